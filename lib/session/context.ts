@@ -1,0 +1,222 @@
+import { isObject } from "./json";
+import { caBranch, hxBranch } from "./path";
+import type { SessionTree } from "./tree";
+import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "./types";
+
+/** What pi's path walk knows at one entry, derived once per entry from its parent's. */
+interface PathState {
+  model: ModelRef | null;
+  thinkingLevel: unknown;
+  /** nearest compaction at or above this entry */
+  compactionId: string | null;
+  depth: number;
+  usage: Usage;
+  /** pi throws on this path (a message entry without a message) */
+  error: string | null;
+  cycle: boolean;
+}
+
+const ROOT: PathState = { model: null, thinkingLevel: "off", compactionId: null, depth: 0, usage: ZERO_USAGE, error: null, cycle: false };
+
+function roleReadError(entry: TreeEntry): string | null {
+  if (entry.type !== "message" || entry.message != null) return null;
+  return `TypeError: Cannot read properties of ${entry.message === null ? "null" : "undefined"} (reading 'role')`;
+}
+
+/**
+ * Memoised per-entry state of the coding agent's path walk, so that the
+ * context at any entry costs the length of its context, not a walk of the file.
+ */
+class CaPathMemo {
+  private states = new Map<string, PathState>();
+  private shape = -1;
+
+  constructor(private readonly tree: SessionTree) {}
+
+  get(id: string): PathState {
+    if (this.shape !== this.tree.structureRevision) {
+      this.states = new Map();
+      this.shape = this.tree.structureRevision;
+    }
+    const known = this.states.get(id);
+    if (known) return known;
+    const pending: TreeEntry[] = [];
+    let current: TreeEntry | undefined = this.tree.get(id);
+    let base = ROOT;
+    while (current) {
+      const state = this.states.get(current.id);
+      if (state) {
+        base = state;
+        break;
+      }
+      pending.push(current);
+      if (pending.length > this.tree.size) {
+        const cycle: PathState = { ...ROOT, cycle: true };
+        for (const entry of pending) this.states.set(entry.id, cycle);
+        return cycle;
+      }
+      const parentId = current.parentId;
+      current = parentId ? this.tree.get(parentId as string) : undefined;
+    }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      base = step(base, pending[i]!);
+      this.states.set(pending[i]!.id, base);
+    }
+    return base;
+  }
+}
+
+function step(parent: PathState, entry: TreeEntry): PathState {
+  if (parent.cycle) return parent;
+  let { model, thinkingLevel } = parent;
+  if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+  else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
+  else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
+    model = { provider: entry.message.provider, modelId: entry.message.model };
+  }
+  return {
+    model,
+    thinkingLevel,
+    compactionId: entry.type === "compaction" ? entry.id : parent.compactionId,
+    depth: parent.depth + 1,
+    usage: addUsage(parent.usage, entryUsage(entry)),
+    error: parent.error ?? roleReadError(entry),
+    cycle: false,
+  };
+}
+
+const memos = new WeakMap<SessionTree, CaPathMemo>();
+function memoOf(tree: SessionTree): CaPathMemo {
+  let memo = memos.get(tree);
+  if (!memo) memos.set(tree, (memo = new CaPathMemo(tree)));
+  return memo;
+}
+
+function stateAt(tree: SessionTree, id: string): PathState {
+  if (!tree.get(id)) throw new SessionQueryError("not-found", `Entry ${id} not found`);
+  const state = memoOf(tree).get(id);
+  if (state.cycle) throw new SessionQueryError("cycle", `the path of ${id} runs into a parent cycle: pi never returns here`);
+  return state;
+}
+
+/** Number of entries on the root→id path, and the provider usage summed along it. */
+export function pathSummary(tree: SessionTree, id: string): { depth: number; usage: Usage } {
+  const state = stateAt(tree, id);
+  return { depth: state.depth, usage: state.usage };
+}
+
+/** The coding agent's `buildContextEntries` with `id` as the leaf (spec §8). */
+export function caContextEntries(tree: SessionTree, id: string): TreeEntry[] {
+  const state = stateAt(tree, id);
+  if (state.compactionId === null) return caBranch(tree, id);
+  const compaction = tree.get(state.compactionId)!;
+  const after: TreeEntry[] = [];
+  let current: TreeEntry | undefined = tree.get(id);
+  while (current && current.id !== compaction.id) {
+    after.push(current);
+    current = tree.get(current.parentId as string);
+  }
+  const before: TreeEntry[] = [];
+  const firstKept = compaction.firstKeptEntryId;
+  let found = false;
+  current = compaction.parentId ? tree.get(compaction.parentId as string) : undefined;
+  while (current) {
+    before.push(current);
+    if (current.id === firstKept) {
+      found = true;
+      break;
+    }
+    const parentId = current.parentId;
+    current = parentId ? tree.get(parentId as string) : undefined;
+  }
+  const kept = found ? before.reverse() : [];
+  return [compaction, ...kept, ...after.reverse()];
+}
+
+/** The coding agent's `buildSessionContext` with `id` as the leaf; null: before any entry. */
+export function caContext(tree: SessionTree, id: string | null): SessionContext {
+  if (id === null) return { entryIds: [], messages: [], model: null, thinkingLevel: "off" };
+  const state = stateAt(tree, id);
+  if (state.error) throw new SessionQueryError("invalid", state.error);
+  const entries = caContextEntries(tree, id);
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(caMessages), model: state.model, thinkingLevel: state.thinkingLevel };
+}
+
+function timeMs(value: unknown): number {
+  return new Date(value as string).getTime();
+}
+
+function customMessage(entry: TreeEntry, content: unknown): JsonObject {
+  return { role: "custom", customType: entry.customType, content, display: entry.display, details: entry.details, timestamp: timeMs(entry.timestamp) };
+}
+
+function summaryMessages(entry: TreeEntry): ContextMessage[] {
+  if (entry.type === "branch_summary" && entry.summary) {
+    return [{ entryId: entry.id, source: "synthesized", message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: timeMs(entry.timestamp) } }];
+  }
+  if (entry.type === "compaction") {
+    return [{ entryId: entry.id, source: "synthesized", message: { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: timeMs(entry.timestamp) } }];
+  }
+  return [];
+}
+
+/** pi's `sessionEntryToContextMessages` (coding agent). */
+export function caMessages(entry: TreeEntry): ContextMessage[] {
+  if (entry.type === "message") {
+    const message = entry.message as JsonObject;
+    const role = message.role;
+    if ((role === "user" || role === "assistant" || role === "toolResult") && message.content == null) {
+      return [{ entryId: entry.id, source: "synthesized", message: { ...message, content: [] } }];
+    }
+    return [{ entryId: entry.id, source: "stored", message }];
+  }
+  if (entry.type === "custom_message") return [{ entryId: entry.id, source: "synthesized", message: customMessage(entry, entry.content ?? []) }];
+  return summaryMessages(entry);
+}
+
+/** The harness's messages for one context entry (no null-content fix; retainedTail inlined). */
+export function hxMessages(entry: TreeEntry): ContextMessage[] {
+  if (entry.type === "message") return [{ entryId: entry.id, source: "stored", message: entry.message as JsonObject }];
+  if (entry.type === "custom_message") return [{ entryId: entry.id, source: "synthesized", message: customMessage(entry, entry.content) }];
+  const out = summaryMessages(entry);
+  if (entry.type === "compaction" && Array.isArray(entry.retainedTail)) {
+    entry.retainedTail.forEach((message, tailIndex) => out.push({ entryId: entry.id, source: "retainedTail", tailIndex, message: message as JsonObject }));
+  }
+  return out;
+}
+
+/** The harness's `defaultContextEntryTransform` over its (truncated) path. */
+export function hxContextEntries(path: TreeEntry[]): TreeEntry[] {
+  let compactionIdx = -1;
+  for (let i = 0; i < path.length; i++) if (path[i]!.type === "compaction") compactionIdx = i;
+  if (compactionIdx < 0) return [...path];
+  const compaction = path[compactionIdx]!;
+  const firstIdx = path.findIndex((e) => e.type === "compaction" && e.id === compaction.id);
+  const out = [compaction];
+  if (!compaction.retainedTail && compaction.firstKeptEntryId) {
+    const start = path.findIndex((e, i) => i < firstIdx && e.id === compaction.firstKeptEntryId);
+    if (start >= 0) out.push(...path.slice(start, firstIdx));
+  }
+  out.push(...path.slice(firstIdx + 1));
+  return out;
+}
+
+/** The harness's `buildSessionContext` at `id` (spec §8–§9). */
+export function hxContext(tree: SessionTree, id: string | null): SessionContext {
+  const path = hxBranch(tree, id);
+  let thinkingLevel: unknown = "off";
+  let model: ModelRef | null = null;
+  let activeToolNames: unknown[] | null = null;
+  for (const entry of path) {
+    const error = roleReadError(entry);
+    if (error) throw new SessionQueryError("invalid", error);
+    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
+    else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
+      model = { provider: entry.message.provider, modelId: entry.message.model };
+    } else if (entry.type === "active_tools_change") activeToolNames = Array.isArray(entry.activeToolNames) ? [...entry.activeToolNames] : [];
+  }
+  const entries = hxContextEntries(path);
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(hxMessages), model, thinkingLevel, activeToolNames };
+}

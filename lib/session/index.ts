@@ -1,0 +1,11 @@
+export * from "./types";
+export { SessionParser, parseSessionText } from "./parse";
+export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree";
+export { Session, formatDiagnostic, type OpenOptions } from "./session";
+export { caBranch, hxBranch } from "./path";
+export { caContext, caContextEntries, caMessages, hxContext, hxContextEntries, hxMessages, pathSummary } from "./context";
+export { forkSession, type ForkOptions, type ForkResult } from "./fork";
+export { treeShape, type TreeShape } from "./structure";
+export { harnessRefusal } from "./harness";
+export { entryUsage, addUsage, ZERO_USAGE, type Usage } from "./usage";
+export { uuidv7, randomEntryId } from "./ids";

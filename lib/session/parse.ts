@@ -1,0 +1,217 @@
+import { isObject } from "./json";
+import { migrateEntries } from "./migrate";
+import { SessionTree } from "./tree";
+import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "./types";
+
+const CURRENT_VERSION = 3;
+
+/**
+ * Reads a session file line by line, from text chunks of any size, and feeds
+ * the tree index as it goes. Every physical line ends up with one LineKind;
+ * whatever pi skips or refuses is reported as a Diagnostic and never thrown.
+ */
+export class SessionParser {
+  readonly tree = new SessionTree();
+  header: SessionHeader | null = null;
+  headerLine = 0;
+  /** LineKind of each physical line, index = line - 1 */
+  readonly lineKinds: LineKind[] = [];
+  /** Version of the header as read (before migration); 1 when absent. */
+  sourceVersion = CURRENT_VERSION;
+  /** True when pi's coding agent refuses to open the file (no valid header first). */
+  caRefused = false;
+  /** True when the file is a v4 mutation log (spec §15). */
+  isV4Log = false;
+  /** The header's `version` as written, before any migration. */
+  rawHeaderVersion: unknown = undefined;
+  /** Later `type: "session"` lines, which pi drops. */
+  readonly extraHeaders: { line: number; value: Record<string, unknown> }[] = [];
+  /** Why each unreadable line could not be read (the harness words its refusal by this). */
+  readonly unreadable = new Map<number, "json" | "falsy" | "primitive" | "array">();
+  private readonly fileDiagnostics: Diagnostic[] = [];
+  private pending = "";
+  private lineNo = 0;
+  private sawParsedLine = false;
+  private legacy: { entries: SessionEntry[]; lines: number[]; parsed: unknown[] } | null = null;
+  private ended = false;
+  private endedWithNewline = true;
+  private charsSeen = 0;
+
+  push(chunk: string): void {
+    if (this.ended) throw new Error("SessionParser: push after end");
+    if (chunk.length === 0) return;
+    this.charsSeen += chunk.length;
+    let text = this.pending + chunk;
+    let start = 0;
+    let nl = text.indexOf("\n", start);
+    while (nl !== -1) {
+      this.line(text.slice(start, nl));
+      start = nl + 1;
+      nl = text.indexOf("\n", start);
+    }
+    this.pending = start === 0 ? text : text.slice(start);
+    text = "";
+  }
+
+  /** The text held back because its line is not complete yet (a live tail waits for the rest). */
+  get heldBack(): string {
+    return this.pending;
+  }
+
+  end(): this {
+    if (this.ended) return this;
+    this.ended = true;
+    if (this.pending.length > 0) {
+      this.endedWithNewline = false;
+      const last = this.pending;
+      this.pending = "";
+      this.line(last, true);
+    }
+    if (this.charsSeen === 0) {
+      this.fileDiagnostics.push({ line: 0, kind: "empty-file", severity: "info", message: "the file is empty: pi would write a fresh header into it on open" });
+    }
+    if (this.legacy) this.finishLegacy();
+    return this;
+  }
+
+  get lineCount(): number {
+    return this.lineNo;
+  }
+
+  get endsWithNewline(): boolean {
+    return this.endedWithNewline;
+  }
+
+  get diagnostics(): Diagnostic[] {
+    return [...this.fileDiagnostics, ...this.tree.diagnostics].sort((a, b) => a.line - b.line);
+  }
+
+  account(): LineAccount {
+    const out: LineAccount = { total: this.lineKinds.length, header: 0, entry: 0, blank: 0, unreadable: 0, "extra-header": 0 };
+    for (const kind of this.lineKinds) out[kind]++;
+    return out;
+  }
+
+  private line(text: string, isLast = false): void {
+    const n = ++this.lineNo;
+    if (text.trim() === "") {
+      this.lineKinds.push("blank");
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.lineKinds.push("unreadable");
+      this.unreadable.set(n, "json");
+      this.unparsable(n, text, error, isLast);
+      return;
+    }
+    if (!value) {
+      this.lineKinds.push("unreadable");
+      this.unreadable.set(n, "falsy");
+      this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is ${JSON.stringify(value)}, not an entry: pi skips it` });
+      return;
+    }
+    if (isLast) this.fileDiagnostics.push({ line: n, kind: "no-final-newline", severity: "info", message: "last line has no final newline (pi ≥ 0.84.4 appends one on open)" });
+    const first = !this.sawParsedLine;
+    this.sawParsedLine = true;
+    if (!isObject(value)) {
+      if (first) this.refuseHeader(n, {});
+      this.lineKinds.push("unreadable");
+      this.unreadable.set(n, Array.isArray(value) ? "array" : "primitive");
+      this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is a JSON ${Array.isArray(value) ? "array" : typeof value}, not an object: pi keeps it as an entry without id, outside the tree` });
+      this.legacy?.parsed.push(value);
+      return;
+    }
+    if (value.type === "session") {
+      if (first && typeof value.id === "string") {
+        this.acceptHeader(value as SessionHeader, n);
+        return;
+      }
+      if (!this.header) {
+        // pi refuses the file already (first line was not a header); show the header we do find
+        this.lineKinds.push("header");
+        this.header = value as SessionHeader;
+        this.headerLine = n;
+        this.rawHeaderVersion = value.version;
+        this.caRefused = true;
+        const why = first ? "the session header has no id" : "the session header is not the first line";
+        this.fileDiagnostics.push({ line: n, kind: "no-header", severity: "error", message: `${why}: pi refuses to open this file` });
+        return;
+      }
+      this.lineKinds.push("extra-header");
+      this.extraHeaders.push({ line: n, value });
+      this.fileDiagnostics.push({ line: n, kind: "extra-header", severity: "warning", message: "a second session header: pi drops it, and the entries after it form their own root" });
+      this.legacy?.parsed.push(value);
+      return;
+    }
+    if (first) this.refuseHeader(n, value);
+    this.lineKinds.push("entry");
+    if (this.legacy) {
+      this.legacy.entries.push(value);
+      this.legacy.lines.push(n);
+      this.legacy.parsed.push(value);
+      return;
+    }
+    this.tree.add(value, n);
+  }
+
+  private acceptHeader(header: SessionHeader, n: number): void {
+    this.lineKinds.push("header");
+    this.header = header;
+    this.headerLine = n;
+    this.rawHeaderVersion = header.version;
+    const version = header.version === undefined ? 1 : header.version;
+    if (typeof version === "number" && version < CURRENT_VERSION) {
+      this.sourceVersion = version;
+      this.legacy = { entries: [], lines: [], parsed: [header] };
+    } else if (version !== CURRENT_VERSION) {
+      this.fileDiagnostics.push({ line: n, kind: "future-version", severity: "info", message: `header version ${JSON.stringify(version)}: pi 0.84 reads it as version 3 without migrating` });
+    }
+  }
+
+  private refuseHeader(n: number, value: Record<string, unknown>): void {
+    this.caRefused = true;
+    if (value.kind === "header" && value.version === 4) {
+      this.isV4Log = true;
+      this.fileDiagnostics.push({ line: n, kind: "v4-log", severity: "error", message: "a v4 mutation log (pi-agent-core ≥ 0.84): pi's coding agent cannot open it" });
+      return;
+    }
+    const why = value.type === "session" ? "the session header has no id" : "the first line is not a session header";
+    this.fileDiagnostics.push({ line: n, kind: "no-header", severity: "error", message: `${why}: pi refuses to open this file` });
+  }
+
+  private unparsable(n: number, text: string, error: unknown, isLast: boolean): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (text.charCodeAt(0) === 0xfeff && !this.sawParsedLine) {
+      this.fileDiagnostics.push({ line: n, kind: "bom", severity: "error", message: "line starts with a UTF-8 byte order mark: pi cannot parse it, so the file has no header and pi refuses it" });
+      return;
+    }
+    if (isLast) {
+      this.fileDiagnostics.push({ line: n, kind: "torn-line", severity: "warning", message: `last line is cut off (no newline, not valid JSON): pi skips it (${reason})` });
+      return;
+    }
+    this.fileDiagnostics.push({ line: n, kind: "invalid-json", severity: "warning", message: `not valid JSON, pi skips the line (${reason})` });
+  }
+
+  private finishLegacy(): void {
+    const legacy = this.legacy!;
+    this.legacy = null;
+    const result = migrateEntries(this.header!, legacy.parsed, this.sourceVersion);
+    this.header = result.header;
+    this.fileDiagnostics.push({ line: this.headerLine, kind: "migrated", severity: "info", message: result.note });
+    if (result.error) {
+      this.caRefused = true;
+      this.fileDiagnostics.push({ line: this.headerLine, kind: "no-header", severity: "error", message: result.error });
+    }
+    for (let i = 0; i < legacy.entries.length; i++) this.tree.add(legacy.entries[i]!, legacy.lines[i]!);
+  }
+}
+
+/** Parse a whole text at once. */
+export function parseSessionText(text: string): SessionParser {
+  const parser = new SessionParser();
+  parser.push(text);
+  return parser.end();
+}
