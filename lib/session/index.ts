@@ -1,5 +1,6 @@
 export * from "./types";
 export { SessionParser, parseSessionText } from "./parse";
+export { LineReader, readLine, type ReadLine } from "./lines";
 export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree";
 export { Session, formatDiagnostic, type OpenOptions } from "./session";
 export { caBranch, hxBranch } from "./path";

@@ -1,5 +1,6 @@
 import { isObject } from "./json";
 import { migrateEntries } from "./migrate";
+import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "./tree";
 import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "./types";
 
@@ -29,45 +30,40 @@ export class SessionParser {
   /** Why each unreadable line could not be read (the harness words its refusal by this). */
   readonly unreadable = new Map<number, "json" | "falsy" | "primitive" | "array">();
   private readonly fileDiagnostics: Diagnostic[] = [];
-  private pending = "";
+  private readonly reader = new LineReader();
   private lineNo = 0;
   private sawParsedLine = false;
   private legacy: { entries: SessionEntry[]; lines: number[]; parsed: unknown[] } | null = null;
   private ended = false;
   private endedWithNewline = true;
-  private charsSeen = 0;
 
   push(chunk: string): void {
+    this.pushLines(this.reader.push(chunk));
+  }
+
+  /** Feed lines already read elsewhere (a worker splits and JSON-parses; the index is built here). */
+  pushLines(lines: readonly ReadLine[]): void {
     if (this.ended) throw new Error("SessionParser: push after end");
-    if (chunk.length === 0) return;
-    this.charsSeen += chunk.length;
-    let text = this.pending + chunk;
-    let start = 0;
-    let nl = text.indexOf("\n", start);
-    while (nl !== -1) {
-      this.line(text.slice(start, nl));
-      start = nl + 1;
-      nl = text.indexOf("\n", start);
-    }
-    this.pending = start === 0 ? text : text.slice(start);
-    text = "";
+    for (const line of lines) this.accept(line, false);
   }
 
   /** The text held back because its line is not complete yet (a live tail waits for the rest). */
   get heldBack(): string {
-    return this.pending;
+    return this.reader.heldBack;
   }
 
-  end(): this {
+  /**
+   * No more input. `last` is the final line when it had no newline: pass it when
+   * lines come from elsewhere; with `push` the held-back text is used.
+   */
+  end(last: ReadLine | null = this.reader.end()): this {
     if (this.ended) return this;
     this.ended = true;
-    if (this.pending.length > 0) {
+    if (last) {
       this.endedWithNewline = false;
-      const last = this.pending;
-      this.pending = "";
-      this.line(last, true);
+      this.accept(last, true);
     }
-    if (this.charsSeen === 0) {
+    if (this.lineNo === 0 && !last) {
       this.fileDiagnostics.push({ line: 0, kind: "empty-file", severity: "info", message: "the file is empty: pi would write a fresh header into it on open" });
     }
     if (this.legacy) this.finishLegacy();
@@ -92,21 +88,19 @@ export class SessionParser {
     return out;
   }
 
-  private line(text: string, isLast = false): void {
+  private accept(read: ReadLine, isLast: boolean): void {
     const n = ++this.lineNo;
-    if (text.trim() === "") {
+    if (read.kind === "blank") {
       this.lineKinds.push("blank");
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
+    if (read.kind === "invalid") {
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, "json");
-      this.unparsable(n, text, error, isLast);
+      this.unparsable(n, read, isLast);
       return;
     }
+    const value = read.value;
     if (!value) {
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, "falsy");
@@ -182,17 +176,16 @@ export class SessionParser {
     this.fileDiagnostics.push({ line: n, kind: "no-header", severity: "error", message: `${why}: pi refuses to open this file` });
   }
 
-  private unparsable(n: number, text: string, error: unknown, isLast: boolean): void {
-    const reason = error instanceof Error ? error.message : String(error);
-    if (text.charCodeAt(0) === 0xfeff && !this.sawParsedLine) {
+  private unparsable(n: number, read: { reason: string; bom: boolean }, isLast: boolean): void {
+    if (read.bom && !this.sawParsedLine) {
       this.fileDiagnostics.push({ line: n, kind: "bom", severity: "error", message: "line starts with a UTF-8 byte order mark: pi cannot parse it, so the file has no header and pi refuses it" });
       return;
     }
     if (isLast) {
-      this.fileDiagnostics.push({ line: n, kind: "torn-line", severity: "warning", message: `last line is cut off (no newline, not valid JSON): pi skips it (${reason})` });
+      this.fileDiagnostics.push({ line: n, kind: "torn-line", severity: "warning", message: `last line is cut off (no newline, not valid JSON): pi skips it (${read.reason})` });
       return;
     }
-    this.fileDiagnostics.push({ line: n, kind: "invalid-json", severity: "warning", message: `not valid JSON, pi skips the line (${reason})` });
+    this.fileDiagnostics.push({ line: n, kind: "invalid-json", severity: "warning", message: `not valid JSON, pi skips the line (${read.reason})` });
   }
 
   private finishLegacy(): void {

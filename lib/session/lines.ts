@@ -1,0 +1,49 @@
+/** One physical line, read: all a worker can work out without the session's state. */
+export type ReadLine = { kind: "blank" } | { kind: "value"; value: unknown } | { kind: "invalid"; reason: string; bom: boolean };
+
+/** Classify one line the way pi does: whitespace-only is blank, else JSON or not. */
+export function readLine(text: string): ReadLine {
+  if (text.trim() === "") return BLANK;
+  try {
+    return { kind: "value", value: JSON.parse(text) };
+  } catch (error) {
+    return { kind: "invalid", reason: error instanceof Error ? error.message : String(error), bom: text.charCodeAt(0) === 0xfeff };
+  }
+}
+
+const BLANK: ReadLine = Object.freeze({ kind: "blank" }) as ReadLine;
+
+/**
+ * Splits text chunks of any size into lines on "\n" (a "\r" before it is JSON
+ * whitespace, as pi tolerates it) and reads each; an incomplete last line is
+ * held until more text arrives or the input ends.
+ */
+export class LineReader {
+  private pending = "";
+
+  push(chunk: string): ReadLine[] {
+    const out: ReadLine[] = [];
+    if (chunk.length === 0) return out;
+    const text = this.pending + chunk;
+    let start = 0;
+    let nl = text.indexOf("\n");
+    while (nl !== -1) {
+      out.push(readLine(text.slice(start, nl)));
+      start = nl + 1;
+      nl = text.indexOf("\n", start);
+    }
+    this.pending = start === 0 ? text : text.slice(start);
+    return out;
+  }
+
+  get heldBack(): string {
+    return this.pending;
+  }
+
+  /** The final line if the input did not end with a newline, else null. */
+  end(): ReadLine | null {
+    const last = this.pending;
+    this.pending = "";
+    return last.length > 0 ? readLine(last) : null;
+  }
+}
