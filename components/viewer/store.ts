@@ -1,0 +1,144 @@
+"use client";
+
+/**
+ * The viewer's state, in one place. Components read slices with `useViewer`
+ * and change it only through `viewer.*` actions; the URL mirrors the parts a
+ * deep link needs (file, entry, tab) — see url-sync.ts.
+ *
+ * The Session (the parsed file and its index) lives here by reference and is
+ * never copied into React state; `revision` changes when it grows (live tail)
+ * so memoised views can recompute.
+ */
+import { useSyncExternalStore } from "react";
+import type { Session } from "@/lib/session";
+
+export type InspectorTab = "entry" | "path" | "context";
+
+export type SessionSource =
+  | { kind: "server"; path: string }
+  | { kind: "upload"; name: string; size: number }
+  | { kind: "url"; url: string }
+  | { kind: "sample"; path: string };
+
+export interface LoadState {
+  phase: "idle" | "loading" | "ready" | "error";
+  /** bytes (or characters) read so far / in all, for the progress bar */
+  done: number;
+  total: number;
+  error: string | null;
+}
+
+export interface ViewerState {
+  source: SessionSource | null;
+  session: Session | null;
+  /** file name shown to the user and used in diagnostics ("file.jsonl:12: …") */
+  fileName: string | null;
+  load: LoadState;
+  revision: number;
+  selectedId: string | null;
+  tab: InspectorTab;
+  /** folded linear segments the user opened, by segment key (see lib/layout) */
+  expandedSegments: ReadonlySet<string>;
+  /** subtrees the user closed, by the id of their top entry */
+  collapsed: ReadonlySet<string>;
+  /** position on the leaf-history timeline; null = the end (the file as it is) */
+  historyStep: number | null;
+  /** fade what compaction cut from the selected node's context */
+  contextOverlay: boolean;
+  /** the second node of a comparison, when one is open */
+  compareId: string | null;
+}
+
+const initial: ViewerState = {
+  source: null,
+  session: null,
+  fileName: null,
+  load: { phase: "idle", done: 0, total: 0, error: null },
+  revision: 0,
+  selectedId: null,
+  tab: "entry",
+  expandedSegments: new Set(),
+  collapsed: new Set(),
+  historyStep: null,
+  contextOverlay: true,
+  compareId: null,
+};
+
+let state: ViewerState = initial;
+const listeners = new Set<() => void>();
+
+function set(patch: Partial<ViewerState>): void {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+function toggle(set_: ReadonlySet<string>, key: string): Set<string> {
+  const next = new Set(set_);
+  if (next.has(key)) next.delete(key);
+  else next.add(key);
+  return next;
+}
+
+export const viewer = {
+  get: (): ViewerState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  reset(): void {
+    set(initial);
+  },
+  startLoading(source: SessionSource, fileName: string, total: number): void {
+    set({ ...initial, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
+  },
+  progress(done: number, total: number): void {
+    set({ load: { ...state.load, done, total } });
+  },
+  failLoading(error: string): void {
+    set({ load: { ...state.load, phase: "error", error } });
+  },
+  /** A parsed session is ready; select `entryId` (deep link) if it exists, else the leaf. */
+  sessionReady(session: Session, entryId: string | null = null): void {
+    const selectedId = entryId && session.tree.get(entryId) ? entryId : session.leafId;
+    set({ session, load: { ...state.load, phase: "ready", done: state.load.total }, revision: state.revision + 1, selectedId });
+  },
+  /** The session grew (live tail). */
+  sessionChanged(): void {
+    set({ revision: state.revision + 1 });
+  },
+  select(id: string | null): void {
+    if (id !== state.selectedId) set({ selectedId: id });
+  },
+  setTab(tab: InspectorTab): void {
+    set({ tab });
+  },
+  toggleSegment(key: string): void {
+    set({ expandedSegments: toggle(state.expandedSegments, key) });
+  },
+  expandSegments(keys: Iterable<string>): void {
+    const next = new Set(state.expandedSegments);
+    for (const key of keys) next.add(key);
+    set({ expandedSegments: next });
+  },
+  toggleCollapsed(id: string): void {
+    set({ collapsed: toggle(state.collapsed, id) });
+  },
+  scrubHistory(step: number | null): void {
+    set({ historyStep: step });
+  },
+  setContextOverlay(on: boolean): void {
+    set({ contextOverlay: on });
+  },
+  setCompare(id: string | null): void {
+    set({ compareId: id });
+  },
+};
+
+/** Subscribe a component to one slice of the viewer state. */
+export function useViewer<T>(select: (s: ViewerState) => T): T {
+  return useSyncExternalStore(
+    viewer.subscribe,
+    () => select(state),
+    () => select(initial),
+  );
+}
