@@ -10,3 +10,4 @@ export { treeShape, type TreeShape } from "./structure";
 export { harnessRefusal } from "./harness";
 export { entryUsage, addUsage, ZERO_USAGE, type Usage } from "./usage";
 export { uuidv7, randomEntryId } from "./ids";
+export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./schema";

@@ -19,31 +19,41 @@ const BLANK: ReadLine = Object.freeze({ kind: "blank" }) as ReadLine;
  * held until more text arrives or the input ends.
  */
 export class LineReader {
-  private pending = "";
+  /** pieces of the incomplete last line, joined only once its newline arrives (no quadratic concatenation) */
+  private parts: string[] = [];
 
   push(chunk: string): ReadLine[] {
     const out: ReadLine[] = [];
-    if (chunk.length === 0) return out;
-    const text = this.pending + chunk;
-    let start = 0;
-    let nl = text.indexOf("\n");
-    while (nl !== -1) {
-      out.push(readLine(text.slice(start, nl)));
-      start = nl + 1;
-      nl = text.indexOf("\n", start);
+    let nl = chunk.indexOf("\n");
+    if (nl === -1) {
+      if (chunk.length > 0) this.parts.push(chunk);
+      return out;
     }
-    this.pending = start === 0 ? text : text.slice(start);
+    let start = 0;
+    if (this.parts.length > 0) {
+      this.parts.push(chunk.slice(0, nl));
+      out.push(readLine(this.parts.join("")));
+      this.parts = [];
+      start = nl + 1;
+      nl = chunk.indexOf("\n", start);
+    }
+    while (nl !== -1) {
+      out.push(readLine(chunk.slice(start, nl)));
+      start = nl + 1;
+      nl = chunk.indexOf("\n", start);
+    }
+    if (start < chunk.length) this.parts.push(chunk.slice(start));
     return out;
   }
 
   get heldBack(): string {
-    return this.pending;
+    return this.parts.join("");
   }
 
   /** The final line if the input did not end with a newline, else null. */
   end(): ReadLine | null {
-    const last = this.pending;
-    this.pending = "";
+    const last = this.parts.join("");
+    this.parts = [];
     return last.length > 0 ? readLine(last) : null;
   }
 }

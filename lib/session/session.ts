@@ -1,6 +1,7 @@
 import { caContext, caContextEntries, hxContext, hxContextEntries, pathSummary } from "./context";
 import { forkSession, type ForkOptions, type ForkResult } from "./fork";
 import { harnessRefusal } from "./harness";
+import { headerSchema, schemaIssues } from "./schema";
 import { SessionParser } from "./parse";
 import { caBranch, hxBranch } from "./path";
 import { treeShape, type TreeShape } from "./structure";
@@ -29,6 +30,7 @@ export class Session {
   readonly tree: SessionTree;
   private choiceCache: { rev: number; value: ReaderChoice } | null = null;
   private shapeCache: { rev: number; value: TreeShape } | null = null;
+  private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
 
   constructor(
     readonly parser: SessionParser,
@@ -88,7 +90,7 @@ export class Session {
   /** Everything worth telling about the file, by line. */
   diagnostics(): Diagnostic[] {
     const choice = this.readerChoice;
-    const out = [...this.parser.diagnostics, ...this.shape().diagnostics];
+    const out = [...this.parser.diagnostics, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
     if (this.tree.hasLeafEntries && choice.reader === "ca") {
       out.push({ line: 0, kind: "hx-refused", severity: "warning", message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead` });
     }
@@ -97,6 +99,28 @@ export class Session {
     }
     if (this.tree.leafIsIdless) out.push({ line: this.tree.entryLines[this.tree.entryLines.length - 1] ?? 0, kind: "leaf-is-idless", severity: "warning", message: "the last entry has no id: pi's leaf is undefined and its context is that line alone" });
     return out.sort((a, b) => a.line - b.line);
+  }
+
+  /**
+   * Entries (and the header) whose shape differs from what pi writes. Checked
+   * lazily, once per revision: the reader itself never needs them.
+   */
+  schemaDiagnostics(): Diagnostic[] {
+    const rev = this.tree.revision;
+    if (this.schemaCache?.rev === rev) return this.schemaCache.value;
+    const out: Diagnostic[] = [];
+    const header = this.parser.header;
+    if (header && !this.parser.caRefused) {
+      const result = headerSchema.safeParse(header);
+      if (!result.success) out.push({ line: this.parser.headerLine, kind: "schema", severity: "info", message: `header differs from what pi writes: ${result.error.issues.map((i) => `${i.path.join(".") || "header"}: ${i.message}`).join("; ")}` });
+    }
+    for (const node of this.tree.byId.values()) {
+      if (node.entry.type === "message" && node.entry.message == null) continue; // reported already
+      const issues = schemaIssues(node.entry);
+      if (issues.length) out.push({ line: node.line, kind: "schema", severity: "info", message: `${String(node.entry.type)} entry differs from what pi writes: ${issues.join("; ")}`, entryId: node.entry.id });
+    }
+    this.schemaCache = { rev, value: out };
+    return out;
   }
 
   /** getBranch: root → id, by the chosen reader (the harness's path stops at compactions). */
