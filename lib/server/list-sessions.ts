@@ -1,0 +1,101 @@
+// Finds the session files of a sessions directory (pi's layout: `--<cwd>--/<file>.jsonl`, plus files at
+// the top) and describes each for the library. Not responsible for reading whole sessions.
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { cachedSummary } from "./read-summary";
+import { resolveSessionPath } from "./safe-path";
+
+export interface SessionListing {
+  /** relative to the sessions directory, "/"-separated: what /api/sessions/raw and /view?file= take */
+  path: string;
+  /** the project folder (`--home-dev-app--`), "" for files at the top */
+  project: string;
+  id: string | null;
+  cwd: string | null;
+  /** header timestamp (creation), ISO */
+  timestamp: string | null;
+  /** what to call the session: its session_info name, else its first user message */
+  name: string | null;
+  /** true when `name` is a session_info name (not the first message) */
+  named: boolean;
+  entryCount: number;
+  branchCount?: number;
+  size: number;
+  /** last modification of the file, ISO */
+  mtime: string;
+  /** false when the file does not start with a session header pi accepts */
+  hasHeader: boolean;
+}
+
+const PROJECT_FOLDER = /^--.*--$/;
+const CONCURRENCY = 8;
+
+/** Every session file under `dir`, newest first (header timestamp, else file time). Missing dir: none. */
+export async function listSessions(dir: string): Promise<SessionListing[]> {
+  const candidates: string[] = [];
+  for (const entry of await readDir(dir)) {
+    if (entry.name.endsWith(".jsonl")) candidates.push(entry.name);
+    else if (PROJECT_FOLDER.test(entry.name) && (entry.isDirectory() || entry.isSymbolicLink())) {
+      for (const inner of await readDir(path.join(dir, entry.name))) {
+        if (inner.name.endsWith(".jsonl")) candidates.push(`${entry.name}/${inner.name}`);
+      }
+    }
+  }
+  const listed = await mapLimited(candidates, CONCURRENCY, (rel) => describe(dir, rel));
+  return listed.filter((item): item is SessionListing => item !== null).sort(newestFirst);
+}
+
+async function describe(dir: string, rel: string): Promise<SessionListing | null> {
+  // the same guard the raw endpoint uses: symlinks out of the directory, sockets etc. are left out
+  const resolved = await resolveSessionPath(dir, rel).catch(() => null);
+  if (!resolved) return null;
+  const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs).catch(() => null);
+  if (!summary) return null;
+  const slash = rel.indexOf("/");
+  const listing: SessionListing = {
+    path: rel,
+    project: slash === -1 ? "" : rel.slice(0, slash),
+    id: summary.id,
+    cwd: summary.cwd,
+    timestamp: summary.timestamp,
+    name: summary.sessionName ?? summary.firstMessage,
+    named: summary.sessionName !== null,
+    entryCount: summary.entryCount,
+    size: resolved.size,
+    mtime: new Date(resolved.mtimeMs).toISOString(),
+    hasHeader: summary.id !== null,
+  };
+  if (summary.branchCount !== null) listing.branchCount = summary.branchCount;
+  return listing;
+}
+
+function sortTime(item: SessionListing): number {
+  const t = item.timestamp ? Date.parse(item.timestamp) : NaN;
+  return Number.isNaN(t) ? Date.parse(item.mtime) : t;
+}
+
+function newestFirst(a: SessionListing, b: SessionListing): number {
+  return sortTime(b) - sortTime(a) || a.path.localeCompare(b.path);
+}
+
+async function readDir(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch {
+    return []; // a missing or unreadable directory holds no sessions
+  }
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
