@@ -1,0 +1,191 @@
+/**
+ * What a graph card says about one entry: its kind (for the icon), a short
+ * text, and flags (error, model). Pure and tolerant: entries are arbitrary
+ * JSON, so every field is checked before use.
+ */
+import type { SessionEntry } from "../session";
+
+export type EntryKind =
+  | "user"
+  | "assistant"
+  | "toolResult"
+  | "bashExecution"
+  | "custom"
+  | "branchSummary"
+  | "compaction"
+  | "model"
+  | "thinking"
+  | "label"
+  | "sessionInfo"
+  | "leaf"
+  | "unknown";
+
+export interface EntryDescription {
+  kind: EntryKind;
+  /** short name of the kind, as pi calls it ("user", "compaction", "leaf move"…) */
+  title: string;
+  /** the first words of the content, whitespace collapsed */
+  text: string;
+  /** tool calls of an assistant message, as `name(arg)` */
+  tools: string[];
+  /** a failed tool result, bash exit ≠ 0, an assistant stopped by an error */
+  error: boolean;
+  /** "provider/model" of a model change or an assistant message */
+  model: string | null;
+}
+
+const MAX_TEXT = 120;
+
+export function clip(text: string, max = MAX_TEXT): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** Text of a string-or-blocks `content`; images count as "[image]". */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "text") parts.push(str(block.text));
+    else if (block.type === "image") parts.push("[image]");
+  }
+  return parts.join(" ");
+}
+
+const ARG_KEYS = ["path", "file_path", "filePath", "command", "pattern", "query", "url"];
+
+/** `read(src/a.ts)`: the tool name and its most telling argument. */
+export function toolCallLabel(name: unknown, args: unknown): string {
+  const tool = str(name) || "tool";
+  if (!isObject(args)) return `${tool}()`;
+  let arg = "";
+  for (const key of ARG_KEYS) {
+    if (typeof args[key] === "string") {
+      arg = args[key];
+      break;
+    }
+  }
+  if (!arg) arg = Object.values(args).find((v): v is string => typeof v === "string") ?? "";
+  return `${tool}(${clip(arg, 48)})`;
+}
+
+function modelName(provider: unknown, model: unknown): string | null {
+  const p = str(provider);
+  const m = str(model);
+  if (!p && !m) return null;
+  return p && m ? `${p}/${m}` : p || m;
+}
+
+function describeMessage(message: unknown): EntryDescription {
+  if (!isObject(message)) return base("unknown", "message", "message entry without a message", true);
+  const role = str(message.role);
+  switch (role) {
+    case "user":
+      return base("user", "user", contentText(message.content));
+    case "assistant": {
+      const tools: string[] = [];
+      let thinking = false;
+      if (Array.isArray(message.content)) {
+        for (const block of message.content) {
+          if (!isObject(block)) continue;
+          if (block.type === "toolCall") tools.push(toolCallLabel(block.name, block.arguments));
+          else if (block.type === "thinking") thinking = true;
+        }
+      }
+      const stop = str(message.stopReason);
+      let text = contentText(message.content);
+      if (!text && !tools.length) text = str(message.errorMessage) || (thinking ? "(thinking only)" : stop ? `(no text, ${stop})` : "(empty)");
+      const out = base("assistant", "assistant", text, stop === "error" || stop === "aborted");
+      out.tools = tools;
+      out.model = modelName(message.provider, message.model);
+      return out;
+    }
+    case "toolResult": {
+      const error = message.isError === true;
+      return base("toolResult", str(message.toolName) || "tool result", contentText(message.content), error);
+    }
+    case "bashExecution": {
+      const exit = message.exitCode;
+      const failed = message.cancelled === true || (typeof exit === "number" && exit !== 0);
+      const status = message.cancelled === true ? " (cancelled)" : typeof exit === "number" && exit !== 0 ? ` (exit ${exit})` : "";
+      return base("bashExecution", "bash", `$ ${str(message.command)}${status}`, failed);
+    }
+    case "custom":
+    case "hookMessage":
+      return base("custom", str(message.customType) || "custom", contentText(message.content));
+    case "branchSummary":
+      return base("branchSummary", "branch summary", str(message.summary));
+    case "compactionSummary":
+      return base("compaction", "compaction summary", str(message.summary));
+    default:
+      return base("unknown", role || "message", contentText(message.content));
+  }
+}
+
+function base(kind: EntryKind, title: string, text: string, error = false): EntryDescription {
+  return { kind, title, text: clip(text), tools: [], error, model: null };
+}
+
+export function describeEntry(entry: SessionEntry): EntryDescription {
+  switch (entry.type) {
+    case "message":
+      return describeMessage(entry.message);
+    case "model_change": {
+      const model = modelName(entry.provider, entry.modelId);
+      const out = base("model", "model", model ?? "(no model)");
+      out.model = model;
+      return out;
+    }
+    case "thinking_level_change":
+      return base("thinking", "thinking", `thinking ${str(entry.thinkingLevel) || "?"}`);
+    case "compaction": {
+      const tokens = typeof entry.tokensBefore === "number" ? ` · ${entry.tokensBefore.toLocaleString("en-US")} tokens before` : "";
+      return base("compaction", `compaction${tokens}`, str(entry.summary));
+    }
+    case "branch_summary":
+      return base("branchSummary", "branch summary", str(entry.summary) || "(empty summary: no message)");
+    case "custom_message":
+      return base("custom", str(entry.customType) || "custom message", contentText(entry.content));
+    case "custom":
+      return base("custom", "extension state", str(entry.customType) || "custom");
+    case "label": {
+      const label = str(entry.label);
+      return base("label", "label", label ? `“${label}” → ${str(entry.targetId)}` : `clear label of ${str(entry.targetId)}`);
+    }
+    case "session_info":
+      return base("sessionInfo", "session name", str(entry.name) || "(name cleared)");
+    case "leaf":
+      return base("leaf", "leaf move", typeof entry.targetId === "string" ? `→ ${entry.targetId}` : "→ (before the first entry)");
+    default:
+      return base("unknown", typeof entry.type === "string" ? entry.type : "(no type)", "");
+  }
+}
+
+/** Role counts of a folded run: what a segment card summarises. */
+export interface KindCounts {
+  user: number;
+  assistant: number;
+  tool: number;
+  other: number;
+}
+
+export function countKinds(kinds: Iterable<EntryKind>): KindCounts {
+  const counts: KindCounts = { user: 0, assistant: 0, tool: 0, other: 0 };
+  for (const kind of kinds) {
+    if (kind === "user") counts.user++;
+    else if (kind === "assistant") counts.assistant++;
+    else if (kind === "toolResult" || kind === "bashExecution") counts.tool++;
+    else counts.other++;
+  }
+  return counts;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { cutFromContext, modelSwitches, pathIds } from "./marks";
+import { fixtureSession } from "./testing/fixtures";
+
+describe("marks", () => {
+  it("takes the active path from session.branch", () => {
+    const session = fixtureSession("ca-branching-a");
+    const leaf = session.leafId!;
+    expect([...pathIds(session, leaf)]).toEqual(session.branch(leaf).map((e) => e.id));
+    expect(pathIds(session, null).size).toBe(0);
+  });
+
+  it("does not throw where pi never returns", () => {
+    const session = fixtureSession("edge-cycle-at-leaf");
+    expect(() => pathIds(session, session.leafId)).not.toThrow();
+    expect(() => cutFromContext(session, session.leafId)).not.toThrow();
+  });
+
+  it("marks what compaction cut from the context", () => {
+    const session = fixtureSession("ca-compaction-a");
+    let checked = 0;
+    for (const [id] of session.tree.byId) {
+      const kept = new Set(session.contextEntries(id).map((e) => e.id));
+      const cut = cutFromContext(session, id);
+      for (const entry of session.branch(id)) expect(cut.has(entry.id)).toBe(!kept.has(entry.id));
+      if (cut.size) checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("marks model changes and assistant messages that switch the model", () => {
+    const session = fixtureSession("ca-branching-a");
+    const switches = modelSwitches(session);
+    for (const [id, entry] of session.tree.byId) {
+      if (entry.entry.type === "model_change") expect(switches.has(id)).toBe(true);
+      const message = entry.entry.message as { role?: string; provider?: string; model?: string } | undefined;
+      if (message?.role !== "assistant") continue;
+      const parent = session.tree.parentOf(id);
+      const before = parent === null ? null : session.context(parent, "ca").model;
+      const beforeName = before ? `${before.provider}/${before.modelId}` : null;
+      expect(switches.has(id)).toBe(beforeName !== `${message.provider}/${message.model}`);
+    }
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Per-entry marks the graph draws on top of the layout: the active path, what
+ * compaction cut from a node's context, and where the model changes. Answers
+ * come from the core library; a question pi cannot answer (a parent cycle, a
+ * broken message) yields an empty mark instead of an error.
+ */
+import type { Session } from "../session";
+import { describeEntry } from "./describe";
+
+/** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
+export function pathIds(session: Session, id: string | null): Set<string> {
+  if (id === null || !session.tree.get(id)) return new Set();
+  try {
+    return new Set(session.branch(id).map((entry) => entry.id));
+  } catch {
+    return new Set([id]);
+  }
+}
+
+/**
+ * Entries above `id` that its context leaves out: on its full root → id path
+ * but not in `session.contextEntries(id)` (cut by a compaction, or behind the
+ * harness's truncated path).
+ */
+export function cutFromContext(session: Session, id: string | null): Set<string> {
+  if (id === null || !session.tree.get(id)) return new Set();
+  try {
+    const kept = new Set(session.contextEntries(id).map((entry) => entry.id));
+    const cut = new Set<string>();
+    for (const entry of session.branch(id, "ca")) if (!kept.has(entry.id)) cut.add(entry.id);
+    return cut;
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Where the model changes along each path: model_change entries, and
+ * assistant messages whose model differs from the one in force at their
+ * parent (pi's branch-local model rule). Value: "provider/model".
+ */
+export function modelSwitches(session: Session): Map<string, string> {
+  const tree = session.tree;
+  const out = new Map<string, string>();
+  const seen = new Set<string>();
+  const stack: { id: string; model: string | null }[] = session.shape().roots.map((id) => ({ id, model: null }));
+  while (stack.length) {
+    const { id, model } = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const entry = tree.get(id);
+    if (!entry) continue;
+    let current = model;
+    if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
+      const next = describeEntry(entry).model;
+      if (entry.type === "model_change" || next !== model) {
+        if (next) out.set(id, next);
+      }
+      current = next;
+    }
+    for (const child of tree.children(id)) stack.push({ id: child, model: current });
+  }
+  return out;
+}
