@@ -11,3 +11,4 @@ export { harnessRefusal } from "./harness";
 export { entryUsage, addUsage, ZERO_USAGE, type Usage } from "./usage";
 export { uuidv7, randomEntryId } from "./ids";
 export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./schema";
+export { statsOf, type SessionStats } from "./stats";

@@ -156,3 +156,22 @@ describe("path summary", () => {
     expect(s.pathSummary(leaf).depth).toBe(s.branch(leaf).length);
   });
 });
+
+describe("stats", () => {
+  it("counts roles, tools, models and usage over the file and over a path", async () => {
+    const { statsOf } = await import("./index");
+    const s = Session.fromText(fixture("ca-roles-a"));
+    const all = statsOf(s.tree.entries, s.tree);
+    const messages = s.tree.entries.filter((e) => e.type === "message");
+    expect(all.entries).toBe(s.tree.entries.length);
+    expect(Object.values(all.roles).reduce((a, b) => a + b, 0)).toBe(messages.length);
+    const calls = messages.flatMap((e) => {
+      const m = e.message as { role: string; content: { type: string; name?: string }[] };
+      return m.role === "assistant" ? m.content.filter((b) => b.type === "toolCall").map((b) => b.name!) : [];
+    });
+    expect(Object.values(all.toolCalls).reduce((a, b) => a + b, 0)).toBe(calls.length);
+    const leaf = s.leafId!;
+    expect(statsOf(s.branch(leaf)).usage).toEqual(s.pathSummary(leaf).usage);
+    expect(all.leaves).toBeGreaterThan(0);
+  });
+});

@@ -580,6 +580,12 @@ export async function driveHarness(session: HxSession, rng: Rng, tick: () => num
         break;
     }
   }
+  // end some sessions on a move, so that the file's leaf is not its last line (or is null)
+  const entries = await session.getEntries();
+  if (entries.length && rng.chance(0.3)) {
+    count(stats, "finalMove");
+    await session.moveTo(rng.chance(0.2) ? null : rng.pick(entries).id);
+  }
   return stats;
 }
 

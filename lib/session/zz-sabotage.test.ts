@@ -1,0 +1,489 @@
+/**
+ * Differential test against pi's own code. Random sessions are written through
+ * pi's writers — the coding agent's SessionManager (pi-coding-agent 0.84.1) and
+ * the harness Session over JsonlSessionStorage (pi-agent-core 0.83.0) — and every
+ * file is then read both by pi and by this library. For every entry we compare
+ * the branch, the context (entries, messages, model, thinking level, and for the
+ * harness the active tools) and, for the coding agent, the fork file byte for
+ * byte; per file also the leaf, the labels, the name and the /tree order.
+ *
+ * Deterministic: DIFF_SEED (default below) seeds everything we choose; pi's own
+ * ids are random but never steer the generator. DIFF_SESSIONS / DIFF_HX_SESSIONS
+ * raise the counts, DIFF_ONLY=<index> replays a single session. Every assertion
+ * names the seed, the session and the entry; a failing session's file is kept in
+ * the temp directory and its path added to the message.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Session, SessionQueryError, type Reader } from "./index";
+import { stableStringify } from "./testing/golden";
+import {
+  driveCodingAgent,
+  driveHarness,
+  MemoryFileSystem,
+  mulberry32,
+  SessionClock,
+  sessionSeed,
+  sessionSize,
+  type CaSessionManager,
+  type CaTreeNode,
+  type HxSession,
+  type Rng,
+  type WrittenEntry,
+} from "./testing/random-session";
+
+const SEED = Number(process.env.DIFF_SEED ?? 20260305);
+const CA_SESSIONS = Number(process.env.DIFF_SESSIONS ?? 500);
+const HX_SESSIONS = Number(process.env.DIFF_HX_SESSIONS ?? 200);
+const ONLY = process.env.DIFF_ONLY === undefined ? null : Number(process.env.DIFF_ONLY);
+const BATCH = 50;
+/** every n-th entry's fork is written to disk by pi (plus the file leaf); DIFF_FULL_FORKS=1: all of them */
+const PERSISTED_FORK_EVERY = process.env.DIFF_FULL_FORKS === "1" ? 1 : 4;
+
+// ---------------------------------------------------------------------------
+// pi's modules, imported by file path (the package roots do not load on Node 20)
+// ---------------------------------------------------------------------------
+
+const REPO = path.resolve(__dirname, "../..");
+const moduleUrl = (file: string) => pathToFileURL(path.join(REPO, "node_modules", file)).href;
+
+interface PiContext {
+  messages: unknown[];
+  model: unknown;
+  thinkingLevel: unknown;
+  activeToolNames?: unknown;
+}
+
+interface CaModule {
+  SessionManager: {
+    new (cwd: string, sessionDir: string, sessionFile: string, persist: boolean, newSessionOptions: undefined, preloadedFileEntries: unknown[]): CaSessionManager;
+    create(cwd: string, sessionDir: string): CaSessionManager;
+    open(file: string, sessionDir?: string): CaSessionManager;
+  };
+  buildContextEntries(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): WrittenEntry[];
+  buildSessionContext(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): PiContext;
+  loadEntriesFromFile(file: string): unknown[];
+}
+
+interface HxStorage {
+  getLeafId(): Promise<string | null>;
+  getEntries(): Promise<WrittenEntry[]>;
+  getPathToRootOrCompaction(id: string | null): Promise<WrittenEntry[]>;
+  getLabel(id: string): Promise<string | undefined>;
+  getSessionName(): Promise<string | undefined>;
+}
+
+interface HxModules {
+  JsonlSessionStorage: {
+    create(fs: MemoryFileSystem, file: string, options: { cwd: string; sessionId: string; parentSessionPath?: string; metadata?: unknown }): Promise<HxStorage>;
+    open(fs: MemoryFileSystem, file: string): Promise<HxStorage>;
+  };
+  Session: new (storage: HxStorage) => HxSession & { buildContext(): Promise<PiContext> };
+  buildSessionContext(pathEntries: WrittenEntry[]): PiContext;
+  buildContextEntries(pathEntries: WrittenEntry[]): WrittenEntry[];
+}
+
+let ca: CaModule;
+let hx: HxModules;
+let workDir: string;
+
+beforeAll(async () => {
+  ca = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as CaModule;
+  const storage = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/jsonl-storage.js"));
+  const session = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/session.js"));
+  hx = { JsonlSessionStorage: storage.JsonlSessionStorage, Session: session.Session, buildSessionContext: session.buildSessionContext, buildContextEntries: session.buildContextEntries };
+  workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-"));
+});
+
+afterAll(() => {
+  vi.useRealTimers();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------
+// Comparison helpers
+// ---------------------------------------------------------------------------
+
+const totals = { caSessions: 0, hxSessions: 0, caEntries: 0, hxEntries: 0, caForks: 0, caForksWritten: 0, crossCaEntries: 0, crossHxEntries: 0, checks: 0 };
+
+/** How often pi's answers hit the cases worth testing (counted on pi's side; the run fails if one never occurs). */
+const seen = {
+  caTwoCompactionSummaries: 0,
+  caKeptRangeBeforeCompaction: 0,
+  caNullContentFixed: 0,
+  caSeveralRoots: 0,
+  caSiblingsReordered: 0,
+  caSiblingsSameTimestamp: 0,
+  caForkRelabelled: 0,
+  caForkDroppedLabelEntries: 0,
+  caForkNotWritten: 0,
+  caNameCleared: 0,
+  caLabelCleared: 0,
+  hxRetainedTail: 0,
+  hxPathStopsAtCompaction: 0,
+  hxSettingsDifferFromCa: 0,
+  hxActiveTools: 0,
+  hxLeafNotLastLine: 0,
+  hxLeafNull: 0,
+};
+
+const jsonRound = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+/**
+ * Equal after a JSON round trip (key order and `undefined` fields do not
+ * count). Cheap when equal: only a mismatch goes through `expect`, for its diff.
+ */
+function same(actual: unknown, expected: unknown, where: string): void {
+  totals.checks++;
+  if (actual === expected) return;
+  if (typeof actual === "object" && typeof expected === "object" && actual !== null && expected !== null) {
+    if (JSON.stringify(actual) === JSON.stringify(expected) || stableStringify(actual) === stableStringify(expected)) return;
+  }
+  expect(jsonRound(actual), where).toEqual(jsonRound(expected));
+}
+
+const jsonCache = new WeakMap<object, string>();
+function jsonOf(value: unknown): string {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  let text = jsonCache.get(value);
+  if (text === undefined) jsonCache.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+/** Two message lists, element by element (stored messages are the same objects at every entry, so their JSON is cached). */
+function sameMessages(actual: readonly unknown[], expected: readonly unknown[], where: string): void {
+  totals.checks++;
+  if (actual.length === expected.length && actual.every((m, i) => jsonOf(m) === jsonOf(expected[i]))) return;
+  same([...actual], [...expected], where);
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+async function settle<T>(run: () => T | Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    if (error instanceof SessionQueryError || (error instanceof Error && error.name === "SessionError")) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+function sameOutcome<A, B>(ours: Outcome<A>, theirs: Outcome<B>, where: string, compare: (a: A, b: B) => void): void {
+  if (ours.ok && theirs.ok) return compare(ours.value, theirs.value);
+  expect(ours.ok ? "returns" : `throws ${ours.error}`, where).toBe(theirs.ok ? "returns" : `throws ${theirs.error}`);
+}
+
+const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);
+const serialize = (lines: readonly unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+
+interface Private {
+  labelsById: Map<string, string>;
+  labelTimestampsById: Map<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------
+// Coding agent (pi-coding-agent 0.84.1)
+// ---------------------------------------------------------------------------
+
+/**
+ * Read `file` with pi's SessionManager and with ours (reader "ca"); compare
+ * everything at every entry, forks included. Returns the number of entries.
+ */
+function compareCodingAgent(file: string, where: string, forkDir: string): number {
+  const text = readFileSync(file, "utf8");
+  const session = Session.fromText(text, { reader: "ca" });
+  const sm = ca.SessionManager.open(file, forkDir);
+  const entries = sm.getEntries();
+  const byId = new Map(entries.map((e) => [e.id, e]));
+
+  same(session.diagnostics().filter((d) => d.severity === "error"), [], `${where}: diagnostics`);
+  same(session.header, sm.getHeader(), `${where}: header`);
+  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  same(session.tree.leaf("ca"), sm.getLeafId(), `${where}: leaf`);
+  same(session.name, sm.getSessionName() ?? null, `${where}: name`);
+
+  // labels: value and timestamp per target, in pi's map order (the order forks write them in)
+  const piLabels = sm as unknown as Private;
+  const ourLabels = session.labels("ca");
+  same(
+    [...ourLabels].map(([target, s]) => [target, s.label, s.timestamp]),
+    [...piLabels.labelsById].map(([target, label]) => [target, label, piLabels.labelTimestampsById.get(target)]),
+    `${where}: labels`,
+  );
+  for (const entry of entries) same(ourLabels.get(entry.id)?.label, sm.getLabel(entry.id), `${where}: label of ${entry.id}`);
+
+  // /tree: roots in file order, children by timestamp (stable sort)
+  const piTree: [string, string[]][] = [];
+  const walk = (nodes: CaTreeNode[]) => {
+    for (const node of nodes) {
+      piTree.push([node.entry.id, node.children.map((c) => c.entry.id)]);
+      walk(node.children);
+    }
+  };
+  const piRoots = sm.getTree();
+  walk(piRoots);
+  if (piRoots.length > 1) seen.caSeveralRoots++;
+  const position = new Map(entries.map((e, i) => [e.id, i]));
+  for (const [, children] of piTree) {
+    if (children.some((id, i) => i > 0 && position.get(id)! < position.get(children[i - 1]!)!)) seen.caSiblingsReordered++;
+    if (children.some((id, i) => i > 0 && byId.get(id)!.timestamp === byId.get(children[i - 1]!)!.timestamp)) seen.caSiblingsSameTimestamp++;
+  }
+  if (entries.some((e) => e.type === "session_info") && sm.getSessionName() === undefined) seen.caNameCleared++;
+  if (entries.some((e) => e.type === "label" && !e.label)) seen.caLabelCleared++;
+  const ourTree: [string, string[]][] = [];
+  const walkOurs = (nodeIds: readonly string[]) => {
+    for (const id of nodeIds) {
+      ourTree.push([id, [...session.tree.children(id)]]);
+      walkOurs(session.tree.children(id));
+    }
+  };
+  walkOurs(session.tree.roots);
+  same(ourTree, piTree, `${where}: getTree`);
+
+  // the context before any entry
+  const ourEmpty = session.context(null, "ca");
+  same({ messages: ourEmpty.messages.map((m) => m.message), model: ourEmpty.model, thinkingLevel: ourEmpty.thinkingLevel }, ca.buildSessionContext(entries, null, byId), `${where}: context(null)`);
+
+  // Forks. Every entry is forked by pi's createBranchedSession on a fresh session manager for this file.
+  // Writing a file per fork is what makes this test slow, so pi writes to disk (and, for two entries, after a
+  // real SessionManager.open) for the file leaf and every PERSISTED_FORK_EVERY-th entry; the other entries are
+  // forked by the same method in pi's in-memory mode (same entries and labels, no parentSession, nothing written),
+  // from what SessionManager.open parsed (handed to pi's constructor as open() itself does for large headers).
+  const loaded = ca.loadEntriesFromFile(file);
+  const cwd = (loaded[0] as { cwd: string }).cwd;
+  const reopen = new Set([entries.length - 1, entries.length >> 1]);
+  entries.forEach((entry, k) => {
+    const at = `${where} entry ${entry.id}`;
+    const piPath = sm.getBranch(entry.id);
+    same(ids(session.branch(entry.id, "ca")), ids(piPath), `${at}: getBranch`);
+    const ours = session.context(entry.id, k % 7 === 3 ? "hx" : "ca");
+    const piEntries = ca.buildContextEntries(entries, entry.id, byId);
+    same(ours.entryIds, ids(piEntries), `${at}: buildContextEntries`);
+    const theirs = ca.buildSessionContext(entries, entry.id, byId);
+    if (theirs.messages.filter((m) => (m as { role?: string }).role === "compactionSummary").length > 1) seen.caTwoCompactionSummaries++;
+    if (piEntries[0]?.type === "compaction" && piEntries.length - 1 > piPath.length - 1 - piPath.indexOf(piEntries[0])) seen.caKeptRangeBeforeCompaction++;
+    if (ours.messages.some((m) => m.source === "synthesized" && session.tree.get(m.entryId)?.type === "message")) seen.caNullContentFixed++;
+    sameMessages(ours.messages.map((m) => m.message), theirs.messages, `${at}: messages`);
+    same(ours.model, theirs.model, `${at}: model`);
+    same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
+
+    const persisted = reopen.has(k) || k % PERSISTED_FORK_EVERY === 0;
+    const forker = reopen.has(k)
+      ? ca.SessionManager.open(file, forkDir)
+      : new ca.SessionManager(cwd, persisted ? forkDir : "", file, persisted, undefined, loaded.slice());
+    const forkFile = forker.createBranchedSession(entry.id);
+    const header = forker.getHeader()!;
+    const forkEntries = forker.getEntries();
+    const written = forkFile !== undefined && existsSync(forkFile);
+    const piText = written ? readFileSync(forkFile, "utf8") : serialize([header, ...forkEntries]);
+    if (written) unlinkSync(forkFile);
+    const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
+    let next = 0;
+    const fork = session.fork(entry.id, { sessionId: header.id as string, timestamp: header.timestamp as string, sourcePath: header.parentSession as string | undefined, labelId: () => labelIds[next++]! });
+    same(fork.text, piText, `${at}: createBranchedSession file`);
+    if (labelIds.length) seen.caForkRelabelled++;
+    if (piPath.some((e) => e.type === "label")) seen.caForkDroppedLabelEntries++;
+    if (persisted && !written) seen.caForkNotWritten++;
+    if (persisted) {
+      same(fork.fileName, forkFile === undefined ? undefined : path.basename(forkFile), `${at}: fork file name`);
+      same(fork.hasAssistant, written, `${at}: fork written at once`);
+      totals.caForksWritten++;
+    }
+    totals.caForks++;
+  });
+  return entries.length;
+}
+
+// ---------------------------------------------------------------------------
+// Harness (pi-agent-core 0.83)
+// ---------------------------------------------------------------------------
+
+/** Read `text` with the harness's JsonlSessionStorage and with ours (reader "hx"); compare at every entry. */
+async function compareHarness(text: string, where: string): Promise<number> {
+  const fs = new MemoryFileSystem();
+  const file = "/sessions/reread.jsonl";
+  fs.files.set(file, text);
+  const storage = await hx.JsonlSessionStorage.open(fs, file);
+  const harness = new hx.Session(storage);
+  const session = Session.fromText(text, { reader: "hx" });
+  const entries = await storage.getEntries();
+  const reader: Reader = "hx";
+
+  same(session.readerChoice.harnessError, null, `${where}: harness refusal`);
+  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  const leaf = await storage.getLeafId();
+  same(session.tree.leaf("hx"), leaf, `${where}: leaf`);
+  if (entries.length && leaf !== entries[entries.length - 1]!.id) seen.hxLeafNotLastLine++;
+  if (entries.length && leaf === null) seen.hxLeafNull++;
+  same(session.name, (await storage.getSessionName()) ?? null, `${where}: name`);
+  const ourLabels = session.labels("hx");
+  let labelled = 0;
+  for (const entry of entries) {
+    const label = await storage.getLabel(entry.id);
+    if (label !== undefined) labelled++;
+    same(ourLabels.get(entry.id)?.label, label, `${where}: label of ${entry.id}`);
+  }
+  same(ourLabels.size, labelled, `${where}: label count`);
+
+  const compareAt = async (id: string | null, at: string) => {
+    const theirsPath = await settle(() => storage.getPathToRootOrCompaction(id));
+    const oursPath = await settle(() => (id === null ? [] : session.branch(id, reader)));
+    sameOutcome(oursPath, theirsPath, `${at}: getBranch`, (a, b) => same(ids(a), ids(b), `${at}: getBranch`));
+    if (id !== null && theirsPath.ok && theirsPath.value.length < session.branch(id, "ca").length) seen.hxPathStopsAtCompaction++;
+    const ours = await settle(() => session.context(id, reader));
+    const theirs = await settle(async () => {
+      const pathEntries = await storage.getPathToRootOrCompaction(id);
+      return { ...hx.buildSessionContext(pathEntries), entryIds: ids(hx.buildContextEntries(pathEntries)) };
+    });
+    sameOutcome(ours, theirs, `${at}: context`, (a, b) => {
+      same(a.entryIds, b.entryIds, `${at}: buildContextEntries`);
+      sameMessages(a.messages.map((m) => m.message), b.messages, `${at}: messages`);
+      same(a.model, b.model, `${at}: model`);
+      same(a.thinkingLevel, b.thinkingLevel, `${at}: thinkingLevel`);
+      same(a.activeToolNames ?? null, b.activeToolNames, `${at}: activeToolNames`);
+      if (b.activeToolNames) seen.hxActiveTools++;
+      if (a.messages.some((m) => m.source === "retainedTail")) seen.hxRetainedTail++;
+      if (id !== null) {
+        const caView = session.context(id, "ca");
+        if (stableStringify([caView.model, caView.thinkingLevel]) !== stableStringify([b.model, b.thinkingLevel])) seen.hxSettingsDifferFromCa++;
+      }
+    });
+  };
+
+  await compareAt(null, `${where} leaf null`);
+  for (const entry of entries) await compareAt(entry.id, `${where} entry ${entry.id}`);
+
+  // the file's own leaf, through the Session class
+  const ours = session.context(leaf, reader);
+  const theirs = await harness.buildContext();
+  same(ours.messages.map((m) => m.message), theirs.messages, `${where}: buildContext at the file leaf`);
+  same(ours.model, theirs.model, `${where}: model at the file leaf`);
+  return entries.length;
+}
+
+// ---------------------------------------------------------------------------
+// Generating sessions
+// ---------------------------------------------------------------------------
+
+const CWDS = ["/home/dev/projects/webapp", "/srv/app", "/home/dev/my app", "/home/dev/x:y", "/work"];
+
+function startClock(rng: Rng): SessionClock {
+  const start = Date.UTC(2025, 0, 1) + rng.int(500 * 86_400_000);
+  return new SessionClock(rng, start, (ms) => vi.setSystemTime(ms));
+}
+
+/** Keep a failing session's file and name it in the error. */
+async function reporting<T>(where: string, file: () => string | null, run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const source = file();
+    if (source !== null && error instanceof Error) {
+      const keep = path.join(os.tmpdir(), `pi-diff-${where.replace(/[^\w-]+/g, "_")}.jsonl`);
+      writeFileSync(keep, source);
+      error.message = `${error.message}\n(${where}; replay with DIFF_SEED=${SEED} DIFF_ONLY=<session>; file kept at ${keep})`;
+    }
+    throw error;
+  }
+}
+
+async function runCodingAgentSession(index: number): Promise<void> {
+  const rng = mulberry32(sessionSeed(SEED, index));
+  const where = `seed ${SEED} ca-session ${index}`;
+  const dir = path.join(workDir, "ca");
+  const forkDir = path.join(workDir, "forks");
+  vi.useFakeTimers({ toFake: ["Date"] });
+  let text: string | null = null;
+  let file: string | undefined;
+  try {
+    const clock = startClock(rng);
+    const sm = ca.SessionManager.create(rng.pick(CWDS), dir);
+    file = sm.getSessionFile()!;
+    await reporting(where, () => serialize([sm.getHeader(), ...sm.getEntries()]), () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng)));
+    const expected = serialize([sm.getHeader(), ...sm.getEntries()]);
+    // pi writes the file at the first assistant message; without one, write what it holds, as its _rewriteFile would
+    if (existsSync(file)) same(readFileSync(file, "utf8"), expected, `${where}: pi's file holds its entries`);
+    else writeFileSync(file, expected);
+    text = expected;
+    // pi's real clock from here on (the fake one slows every Date pi and we create); forks take pi's timestamp
+    vi.useRealTimers();
+    const source = file;
+    totals.caEntries += await reporting(where, () => text, () => compareCodingAgent(source, where, forkDir));
+    totals.crossHxEntries += await reporting(`${where} (read by the harness)`, () => text, () => compareHarness(expected, `${where} (read by the harness)`));
+    totals.caSessions++;
+  } finally {
+    vi.useRealTimers();
+    if (file) rmSync(file, { force: true });
+  }
+}
+
+async function runHarnessSession(index: number): Promise<void> {
+  const rng = mulberry32(sessionSeed(SEED ^ 0x5a5a5a5a, index));
+  const where = `seed ${SEED} hx-session ${index}`;
+  const forkDir = path.join(workDir, "forks");
+  vi.useFakeTimers({ toFake: ["Date"] });
+  const fs = new MemoryFileSystem();
+  const memoryFile = `/sessions/hx-${index}.jsonl`;
+  const file = path.join(workDir, `hx-${index}.jsonl`);
+  try {
+    const clock = startClock(rng);
+    const cwd = rng.pick(CWDS);
+    const sessionId = `019b${rng.int(2 ** 28).toString(16).padStart(7, "0")}-0000-7000-8000-${rng.int(2 ** 30).toString(16).padStart(12, "0")}`;
+    const storage = await hx.JsonlSessionStorage.create(fs, memoryFile, {
+      cwd,
+      sessionId,
+      parentSessionPath: rng.chance(0.2) ? `/home/dev/.pi/agent/sessions/--srv-app--/earlier_${index}.jsonl` : undefined,
+      metadata: rng.chance(0.3) ? { title: "generated", tags: ["a", "b"], n: index } : undefined,
+    });
+    const harness = new hx.Session(storage);
+    await reporting(where, () => fs.files.get(memoryFile) ?? null, () => driveHarness(harness, rng, () => clock.tick(), sessionSize(rng)));
+    const text = fs.files.get(memoryFile)!;
+    vi.useRealTimers();
+    totals.hxEntries += await reporting(where, () => text, () => compareHarness(text, where));
+    // the same file through the coding agent, which reads `leaf` lines as ordinary entries
+    writeFileSync(file, text);
+    totals.crossCaEntries += await reporting(`${where} (read by the coding agent)`, () => text, () => compareCodingAgent(file, `${where} (read by the coding agent)`, forkDir));
+    totals.hxSessions++;
+  } finally {
+    vi.useRealTimers();
+    rmSync(file, { force: true });
+  }
+}
+
+function batches(total: number): [number, number][] {
+  if (ONLY !== null) return ONLY < total ? [[ONLY, ONLY + 1]] : [];
+  const out: [number, number][] = [];
+  for (let start = 0; start < total; start += BATCH) out.push([start, Math.min(total, start + BATCH)]);
+  return out;
+}
+
+describe(`differential against pi (seed ${SEED})`, () => {
+  describe("coding agent SessionManager (0.84.1): every entry's branch, context and fork", () => {
+    for (const [from, to] of batches(CA_SESSIONS)) {
+      it(`sessions ${from}–${to - 1}`, async () => {
+        for (let i = from; i < to; i++) await runCodingAgentSession(i);
+      });
+    }
+  });
+
+  describe("harness Session over JsonlSessionStorage (pi-agent-core 0.83): every entry's branch and context", () => {
+    for (const [from, to] of batches(HX_SESSIONS)) {
+      it(`sessions ${from}–${to - 1}`, async () => {
+        for (let i = from; i < to; i++) await runHarnessSession(i);
+      });
+    }
+  });
+
+  it("covered enough", () => {
+    console.log(`differential (seed ${SEED}): ${JSON.stringify(totals)}\ncases seen: ${JSON.stringify(seen)}`);
+    if (ONLY !== null) return;
+    expect(totals.caSessions).toBe(CA_SESSIONS);
+    expect(totals.hxSessions).toBe(HX_SESSIONS);
+    if (CA_SESSIONS >= 200 && HX_SESSIONS >= 50) {
+      for (const [name, n] of Object.entries(seen)) expect(n, `no session exercised ${name}`).toBeGreaterThan(0);
+    }
+  });
+});
