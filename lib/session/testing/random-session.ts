@@ -308,6 +308,7 @@ export interface CaSessionManager {
   getSessionFile(): string | undefined;
   getTree(): CaTreeNode[];
   createBranchedSession(leafId: string): string | undefined;
+  buildSessionContext(): { messages: unknown[]; model: unknown; thinkingLevel: unknown };
 }
 
 export interface CaTreeNode {
