@@ -1,0 +1,25 @@
+"use client";
+
+/** The Entry tab: the selected entry, rendered, with its exact JSON one click away. */
+import type { Session, TreeEntry } from "@/lib/session";
+import { EntryBody } from "./EntryBody";
+import { EntryHeader } from "./EntryHeader";
+import { TruncatedText } from "./TruncatedText";
+
+const KNOWN_TYPES = new Set(["message", "custom_message", "custom", "compaction", "branch_summary", "model_change", "thinking_level_change", "active_tools_change", "label", "session_info", "leaf"]);
+
+export function EntryTab({ session, entry }: { session: Session; entry: TreeEntry }) {
+  const known = typeof entry.type === "string" && KNOWN_TYPES.has(entry.type);
+  return (
+    <div className="flex flex-col gap-3 p-3">
+      <EntryHeader session={session} entry={entry} />
+      <EntryBody entry={entry} />
+      <details open={!known} className="border-t border-border pt-2">
+        <summary className="cursor-pointer text-[12px] font-medium text-muted select-none">Raw JSON</summary>
+        <div className="mt-1">
+          <TruncatedText text={JSON.stringify(entry, null, 2)} limit={20_000} />
+        </div>
+      </details>
+    </div>
+  );
+}

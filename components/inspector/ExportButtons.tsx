@@ -1,0 +1,90 @@
+"use client";
+
+/**
+ * "Export fork" (the file pi's createBranchedSession would write at the
+ * selected entry) and "Export transcript" (Markdown of the path). Each is
+ * disabled, with pi's reason shown, where it cannot be made.
+ */
+import { useId, useMemo, useState } from "react";
+import { useViewer, type SessionSource } from "@/components/viewer/store";
+import { transcriptFileName } from "@/lib/export/file-names";
+import type { Session } from "@/lib/session";
+import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
+import { downloadText } from "./download";
+import { forkProblem, transcriptProblem } from "./export-readiness";
+
+/** The source file's absolute path, when the server told us (pi writes it as the fork's parentSession). */
+function sourcePathOf(source: SessionSource | null): string | undefined {
+  if (source?.kind !== "server") return undefined;
+  const absolute = (source as { absolutePath?: unknown }).absolutePath;
+  return typeof absolute === "string" && absolute ? absolute : undefined;
+}
+
+const buttonClass =
+  "inline-flex h-6 items-center gap-1 rounded border border-border bg-background px-2 text-[12px] font-medium hover:bg-surface focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50";
+
+export function ExportButtons({ session, id, revision }: { session: Session; id: string; revision: number }) {
+  const source = useViewer((s) => s.source);
+  const [failure, setFailure] = useState<string | null>(null);
+  const problems = useMemo(
+    () => ({ fork: forkProblem(session, id), transcript: transcriptProblem(session, id) }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
+    [session, id, revision],
+  );
+  const noteId = useId();
+
+  function exportFork() {
+    try {
+      const sourcePath = sourcePathOf(source);
+      const fork = session.fork(id, sourcePath ? { sourcePath } : {});
+      downloadText(fork.fileName, fork.text, "application/x-ndjson");
+      setFailure(null);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  function exportTranscript() {
+    try {
+      const markdown = transcriptMarkdown(session, id);
+      const title = session.name ?? transcriptTitle(session, session.branch(id));
+      downloadText(transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id), markdown, "text/markdown");
+      setFailure(null);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  const notes = [problems.fork && `Fork unavailable: ${problems.fork}`, problems.transcript && `Transcript unavailable: ${problems.transcript}`, failure && `Export failed: ${failure}`].filter(Boolean);
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-center gap-1.5">
+        <button
+          type="button"
+          className={buttonClass}
+          onClick={exportFork}
+          disabled={problems.fork !== null}
+          aria-describedby={problems.fork ? noteId : undefined}
+          title={problems.fork ?? "Download the session file pi would write when branching here (createBranchedSession)"}
+        >
+          Export fork
+        </button>
+        <button
+          type="button"
+          className={buttonClass}
+          onClick={exportTranscript}
+          disabled={problems.transcript !== null}
+          aria-describedby={problems.transcript ? noteId : undefined}
+          title={problems.transcript ?? "Download the path root → this entry as Markdown"}
+        >
+          Export transcript
+        </button>
+      </div>
+      {notes.length ? (
+        <p id={noteId} className="text-[11.5px] text-red-700 dark:text-red-300">
+          {notes.join(" · ")}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+"use client";
+
+/**
+ * The inspector pane: the selected entry (Entry), its path from the root
+ * (Path) and what the model would see there (Context), plus the exports.
+ * Reads only the viewer store; the page decides where the pane sits.
+ */
+import { useRef, type KeyboardEvent } from "react";
+import { useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
+import { ContextTab } from "./ContextTab";
+import { EntryTab } from "./EntryTab";
+import { ExportButtons } from "./ExportButtons";
+import { PathTab } from "./PathTab";
+
+const TABS: { id: InspectorTab; name: string }[] = [
+  { id: "entry", name: "Entry" },
+  { id: "path", name: "Path" },
+  { id: "context", name: "Context" },
+];
+
+function Tabs({ tab }: { tab: InspectorTab }) {
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const current = TABS.findIndex((t) => t.id === tab);
+    const next =
+      event.key === "ArrowRight" ? (current + 1) % TABS.length : event.key === "ArrowLeft" ? (current + TABS.length - 1) % TABS.length : event.key === "Home" ? 0 : event.key === "End" ? TABS.length - 1 : -1;
+    if (next < 0) return;
+    event.preventDefault();
+    viewer.setTab(TABS[next]!.id);
+    refs.current[next]?.focus();
+  }
+  return (
+    <div role="tablist" aria-label="Inspector" onKeyDown={onKeyDown} className="flex shrink-0 gap-0.5 border-b border-border px-2">
+      {TABS.map((t, i) => {
+        const selected = t.id === tab;
+        return (
+          <button
+            key={t.id}
+            ref={(el) => {
+              refs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`inspector-tab-${t.id}`}
+            aria-selected={selected}
+            aria-controls={`inspector-panel-${t.id}`}
+            tabIndex={selected ? 0 : -1}
+            onClick={() => viewer.setTab(t.id)}
+            className={`-mb-px border-b-2 px-2.5 py-1.5 text-[12.5px] font-medium focus-visible:outline-none focus-visible:ring-1 focus-visible:ring-accent ${selected ? "border-accent text-foreground" : "border-transparent text-muted hover:text-foreground"}`}
+          >
+            {t.name}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+function Placeholder({ children }: { children: string }) {
+  return <p className="p-4 text-[12.5px] text-muted">{children}</p>;
+}
+
+export function Inspector() {
+  const session = useViewer((s) => s.session);
+  const selectedId = useViewer((s) => s.selectedId);
+  const tab = useViewer((s) => s.tab);
+  const revision = useViewer((s) => s.revision);
+  const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
+
+  let panel;
+  if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
+  else if (!selectedId || !entry) panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
+  else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={entry} />;
+  else if (tab === "path") panel = <PathTab session={session} id={entry.id} revision={revision} />;
+  else panel = <ContextTab key={entry.id} session={session} id={entry.id} revision={revision} />;
+
+  return (
+    <div className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground">
+      <div className="flex shrink-0 flex-wrap items-center justify-between gap-2 px-3 pt-2 pb-1.5">
+        <h2 className="text-[11px] font-semibold tracking-wide text-muted uppercase">Inspector</h2>
+        {session && entry ? <ExportButtons key={entry.id} session={session} id={entry.id} revision={revision} /> : null}
+      </div>
+      <Tabs tab={tab} />
+      <div
+        role="tabpanel"
+        id={`inspector-panel-${tab}`}
+        aria-labelledby={`inspector-tab-${tab}`}
+        tabIndex={tab === "entry" ? 0 : -1}
+        className={`min-h-0 flex-1 ${tab === "entry" ? "overflow-auto" : "flex flex-col overflow-hidden"}`}
+      >
+        {panel}
+      </div>
+    </div>
+  );
+}
