@@ -15,7 +15,8 @@ import type { Session } from "@/lib/session";
 export type InspectorTab = "entry" | "path" | "context";
 
 export type SessionSource =
-  | { kind: "server"; path: string }
+  /** absolutePath: where the file is on the server's disk (pi writes it as a fork's parentSession) */
+  | { kind: "server"; path: string; absolutePath?: string }
   | { kind: "upload"; name: string; size: number }
   | { kind: "url"; url: string }
   | { kind: "sample"; path: string };

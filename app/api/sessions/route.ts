@@ -1,0 +1,11 @@
+// GET /api/sessions: the library as JSON (newest first); `x-sessions-source: samples` when the bundled samples stand in.
+import { loadLibrary } from "@/lib/server/library";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  const library = await loadLibrary();
+  return Response.json(library.sessions, {
+    headers: { "cache-control": "no-store", "x-sessions-source": library.source, "x-sessions-dir": encodeURI(library.configuredDir) },
+  });
+}

@@ -1,0 +1,126 @@
+"use client";
+
+// The home page: every session of the sessions directory (or the bundled samples), a filter, and ways to open a file.
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Kbd } from "@/components/ui/Badge";
+import { DropOverlay } from "@/components/ui/DropOverlay";
+import { Icon, Logo } from "@/components/ui/Icon";
+import { ThemeToggle } from "@/components/ui/ThemeToggle";
+import { useFileDrop } from "@/components/ui/use-file-drop";
+import { setPendingUpload } from "@/components/viewer/pending-upload";
+import { filterSessions, groupByProject } from "./group-sessions";
+import type { LibrarySession, LibrarySource } from "./library-types";
+import { OpenPanel } from "./OpenPanel";
+import { SessionList } from "./SessionList";
+
+interface Props {
+  sessions: LibrarySession[];
+  source: LibrarySource;
+  /** the configured sessions directory, as shown to the user */
+  configuredDir: string;
+}
+
+export function LibraryView({ sessions, source, configuredDir }: Props) {
+  const router = useRouter();
+  const [query, setQuery] = useState("");
+  const filterInput = useRef<HTMLInputElement>(null);
+
+  const openFile = useCallback(
+    (file: File) => {
+      setPendingUpload(file);
+      router.push(`/view?upload=${encodeURIComponent(file.name)}`);
+    },
+    [router],
+  );
+  const openUrl = useCallback((url: string) => router.push(`/view?src=${encodeURIComponent(url)}`), [router]);
+  const dragging = useFileDrop(openFile);
+
+  const visible = useMemo(() => filterSessions(sessions, query), [sessions, query]);
+  const groups = useMemo(() => groupByProject(visible), [visible]);
+  const projectCount = useMemo(() => groupByProject(sessions).length, [sessions]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key !== "/" || target?.closest("input, textarea, [contenteditable]")) return;
+      event.preventDefault();
+      filterInput.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <div data-testid="dropzone" className="min-h-screen">
+      <header className="sticky top-0 z-20 border-b border-border bg-background/90 backdrop-blur">
+        <div className="mx-auto flex h-12 max-w-5xl items-center gap-3 px-6">
+          <Logo />
+          <h1 className="text-sm font-semibold tracking-tight">pi session viewer</h1>
+          <span className="ml-auto flex min-w-0 items-center gap-1.5 text-xs text-muted" title="Sessions directory (PI_SESSIONS_DIR)">
+            <Icon name="folder" size={14} className="shrink-0 text-subtle" />
+            <span className="truncate font-mono" data-testid="sessions-dir">
+              {configuredDir}
+            </span>
+          </span>
+          <ThemeToggle />
+        </div>
+      </header>
+
+      <main className="mx-auto max-w-5xl px-6 pt-5 pb-16">
+        <OpenPanel onFile={openFile} onUrl={openUrl} />
+
+        {source === "samples" && (
+          <p role="status" data-testid="samples-notice" className="mt-4 flex items-start gap-2 rounded-lg border border-accent/25 bg-accent-soft px-3 py-2 text-xs text-foreground">
+            <Icon name="info" size={15} className="mt-px shrink-0 text-accent" />
+            <span>
+              Showing bundled sample sessions — no sessions found in <code className="font-mono">{configuredDir}</code>. Set{" "}
+              <code className="font-mono">PI_SESSIONS_DIR</code> to read another directory.
+            </span>
+          </p>
+        )}
+
+        <div className="mt-6 flex items-center gap-3">
+          <div className="relative max-w-sm flex-1">
+            <Icon name="search" size={14} className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-subtle" />
+            <input
+              ref={filterInput}
+              type="search"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") setQuery("");
+                if (event.key === "ArrowDown") {
+                  event.preventDefault();
+                  document.querySelector<HTMLElement>("#session-list [data-session-row]")?.focus();
+                }
+              }}
+              placeholder="Filter by name, folder or path"
+              aria-label="Filter sessions"
+              data-testid="filter"
+              className="h-8 w-full rounded-md border border-border-strong bg-background pr-8 pl-8 text-[13px] placeholder:text-subtle focus:border-accent focus:outline-none"
+            />
+            <Kbd className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2">/</Kbd>
+          </div>
+          <p className="ml-auto text-xs text-muted tabular-nums" data-testid="session-count">
+            {query ? `${visible.length} of ${sessions.length} sessions` : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
+          </p>
+        </div>
+
+        <div className="mt-3">
+          {sessions.length === 0 ? (
+            <p className="rounded-lg border border-border px-4 py-10 text-center text-muted">
+              No sessions found in <code className="font-mono">{configuredDir}</code>. Open a file above, or run pi to create one.
+            </p>
+          ) : visible.length === 0 ? (
+            <p className="px-3 py-10 text-center text-muted">No sessions match “{query}”.</p>
+          ) : (
+            <SessionList groups={groups} />
+          )}
+        </div>
+      </main>
+
+      <DropOverlay visible={dragging} title="Drop to open this session" detail="The file is read in your browser; nothing is uploaded." />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+"use client";
+
+// The library's sessions, grouped by project, with arrow-key movement between rows.
+import type { KeyboardEvent } from "react";
+import { Icon } from "@/components/ui/Icon";
+import type { ProjectGroup } from "./library-types";
+import { ROW_GRID, SessionRow } from "./SessionRow";
+
+function moveFocus(event: KeyboardEvent<HTMLElement>): void {
+  if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+  const rows = Array.from(event.currentTarget.querySelectorAll<HTMLElement>("[data-session-row]"));
+  const at = rows.indexOf(document.activeElement as HTMLElement);
+  const next = rows[event.key === "ArrowDown" ? at + 1 : at - 1];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+  }
+}
+
+export function SessionList({ groups }: { groups: ProjectGroup[] }) {
+  return (
+    <div id="session-list" onKeyDown={moveFocus}>
+      <div className={`${ROW_GRID} sticky top-0 z-10 h-8 border-b border-border bg-background/95 px-3 text-[11px] font-medium tracking-wide text-subtle uppercase backdrop-blur`}>
+        <span>Session</span>
+        <span className="text-right">Entries</span>
+        <span className="text-right">Branches</span>
+        <span className="text-right">Size</span>
+        <span className="text-right">Created</span>
+      </div>
+      {groups.map((group) => (
+        <section key={group.key} aria-label={group.cwd ?? (group.project || "top level")} data-testid="project-group" className="mt-3">
+          <h2 className="flex items-center gap-2 px-3 pb-1 text-xs text-muted">
+            <Icon name="folder" size={14} className="text-subtle" />
+            <span className="truncate font-mono font-medium text-foreground" data-testid="project-cwd">
+              {group.cwd ?? (group.project || "(top level)")}
+            </span>
+            <span className="tabular-nums text-subtle">{group.sessions.length}</span>
+          </h2>
+          <div className="flex flex-col">
+            {group.sessions.map((session) => (
+              <SessionRow key={session.path} session={session} />
+            ))}
+          </div>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { filterSessions, groupByProject } from "./group-sessions";
+import type { LibrarySession } from "./library-types";
+
+const session = (path: string, cwd: string | null, name: string | null): LibrarySession => ({
+  path,
+  project: path.includes("/") ? path.slice(0, path.indexOf("/")) : "",
+  id: path,
+  cwd,
+  timestamp: null,
+  name,
+  named: false,
+  entryCount: 1,
+  size: 10,
+  mtime: "2026-01-01T00:00:00.000Z",
+  hasHeader: cwd !== null,
+});
+
+const list = [
+  session("--a--/1.jsonl", "/home/dev/a", "Fix the build"),
+  session("--b--/2.jsonl", "/home/dev/b", "Write docs"),
+  session("--a--/3.jsonl", "/home/dev/a", "Refactor parser"),
+  session("--c--/4.jsonl", null, null),
+  session("top.jsonl", null, "loose file"),
+  session("--b--/headerless.jsonl", null, "no header"),
+];
+
+describe("groupByProject", () => {
+  it("groups by cwd in order of first appearance, keeping order inside groups", () => {
+    const groups = groupByProject(list);
+    expect(groups.map((g) => g.key)).toEqual(["/home/dev/a", "/home/dev/b", "--c--", "(top level)"]);
+    expect(groups[0]!.sessions.map((s) => s.path)).toEqual(["--a--/1.jsonl", "--a--/3.jsonl"]);
+  });
+
+  it("puts a headerless file with the other sessions of its folder", () => {
+    const b = groupByProject(list).find((g) => g.key === "/home/dev/b")!;
+    expect(b.sessions.map((s) => s.path)).toEqual(["--b--/2.jsonl", "--b--/headerless.jsonl"]);
+  });
+});
+
+describe("filterSessions", () => {
+  it("matches name, cwd and path, every word, ignoring case", () => {
+    expect(filterSessions(list, "BUILD").map((s) => s.path)).toEqual(["--a--/1.jsonl"]);
+    expect(filterSessions(list, "dev/b").map((s) => s.path)).toEqual(["--b--/2.jsonl"]);
+    expect(filterSessions(list, "--c--").map((s) => s.path)).toEqual(["--c--/4.jsonl"]);
+    expect(filterSessions(list, "home parser").map((s) => s.path)).toEqual(["--a--/3.jsonl"]);
+    expect(filterSessions(list, "  ")).toHaveLength(6);
+    expect(filterSessions(list, "nothing-like-this")).toEqual([]);
+  });
+});

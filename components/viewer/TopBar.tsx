@@ -1,0 +1,77 @@
+"use client";
+
+// The viewer's top bar: where the session comes from, what it is called, how it is read, and the way back.
+import { useMemo } from "react";
+import { Badge } from "@/components/ui/Badge";
+import { ButtonLink, IconButton } from "@/components/ui/Button";
+import { formatCount } from "@/components/ui/format";
+import { Icon } from "@/components/ui/Icon";
+import { ThemeToggle } from "@/components/ui/ThemeToggle";
+import { sessionTitle } from "./session-facts";
+import { useViewer, viewer } from "./store";
+
+const READER_NAME = { ca: "coding agent", hx: "harness" } as const;
+
+export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
+  const session = useViewer((s) => s.session);
+  const revision = useViewer((s) => s.revision);
+  const fileName = useViewer((s) => s.fileName);
+  const source = useViewer((s) => s.source);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
+  const title = useMemo(() => (session ? sessionTitle(session) : null), [session, revision]);
+  const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : null;
+  const leafId = session?.leafId ?? null;
+  const choice = session?.readerChoice;
+
+  return (
+    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-border bg-background px-2">
+      <ButtonLink href="/" variant="ghost" size="sm" aria-label="Back to the library" title="Back to the library">
+        <Icon name="arrow-left" size={15} /> Library
+      </ButtonLink>
+      <div className="h-5 w-px bg-border" />
+      <div className="flex min-w-0 flex-1 items-baseline gap-2.5">
+        <h1 className="truncate text-[13px] font-semibold" data-testid="session-title" title={title ?? undefined}>
+          {title ?? fileName ?? "Session"}
+        </h1>
+        {cwd && (
+          <span className="hidden truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title="Working directory (header cwd)">
+            {cwd}
+          </span>
+        )}
+        {fileName && (
+          <span className="hidden min-w-0 items-center gap-1 truncate text-xs text-subtle lg:inline-flex" title={source?.kind === "url" ? source.url : fileName}>
+            <Icon name="file" size={12} className="shrink-0" />
+            <span className="truncate font-mono">{fileName}</span>
+          </span>
+        )}
+      </div>
+      {session && choice && (
+        <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
+          <Badge tone={choice.reader === "hx" ? "accent" : "neutral"} title={choice.reason} data-testid="reader-chip">
+            {READER_NAME[choice.reader]}
+          </Badge>
+          <span className="tabular-nums" data-testid="entry-count" title="Entries in the file">
+            {formatCount(session.account().entry)} entries
+          </span>
+          {leafId && (
+            <button
+              type="button"
+              onClick={() => viewer.select(leafId)}
+              className="flex items-center gap-1 rounded px-1 font-mono hover:bg-surface-2 hover:text-foreground"
+              title="Current leaf: where pi would continue the session. Select it."
+              data-testid="leaf-id"
+            >
+              <Icon name="leaf" size={13} /> {leafId}
+            </button>
+          )}
+        </div>
+      )}
+      <div className="flex shrink-0 items-center">
+        <IconButton label="Open another session file" onClick={onOpenFile}>
+          <Icon name="upload" size={15} />
+        </IconButton>
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,85 @@
+// Loads a session into the viewer store through parse.worker.ts, with progress; the page indexes the lines.
+import { Session, SessionParser } from "@/lib/session";
+import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
+import { viewer, type InspectorTab, type SessionSource } from "./store";
+
+export interface LoadJob {
+  /** the user gave up: stop, and say so in the store */
+  cancel(): void;
+  /** the page went away or started another load: stop quietly */
+  dispose(): void;
+}
+
+export interface LoadTarget {
+  request: ParseRequest;
+  source: SessionSource;
+  fileName: string;
+  /** deep-linked entry and tab to restore once the session is ready */
+  entryId: string | null;
+  tab: InspectorTab | null;
+}
+
+export const CANCELLED = "Loading was cancelled.";
+
+export function describeLoadError(error: LoadError): string {
+  if (error.kind === "http") {
+    if (error.status === 404) return `Session file not found (${error.message}).`;
+    if (error.status === 400 || error.status === 403) return `This path cannot be opened: ${error.message}.`;
+    return `The server answered ${error.status}: ${error.message}.`;
+  }
+  return error.message;
+}
+
+/** Starts loading; call `cancel()` to stop (the worker is terminated, the store keeps what it had). */
+export function loadSession(target: LoadTarget): LoadJob {
+  const total = target.request.kind === "file" ? target.request.file.size : 0;
+  viewer.startLoading(target.source, target.fileName, total);
+  if (target.tab) viewer.setTab(target.tab);
+  const parser = new SessionParser();
+  const worker = new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
+  let finished = false;
+  const stop = () => {
+    finished = true;
+    worker.terminate();
+  };
+  worker.onmessage = (event: MessageEvent<ParseReply>) => {
+    if (finished) return;
+    const reply = event.data;
+    if (reply.type === "error") {
+      stop();
+      viewer.failLoading(describeLoadError(reply.error));
+      return;
+    }
+    try {
+      parser.pushLines(reply.lines);
+      if (reply.type === "lines") {
+        viewer.progress(reply.done, reply.total);
+        return;
+      }
+      stop();
+      viewer.progress(reply.done, reply.total);
+      viewer.sessionReady(new Session(parser.end(reply.last)), target.entryId);
+    } catch (error) {
+      // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
+      stop();
+      viewer.failLoading(`The session could not be indexed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  worker.onerror = (event) => {
+    if (finished) return;
+    stop();
+    viewer.failLoading(`The file could not be read: ${event.message || "the reader stopped"}.`);
+  };
+  const request = target.request.kind === "url" ? { kind: "url" as const, url: new URL(target.request.url, window.location.href).href } : target.request;
+  worker.postMessage(request);
+  return {
+    cancel() {
+      if (finished) return;
+      stop();
+      viewer.failLoading(CANCELLED);
+    },
+    dispose() {
+      if (!finished) stop();
+    },
+  };
+}

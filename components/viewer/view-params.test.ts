@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { readViewParams, sameSession, viewSearch } from "./view-params";
+
+describe("readViewParams", () => {
+  it("reads file, entry and tab from the query string or from Next's searchParams object", () => {
+    const expected = { file: "--a--/x.jsonl", src: null, upload: null, entry: "abc", tab: "context" };
+    expect(readViewParams(new URLSearchParams("file=--a--%2Fx.jsonl&entry=abc&tab=context"))).toEqual(expected);
+    expect(readViewParams({ file: "--a--/x.jsonl", entry: ["abc", "def"], tab: "context" })).toEqual(expected);
+  });
+
+  it("drops unknown tabs and empty values", () => {
+    expect(readViewParams(new URLSearchParams("src=&tab=raw&entry="))).toEqual({ file: null, src: null, upload: null, entry: null, tab: null });
+  });
+});
+
+describe("viewSearch", () => {
+  it("round-trips through readViewParams", () => {
+    const search = viewSearch({ kind: "server", path: "--a b--/x&y.jsonl" }, "e1", "path");
+    expect(readViewParams(new URLSearchParams(search))).toMatchObject({ file: "--a b--/x&y.jsonl", entry: "e1", tab: "path" });
+  });
+
+  it("names uploads and URLs without their content, and leaves out the default tab", () => {
+    expect(viewSearch({ kind: "upload", name: "s.jsonl", size: 10 }, null, "entry")).toBe("?upload=s.jsonl");
+    expect(viewSearch({ kind: "url", url: "https://x.test/a.jsonl" }, "e", null)).toBe("?src=https%3A%2F%2Fx.test%2Fa.jsonl&entry=e");
+    expect(viewSearch({ kind: "sample", path: "--s--/a.jsonl" }, null, null)).toBe("?file=--s--%2Fa.jsonl");
+  });
+});
+
+describe("sameSession", () => {
+  it("ignores entry and tab", () => {
+    expect(sameSession("?file=a.jsonl&entry=1", "?file=a.jsonl&tab=path")).toBe(true);
+    expect(sameSession("?file=a.jsonl", "?file=b.jsonl")).toBe(false);
+    expect(sameSession("?upload=a.jsonl", "?file=a.jsonl")).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+// The viewer's URL: which session (file, src or upload), which entry and which inspector tab.
+// Parsed leniently: anything unusable is dropped, and the viewer falls back to the session's leaf.
+import type { InspectorTab, SessionSource } from "./store";
+
+export interface ViewParams {
+  /** path in the sessions directory (as /api/sessions lists it) */
+  file: string | null;
+  /** URL to fetch the session from (same origin or CORS-enabled) */
+  src: string | null;
+  /** name of a file the user opened from disk (the content never goes in the URL) */
+  upload: string | null;
+  entry: string | null;
+  tab: InspectorTab | null;
+}
+
+const TABS: readonly InspectorTab[] = ["entry", "path", "context"];
+const MAX = 4096;
+
+type SearchLike = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function first(search: SearchLike, key: string): string | null {
+  const raw = search instanceof URLSearchParams ? search.get(key) : search[key];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === "string" && value.length > 0 && value.length <= MAX ? value : null;
+}
+
+export function readViewParams(search: SearchLike): ViewParams {
+  const tab = first(search, "tab");
+  return {
+    file: first(search, "file"),
+    src: first(search, "src"),
+    upload: first(search, "upload"),
+    entry: first(search, "entry"),
+    tab: tab && (TABS as readonly string[]).includes(tab) ? (tab as InspectorTab) : null,
+  };
+}
+
+/** The query string for a source, selection and tab; the default tab ("entry") is left out. */
+export function viewSearch(source: SessionSource, entry: string | null, tab: InspectorTab | null): string {
+  const params = new URLSearchParams();
+  if (source.kind === "server" || source.kind === "sample") params.set("file", source.path);
+  else if (source.kind === "url") params.set("src", source.url);
+  else params.set("upload", source.name);
+  if (entry) params.set("entry", entry);
+  if (tab && tab !== "entry") params.set("tab", tab);
+  return `?${params}`;
+}
+
+/** True when two query strings name the same session (whatever entry or tab they select). */
+export function sameSession(a: string, b: string): boolean {
+  const pa = readViewParams(new URLSearchParams(a));
+  const pb = readViewParams(new URLSearchParams(b));
+  return pa.file === pb.file && pa.src === pb.src && pa.upload === pb.upload;
+}
