@@ -72,6 +72,7 @@ export function messageSnippet(message: unknown): string {
 }
 
 function snippet(described: EntryDescription): string {
+  if (described.kind === "compaction" || described.kind === "branchSummary") return described.text.replace(/(^|\s)#{1,6}\s+/g, "$1") || described.title;
   const tools = described.tools.length ? `→ ${described.tools.join(", ")}` : "";
   if (described.kind === "toolResult") return `${described.title}: ${described.text}`;
   if (described.text && tools) return `${described.text} ${tools}`;

@@ -1,0 +1,63 @@
+// ESLint flat config: Next.js rules plus the import boundaries that keep the core pure.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const PURE_CORE = ["lib/session/**", "lib/layout/**"];
+const CORE_TEST_SUPPORT = [
+  "lib/session/**/*.test.ts",
+  "lib/layout/**/*.test.ts",
+  "lib/session/testing/**",
+  "lib/layout/testing/**",
+];
+
+// Regex patterns (not gitignore-style groups) so that "path" does not also match "./path".
+const uiAndAppImports = [
+  { regex: "^(react|react-dom)(/.*)?$", message: "lib/session and lib/layout are pure: no React." },
+  { regex: "^next(/.*)?$", message: "lib/session and lib/layout are pure: no Next.js." },
+  { regex: "^@xyflow/", message: "lib/session and lib/layout are pure: React Flow belongs in components/." },
+  {
+    regex: "^(@/(components|app|lib/server)|(\\.\\./)+(components|app|server|lib/server))(/.*)?$",
+    message: "Dependencies point one way: app → components → lib/layout → lib/session; lib/server is server-only.",
+  },
+];
+const nodeImports = [
+  { regex: "^(node:.*|(fs|path)(/.*)?)$", message: "lib/session and lib/layout are pure: file system access belongs in lib/server." },
+];
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  {
+    files: PURE_CORE,
+    rules: { "no-restricted-imports": ["error", { patterns: [...uiAndAppImports, ...nodeImports] }] },
+  },
+  {
+    // Tests and their helpers may read fixtures from disk, but still may not reach into the UI or server.
+    files: CORE_TEST_SUPPORT,
+    rules: { "no-restricted-imports": ["error", { patterns: uiAndAppImports }] },
+  },
+  {
+    files: ["components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^(@/lib/server|(\\.\\./)+lib/server)(/.*)?$", message: "Components run in the browser: never import lib/server." },
+          ],
+        },
+      ],
+    },
+  },
+  globalIgnores([
+    ".next*/**",
+    "bench/out/**",
+    "out/**",
+    "reports/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+    "node_modules/**",
+  ]),
+]);

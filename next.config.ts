@@ -1,0 +1,25 @@
+// Next.js configuration: pins the project root, disables image optimisation and sets baseline security headers.
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  turbopack: { root: __dirname }, // don't let Next infer a workspace root from a parent lockfile
+  outputFileTracingRoot: __dirname, // must equal turbopack.root
+  images: { unoptimized: true },
+  poweredByHeader: false,
+  // separate build folders let several checkouts' servers (and parallel e2e runs) coexist
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  agentRules: false, // otherwise `next dev` writes AGENTS.md when it detects a coding agent
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;

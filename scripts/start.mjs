@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm start`: builds the app if the build is missing or stale, then serves it with `next start`.
+// Usage: npm start [-- [PATH] [next start args...]]. PATH is forwarded to the app as PI_VIEWER_TARGET.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "package.json"];
+const SKIP_DIRS = new Set(["node_modules", ".git"]);
+const distDir = process.env.NEXT_DIST_DIR || ".next"; // same default as next.config.ts
+
+function newestMtime(p) {
+  let st;
+  try {
+    st = statSync(p);
+  } catch {
+    return 0; // a missing source (e.g. no public/ yet) does not make the build stale
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs; // a deleted file shows up as a newer directory mtime
+  for (const entry of readdirSync(p, { withFileTypes: true })) {
+    if (entry.isDirectory() && (SKIP_DIRS.has(entry.name) || entry.name.startsWith(".next"))) continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry.name)));
+  }
+  return newest;
+}
+
+function buildIsStale() {
+  const buildId = path.join(root, distDir, "BUILD_ID");
+  if (!existsSync(buildId)) return "no build found";
+  const built = statSync(buildId).mtimeMs;
+  const changed = SOURCES.find((s) => newestMtime(path.join(root, s)) > built);
+  return changed ? `${changed} changed since the last build` : null;
+}
+
+function isLoopback(host) {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+}
+
+const args = process.argv.slice(2);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
+if (args[0] && !args[0].startsWith("-")) {
+  env.PI_VIEWER_TARGET = path.resolve(args.shift());
+}
+const host = process.env.HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+
+const stale = buildIsStale();
+if (stale) {
+  console.log(`Building the app (${stale})...`);
+  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" });
+  if (build.status !== 0) {
+    console.error("Build failed.");
+    process.exit(build.status ?? 1);
+  }
+}
+
+const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+console.log(`pi session viewer: http://${urlHost}:${port}`);
+if (env.PI_VIEWER_TARGET) console.log(`Target: ${env.PI_VIEWER_TARGET}`);
+if (!isLoopback(host)) {
+  console.warn(
+    `WARNING: HOST=${host} is not a loopback address; the viewer and the session files it serves are exposed on the network.`,
+  );
+}
+
+const server = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", port, ...args], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
