@@ -15,9 +15,7 @@ import { forkProblem, transcriptProblem } from "./export-readiness";
 
 /** The source file's absolute path, when the server told us (pi writes it as the fork's parentSession). */
 function sourcePathOf(source: SessionSource | null): string | undefined {
-  if (source?.kind !== "server") return undefined;
-  const absolute = (source as { absolutePath?: unknown }).absolutePath;
-  return typeof absolute === "string" && absolute ? absolute : undefined;
+  return source?.kind === "server" && source.absolutePath ? source.absolutePath : undefined;
 }
 
 const buttonClass =
