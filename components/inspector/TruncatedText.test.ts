@@ -8,7 +8,7 @@ describe("TruncatedText", () => {
     const text = `${"a".repeat(4000)}${"b".repeat(6000)}`;
     const html = renderToStaticMarkup(createElement(TruncatedText, { text }));
     expect(html).toContain("a".repeat(4000));
-    expect(html).not.toContain("b");
+    expect(html).not.toContain("bbbb");
     expect(html).toContain(`Show all (${formatSize(10_000)})`);
   });
 
