@@ -42,8 +42,19 @@ function isLoopback(host) {
 
 const args = process.argv.slice(2);
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
+let openPath = "/";
 if (args[0] && !args[0].startsWith("-")) {
   env.PI_VIEWER_TARGET = path.resolve(args.shift());
+  // a directory is read as the sessions directory; a session file opens in the viewer, its folder as the library
+  const target = statSync(env.PI_VIEWER_TARGET, { throwIfNoEntry: false });
+  if (target?.isDirectory()) env.PI_SESSIONS_DIR = env.PI_VIEWER_TARGET;
+  else if (target?.isFile() && env.PI_VIEWER_TARGET.endsWith(".jsonl")) {
+    env.PI_SESSIONS_DIR = path.dirname(env.PI_VIEWER_TARGET);
+    openPath = `/view?file=${encodeURIComponent(path.basename(env.PI_VIEWER_TARGET))}`;
+  } else {
+    console.error(`Not a directory or a .jsonl session file: ${env.PI_VIEWER_TARGET}`);
+    process.exit(1);
+  }
 }
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
@@ -59,7 +70,7 @@ if (stale) {
 }
 
 const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-console.log(`pi session viewer: http://${urlHost}:${port}`);
+console.log(`pi session viewer: http://${urlHost}:${port}${openPath}`);
 if (env.PI_VIEWER_TARGET) console.log(`Target: ${env.PI_VIEWER_TARGET}`);
 if (!isLoopback(host)) {
   console.warn(

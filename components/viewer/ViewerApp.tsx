@@ -3,6 +3,7 @@
 // The viewer page: loads the session named by the URL (a library file, a URL, or a file from disk) through the
 // parse worker, then lays out the graph, the inspector and the leaf timeline around the store.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LeafTimeline } from "@/components/graph/LeafTimeline";
 import { SessionGraph } from "@/components/graph/SessionGraph";
 import { Inspector } from "@/components/inspector/Inspector";
 import { DropOverlay } from "@/components/ui/DropOverlay";
@@ -122,13 +123,23 @@ export function ViewerApp(props: Props) {
     body = (
       <>
         <DiagnosticsBanner />
-        <SplitView main={<SessionGraph />} side={<Inspector />} />
+        <SplitView
+          main={
+            <>
+              <div className="min-h-0 flex-1">
+                <SessionGraph />
+              </div>
+              <LeafTimeline className="shrink-0 border-t border-border" />
+            </>
+          }
+          side={<Inspector />}
+        />
       </>
     );
   }
 
   return (
-    <div className="flex h-screen flex-col overflow-hidden" data-testid="dropzone">
+    <div className="flex h-screen flex-col overflow-hidden" data-testid="dropzone" data-load-phase={plan.kind === "load" ? phase : plan.kind}>
       <TopBar onOpenFile={pickFile} />
       {body}
       <input

@@ -1,0 +1,121 @@
+// The library page against the e2e sessions dir: names and counts as the core reads them, filter, navigation, theme.
+import { expect, test } from "@playwright/test";
+import { expectedEntryLines, expectedTitle, openFixture } from "./fixtures/core";
+import { SESSION_FILES, type FixtureName } from "./fixtures/session-files";
+
+// the 2-core machine runs several servers and builds at once; a page load there can take many seconds
+test.describe.configure({ timeout: 90_000 });
+
+const FIXTURES = Object.keys(SESSION_FILES) as FixtureName[];
+const fileName = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("session-row").first()).toBeVisible();
+});
+
+test("lists every fixture session with the name and entry count the core reads", async ({ page }) => {
+  await expect(page.getByTestId("session-row")).toHaveCount(FIXTURES.length);
+  await expect(page.getByTestId("samples-notice")).toHaveCount(0);
+  for (const name of FIXTURES) {
+    const session = openFixture(name);
+    const row = page.locator(`[data-testid="session-row"][data-path="${SESSION_FILES[name]}"]`);
+    const title = expectedTitle(session);
+    const shown = (await row.getByTestId("session-name").textContent())!;
+    if (title && title.length > 200) expect(title.startsWith(shown.slice(0, -1)), name).toBe(true);
+    else expect(shown, name).toBe(title ?? fileName(SESSION_FILES[name]));
+    await expect(row.getByTestId("entry-count"), name).toHaveText(expectedEntryLines(session).toLocaleString("en-US"));
+    await expect(row, name).toHaveAttribute("href", `/view?file=${encodeURIComponent(SESSION_FILES[name])}`);
+  }
+});
+
+test("groups sessions by their header's cwd, newest first inside a group", async ({ page, request }) => {
+  for (const name of FIXTURES) {
+    const cwd = openFixture(name).header?.cwd;
+    if (typeof cwd !== "string") continue;
+    const group = page.getByTestId("project-group").filter({ has: page.locator(`[data-path="${SESSION_FILES[name]}"]`) });
+    await expect(group.getByTestId("project-cwd"), name).toHaveText(cwd);
+  }
+  const listed: { path: string; timestamp: string | null }[] = await (await request.get("/api/sessions")).json();
+  for (const group of await page.getByTestId("project-group").all()) {
+    const paths = await group.getByTestId("session-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")!));
+    const order = listed.filter((s) => paths.includes(s.path)).map((s) => s.path);
+    expect(paths).toEqual(order);
+    const times = paths.map((p) => listed.find((s) => s.path === p)!.timestamp).filter((t): t is string => t !== null).map(Date.parse);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  }
+});
+
+test("GET /api/sessions lists the directory, not the samples", async ({ request }) => {
+  const response = await request.get("/api/sessions");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["x-sessions-source"]).toBe("directory");
+  const listed: { path: string; cwd: string | null; entryCount: number; size: number; name: string | null }[] = await response.json();
+  expect(listed.map((s) => s.path).sort()).toEqual(Object.values(SESSION_FILES).sort());
+  const large = listed.find((s) => s.path === SESSION_FILES["ca-large"])!;
+  expect(large.entryCount).toBe(openFixture("ca-large").account().entry);
+});
+
+test("the filter narrows the list by name, cwd or path, instantly", async ({ page }) => {
+  const filter = page.getByTestId("filter");
+  const title = expectedTitle(openFixture("ca-compaction-a"))!;
+  await filter.fill(title);
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+  await expect(page.getByTestId("session-row")).toHaveAttribute("data-path", SESSION_FILES["ca-compaction-a"]);
+
+  const cwd = openFixture("ca-compaction-a").header!.cwd as string;
+  const sameCwd = FIXTURES.filter((n) => openFixture(n).header?.cwd === cwd);
+  await filter.fill(cwd.toUpperCase());
+  await expect(page.getByTestId("session-row")).toHaveCount(sameCwd.length);
+  await expect(page.getByTestId("session-count")).toHaveText(`${sameCwd.length} of ${FIXTURES.length} sessions`);
+
+  await filter.fill("edge-bom.jsonl");
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+
+  await filter.fill("no session is called like this");
+  await expect(page.getByTestId("session-row")).toHaveCount(0);
+  await expect(page.getByText("No sessions match")).toBeVisible();
+
+  await filter.press("Escape");
+  await expect(page.getByTestId("session-row")).toHaveCount(FIXTURES.length);
+});
+
+test("a row opens the session in the viewer; the keyboard gets there too", async ({ page }) => {
+  await page.locator(`[data-path="${SESSION_FILES["ca-branching-a"]}"]`).click();
+  await expect(page).toHaveURL(/\/view\?file=/);
+  expect(new URL(page.url()).searchParams.get("file")).toBe(SESSION_FILES["ca-branching-a"]);
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 45_000 });
+  await expect(page.getByTestId("session-title")).toHaveText(expectedTitle(openFixture("ca-branching-a"))!);
+
+  await page.getByRole("link", { name: "Back to the library" }).click();
+  await expect(page.getByTestId("session-row").first()).toBeVisible();
+  await page.keyboard.press("/");
+  await expect(page.getByTestId("filter")).toBeFocused();
+  await page.getByTestId("filter").fill(expectedTitle(openFixture("hx-leaf-moves-a"))!);
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("session-row").first()).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 45_000 });
+  expect(new URL(page.url()).searchParams.get("file")).toBe(SESSION_FILES["hx-leaf-moves-a"]);
+});
+
+test("the theme toggle switches to dark and the choice survives a reload", async ({ page }) => {
+  const html = page.locator("html");
+  await expect(html).not.toHaveClass(/dark/);
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).toHaveClass(/dark/);
+  await page.reload();
+  await expect(html).toHaveClass(/dark/);
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).not.toHaveClass(/dark/);
+});
+
+test("screenshots of the library, light and dark", async ({ page }) => {
+  await page.screenshot({ path: "test-results/shell-library-light.png" });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => localStorage.removeItem("theme"));
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expect(page.getByTestId("session-row").first()).toBeVisible();
+  await page.screenshot({ path: "test-results/shell-library-dark.png" });
+});
