@@ -24,7 +24,8 @@ run_step() {
   return $rc
 }
 
-typecheck() { npx next typegen >/dev/null && npx tsc --noEmit; }
+# the second tsc proves lib/session and lib/layout build with browser libraries only (no Node types)
+typecheck() { npx next typegen >/dev/null && npx tsc --noEmit && npx tsc -p tsconfig.session.json; }
 
 run_step "lint" npx eslint . || { step_failures=$((step_failures + 1)); failed_steps+=("lint"); }
 run_step "typecheck" typecheck || { step_failures=$((step_failures + 1)); failed_steps+=("typecheck"); }
