@@ -181,7 +181,7 @@ test("a file pi refuses (BOM before the header) says so", async ({ page }) => {
 
 test("helpful states: a missing file, a refused path, a file that is not a session", async ({ page }) => {
   await page.goto(`/view?file=${encodeURIComponent("--home-dev-projects-edge--/missing.jsonl")}`);
-  await expect(page.getByTestId("load-error")).toContainText("Session file not found");
+  await expect(page.getByTestId("load-error")).toHaveText("No such session file.");
   await page.goto(`/view?file=${encodeURIComponent("../package.json")}`);
   await expect(page.getByTestId("load-error")).toContainText("This path cannot be opened");
   await page.goto(viewUrl("edge-empty"));

@@ -1,7 +1,7 @@
 "use client";
 
 // The viewer's top bar: where the session comes from, what it is called, how it is read, and the way back.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { Badge } from "@/components/ui/Badge";
 import { ButtonLink, IconButton } from "@/components/ui/Button";
 import { formatCount } from "@/components/ui/format";
@@ -22,6 +22,11 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : null;
   const leafId = session?.leafId ?? null;
   const choice = session?.readerChoice;
+  const label = title ?? fileName;
+
+  useEffect(() => {
+    document.title = label ? `${label} · pi session viewer` : "pi session viewer";
+  }, [label]);
 
   return (
     <header className="flex h-11 shrink-0 items-center gap-3 border-b border-border bg-background px-2">
@@ -31,14 +36,14 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
       <div className="h-5 w-px bg-border" />
       <div className="flex min-w-0 flex-1 items-baseline gap-2.5">
         <h1 className="truncate text-[13px] font-semibold" data-testid="session-title" title={title ?? undefined}>
-          {title ?? fileName ?? "Session"}
+          {title ?? fileName ?? "pi session viewer"}
         </h1>
         {cwd && (
           <span className="hidden truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title="Working directory (header cwd)">
             {cwd}
           </span>
         )}
-        {fileName && (
+        {fileName && title && (
           <span className="hidden min-w-0 items-center gap-1 truncate text-xs text-subtle lg:inline-flex" title={source?.kind === "url" ? source.url : fileName}>
             <Icon name="file" size={12} className="shrink-0" />
             <span className="truncate font-mono">{fileName}</span>

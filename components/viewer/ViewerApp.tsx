@@ -10,54 +10,16 @@ import { DropOverlay } from "@/components/ui/DropOverlay";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
-import { CANCELLED, loadSession, type LoadJob, type LoadTarget } from "./load-session";
+import { CANCELLED, loadSession, type LoadJob } from "./load-session";
 import { LoadingView } from "./LoadingView";
-import { pendingUpload } from "./pending-upload";
+import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
 import { SplitView } from "./SplitView";
 import { useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
 import { useUrlSync } from "./url-sync";
-import type { ViewParams } from "./view-params";
 import { ViewerMessage } from "./ViewerMessage";
 
-type Plan = { kind: "load"; target: LoadTarget } | { kind: "upload-lost"; name: string } | { kind: "nothing" };
-
-interface Props {
-  params: ViewParams;
-  /** the library is the bundled samples (their paths are served from public/samples) */
-  samples: boolean;
-  /** the sessions directory on the server's disk, for a fork's parentSession */
-  sessionsDir: string | null;
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1) || path;
-}
-
-function uploadTarget(file: File): LoadTarget {
-  return { request: { kind: "file", file }, source: { kind: "upload", name: file.name, size: file.size }, fileName: file.name, entryId: null, tab: null };
-}
-
-function planFor({ params, samples, sessionsDir }: Props): Plan {
-  const restore = { entryId: params.entry, tab: params.tab };
-  if (params.upload) {
-    const file = pendingUpload(params.upload);
-    return file ? { kind: "load", target: { ...uploadTarget(file), ...restore } } : { kind: "upload-lost", name: params.upload };
-  }
-  if (params.file) {
-    const url = `/api/sessions/raw?path=${encodeURIComponent(params.file)}`;
-    const source = samples
-      ? { kind: "sample" as const, path: params.file }
-      : { kind: "server" as const, path: params.file, ...(sessionsDir ? { absolutePath: `${sessionsDir}/${params.file}` } : {}) };
-    return { kind: "load", target: { request: { kind: "url", url }, source, fileName: baseName(params.file), ...restore } };
-  }
-  if (params.src) {
-    return { kind: "load", target: { request: { kind: "url", url: params.src }, source: { kind: "url", url: params.src }, fileName: baseName(params.src.split(/[?#]/)[0]!), ...restore } };
-  }
-  return { kind: "nothing" };
-}
-
-export function ViewerApp(props: Props) {
+export function ViewerApp(props: PlanInput) {
   const [plan, setPlan] = useState<Plan>(() => planFor(props));
   const job = useRef<LoadJob | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);

@@ -23,7 +23,7 @@ export const CANCELLED = "Loading was cancelled.";
 
 export function describeLoadError(error: LoadError): string {
   if (error.kind === "http") {
-    if (error.status === 404) return `Session file not found (${error.message}).`;
+    if (error.status === 404) return `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
     if (error.status === 400 || error.status === 403) return `This path cannot be opened: ${error.message}.`;
     return `The server answered ${error.status}: ${error.message}.`;
   }
