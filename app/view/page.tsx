@@ -2,13 +2,13 @@
 import path from "node:path";
 import { ViewerApp } from "@/components/viewer/ViewerApp";
 import { readViewParams } from "@/components/viewer/view-params";
-import { loadLibrary } from "@/lib/server/library";
+import { libraryRoot } from "@/lib/server/library";
 
 export const dynamic = "force-dynamic";
 
 export default async function ViewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = readViewParams(await searchParams);
-  const library = params.file ? await loadLibrary() : null;
+  const library = params.file ? await libraryRoot() : null;
   const samples = library?.source === "samples";
   const key = `${params.file ?? ""}|${params.src ?? ""}|${params.upload ?? ""}`;
   return (

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync,
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLibrary } from "./library";
+import { libraryRoot, loadLibrary } from "./library";
 import { listSessions } from "./list-sessions";
 
 let root: string;
@@ -101,5 +101,12 @@ describe("loadLibrary", () => {
       expect(library.dir).toBe(path.join(root, "samples"));
       expect(library.sessions.map((s) => s.path)).toEqual(["--s--/sample.jsonl"]);
     }
+  });
+
+  it("decides the same way without reading any file (libraryRoot, used by the raw endpoint)", async () => {
+    expect(await libraryRoot(dir, path.join(root, "samples"))).toMatchObject({ source: "directory", dir });
+    const fallback = await libraryRoot(path.join(root, "empty"), path.join(root, "samples"));
+    expect(fallback).toMatchObject({ source: "samples", dir: path.join(root, "samples") });
+    expect(fallback.files.map((f) => f.rel)).toEqual(["--s--/sample.jsonl"]);
   });
 });

@@ -4,7 +4,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { cachedSummary } from "./read-summary";
-import { resolveSessionPath } from "./safe-path";
+import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 
 export interface SessionListing {
   /** relative to the sessions directory, "/"-separated: what /api/sessions/raw and /view?file= take */
@@ -31,8 +31,11 @@ export interface SessionListing {
 const PROJECT_FOLDER = /^--.*--$/;
 const CONCURRENCY = 8;
 
-/** Every session file under `dir`, newest first (header timestamp, else file time). Missing dir: none. */
-export async function listSessions(dir: string): Promise<SessionListing[]> {
+/**
+ * The session files under `dir` (pi's layout, one folder level), each passed through the same guard the raw
+ * endpoint uses: symlinks out of the directory, sockets and the like are left out. Missing dir: none.
+ */
+export async function findSessionFiles(dir: string): Promise<ResolvedSessionFile[]> {
   const candidates: string[] = [];
   for (const entry of await readDir(dir)) {
     if (entry.name.endsWith(".jsonl")) candidates.push(entry.name);
@@ -42,16 +45,24 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
       }
     }
   }
-  const listed = await mapLimited(candidates, CONCURRENCY, (rel) => describe(dir, rel));
+  const resolved = await mapLimited(candidates, CONCURRENCY, (rel) => resolveSessionPath(dir, rel).catch(() => null));
+  return resolved.filter((file): file is ResolvedSessionFile => file !== null);
+}
+
+/** Every session file under `dir`, described, newest first (header timestamp, else file time). */
+export async function listSessions(dir: string): Promise<SessionListing[]> {
+  return describeSessions(await findSessionFiles(dir));
+}
+
+export async function describeSessions(files: ResolvedSessionFile[]): Promise<SessionListing[]> {
+  const listed = await mapLimited(files, CONCURRENCY, describe);
   return listed.filter((item): item is SessionListing => item !== null).sort(newestFirst);
 }
 
-async function describe(dir: string, rel: string): Promise<SessionListing | null> {
-  // the same guard the raw endpoint uses: symlinks out of the directory, sockets etc. are left out
-  const resolved = await resolveSessionPath(dir, rel).catch(() => null);
-  if (!resolved) return null;
+async function describe(resolved: ResolvedSessionFile): Promise<SessionListing | null> {
   const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs).catch(() => null);
-  if (!summary) return null;
+  if (!summary) return null; // unreadable (permissions, vanished): not listed
+  const rel = resolved.rel;
   const slash = rel.indexOf("/");
   const listing: SessionListing = {
     path: rel,

@@ -1,13 +1,13 @@
 // HTTP answers for the session API: a session file streamed as NDJSON, and typed errors as JSON.
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { loadLibrary } from "./library";
+import { libraryRoot } from "./library";
 import { httpStatus, resolveSessionPath, SessionPathError } from "./safe-path";
 
 /** The raw text of one session of the library, streamed; the path is checked by resolveSessionPath. */
 export async function sessionFileResponse(rel: unknown): Promise<Response> {
   try {
-    const library = await loadLibrary();
+    const library = await libraryRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     const body = Readable.toWeb(createReadStream(resolved.file)) as ReadableStream<Uint8Array>;
     return new Response(body, {
