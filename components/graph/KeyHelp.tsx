@@ -1,0 +1,36 @@
+"use client";
+
+/** The graph's keys, listed from the key map (keys.ts) so the help never drifts from what the keys do. */
+import { GRAPH_KEYS, keyLabel } from "./keys";
+
+export function KeyHelp({ onClose }: { onClose: () => void }) {
+  return (
+    <div
+      role="dialog"
+      aria-label="Graph keys"
+      className="absolute top-11 left-2 z-20 w-[340px] rounded-lg border border-border bg-(--graph-card) p-3 text-xs shadow-xl"
+    >
+      <div className="mb-2 flex items-center justify-between">
+        <h2 className="font-semibold">Keys</h2>
+        <button type="button" onClick={onClose} className="rounded px-1.5 text-muted hover:bg-surface hover:text-foreground" aria-label="Close keys help">
+          Esc
+        </button>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {GRAPH_KEYS.map((binding) => (
+          <div key={binding.action} className="contents">
+            <dt className="flex flex-wrap gap-1">
+              {binding.keys.map((key) => (
+                <kbd key={key} className="rounded border border-border bg-surface px-1 font-mono text-[10px] leading-4">
+                  {keyLabel(key)}
+                </kbd>
+              ))}
+            </dt>
+            <dd className="text-muted">{binding.help}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-2 text-[11px] text-muted">Click a node to select it; click a folded segment to expand it. Keys work while the graph has focus.</p>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+/**
+ * A folded run of single-child entries, drawn as a stack of cards: how many,
+ * the first and last words, counts by role. Clicking (or Enter/Space on the
+ * keyboard) expands it in place.
+ */
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import type { SegmentFlowNode } from "./flow-elements";
+import { Icon } from "./icons";
+import { cardState, HIDDEN_HANDLE } from "./node-style";
+
+function Count({ n, label, className }: { n: number; label: string; className: string }) {
+  if (!n) return null;
+  return (
+    <span title={`${n} ${label}`} className={`tabular-nums ${className}`}>
+      {n.toLocaleString("en-US")}
+      <span className="ml-px opacity-70">{label[0]}</span>
+    </span>
+  );
+}
+
+function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
+  const { counts } = data;
+  return (
+    <div
+      data-entry-ids={data.ids}
+      data-segment={data.segment}
+      data-leaf={data.leaf ? "true" : "false"}
+      data-active-path={data.activePath ? "true" : "false"}
+      data-selected={data.selected ? "true" : "false"}
+      data-selected-entry-id={data.selectedEntry ?? undefined}
+      data-ghost={data.ghost ? "true" : undefined}
+      title={`${data.count} entries folded: click to expand`}
+      className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)}`}
+    >
+      {/* the stack under the card says "more than one" at a glance */}
+      <span aria-hidden="true" className="absolute inset-x-1.5 -bottom-[4px] -z-10 h-full rounded-md border border-border bg-surface" />
+      <span aria-hidden="true" className="absolute inset-x-3 -bottom-[8px] -z-20 h-full rounded-md border border-border bg-surface" />
+      <Handle type="target" position={Position.Top} id="in" isConnectable={false} className={HIDDEN_HANDLE} />
+      <Handle type="target" position={Position.Right} id="move-in" isConnectable={false} className={HIDDEN_HANDLE} />
+      <Handle type="source" position={Position.Bottom} id="out" isConnectable={false} className={HIDDEN_HANDLE} />
+      <div className="flex items-center gap-1">
+        <Icon name="segment" className="h-3 w-3 text-muted" />
+        <span className="font-medium tabular-nums">{data.count.toLocaleString("en-US")} entries</span>
+        {data.selectedIndex > 0 && <span className="text-[10px] text-accent tabular-nums">· at {data.selectedIndex}</span>}
+        <span className="ml-auto flex gap-1.5 text-[10px]">
+          <Count n={counts.user} label="user" className="text-sky-700 dark:text-sky-400" />
+          <Count n={counts.assistant} label="assistant" className="text-violet-700 dark:text-violet-400" />
+          <Count n={counts.tool} label="tool" className="text-amber-700 dark:text-amber-400" />
+          <Count n={counts.other} label="other" className="text-muted" />
+        </span>
+      </div>
+      <p className="truncate text-muted">
+        <span className="text-foreground/80">{data.first || "…"}</span>
+      </p>
+      <p className="truncate text-muted">
+        <span aria-hidden="true">… </span>
+        {data.last || "…"}
+      </p>
+      {data.leaf && (
+        <span className="absolute -top-2.5 left-2.5 rounded-full bg-accent px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase dark:text-slate-950">
+          leaf inside
+        </span>
+      )}
+    </div>
+  );
+}
+
+export const SegmentNode = memo(SegmentNodeView);

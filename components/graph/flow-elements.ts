@@ -1,0 +1,215 @@
+/**
+ * Layout + view marks → React Flow nodes and edges. The canvas decides
+ * nothing: every flag a card shows (leaf, active path, selected, cut from the
+ * context, after the scrubbed line) is computed here. Node objects whose data
+ * did not change are reused, so memoised node components skip re-rendering.
+ */
+import type { Edge, Node } from "@xyflow/react";
+import { countKinds, type EntryDescription, type EntryKind, type KindCounts } from "@/lib/layout/describe";
+import { idsOf, type DisplayTree } from "@/lib/layout/display-tree";
+import type { GraphLayout } from "@/lib/layout/tidy-layout";
+
+interface Marks {
+  /** the leaf the graph marks (the scrubbed-to leaf while scrubbing) */
+  leaf: boolean;
+  activePath: boolean;
+  selected: boolean;
+  /** on the selected node's path but not in its context */
+  cut: boolean;
+  /** written after the line the timeline is scrubbed to */
+  ghost: boolean;
+}
+
+export interface EntryNodeData extends Marks, Record<string, unknown> {
+  id: string;
+  kind: EntryKind;
+  title: string;
+  text: string;
+  tools: string;
+  error: boolean;
+  model: string | null;
+  label: string | null;
+  childCount: number;
+  hidden: number;
+  /** first entry of an expanded run: it carries the control that folds the run again */
+  runStart: string | null;
+  runSize: number;
+}
+
+export interface SegmentNodeData extends Marks, Record<string, unknown> {
+  segment: string;
+  ids: string;
+  count: number;
+  first: string;
+  last: string;
+  counts: KindCounts;
+  /** position of the selected entry inside the run, 1-based, or 0 */
+  selectedIndex: number;
+  selectedEntry: string | null;
+}
+
+export interface CursorNodeData extends Marks, Record<string, unknown> {
+  id: string;
+  target: string | null;
+  targetMissing: boolean;
+}
+
+export type EntryFlowNode = Node<EntryNodeData, "entry">;
+export type SegmentFlowNode = Node<SegmentNodeData, "segment">;
+export type CursorFlowNode = Node<CursorNodeData, "cursor">;
+export type GraphFlowNode = EntryFlowNode | SegmentFlowNode | CursorFlowNode;
+
+export interface ViewMarks {
+  leafId: string | null;
+  activePath: ReadonlySet<string>;
+  selectedId: string | null;
+  cut: ReadonlySet<string>;
+  /** entries on later lines are ghosts; null: not scrubbing */
+  ghostAfterLine: number | null;
+  labels: ReadonlyMap<string, { label: string }>;
+  models: ReadonlyMap<string, string>;
+}
+
+export interface EntryFacts {
+  describe(id: string): EntryDescription;
+  line(id: string): number;
+  exists(id: string): boolean;
+  /** where an HX `leaf` entry moves the cursor (null: before the first entry) */
+  moveTarget(id: string): string | null;
+}
+
+const all = (ids: readonly string[], test: (id: string) => boolean) => ids.length > 0 && ids.every(test);
+
+function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const key in b) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x === "object" && typeof y === "object" && x && y && sameData(x as Record<string, unknown>, y as Record<string, unknown>)) continue;
+    return false;
+  }
+  return true;
+}
+
+function reuse<T extends GraphFlowNode>(previous: ReadonlyMap<string, GraphFlowNode>, next: T): T {
+  const old = previous.get(next.id);
+  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y && sameData(old.data, next.data)) return old as T;
+  return next;
+}
+
+export interface FlowElements {
+  nodes: GraphFlowNode[];
+  edges: Edge[];
+  byId: Map<string, GraphFlowNode>;
+}
+
+export function toFlowElements(
+  display: DisplayTree,
+  layout: GraphLayout,
+  view: ViewMarks,
+  facts: EntryFacts,
+  previous: ReadonlyMap<string, GraphFlowNode> = new Map(),
+): FlowElements {
+  const ghost = (id: string) => view.ghostAfterLine !== null && facts.line(id) > view.ghostAfterLine;
+  const nodes: GraphFlowNode[] = [];
+  const edges: Edge[] = [];
+  const byId = new Map<string, GraphFlowNode>();
+
+  for (const node of display.nodes.values()) {
+    const box = layout.boxes.get(node.key)!;
+    const base = { id: node.key, position: { x: box.x, y: box.y }, width: box.width, height: box.height, draggable: false, connectable: false, selectable: false };
+    let flow: GraphFlowNode;
+    if (node.kind === "segment") {
+      const ids = node.ids;
+      const selectedIndex = view.selectedId === null ? 0 : ids.indexOf(view.selectedId) + 1;
+      flow = {
+        ...base,
+        type: "segment",
+        data: {
+          segment: node.segment,
+          ids: ids.join(" "),
+          count: ids.length,
+          first: facts.describe(ids[0]!).text,
+          last: facts.describe(ids[ids.length - 1]!).text,
+          counts: countKinds(ids.map((id) => facts.describe(id).kind)),
+          selectedIndex,
+          selectedEntry: selectedIndex > 0 ? view.selectedId : null,
+          leaf: view.leafId !== null && ids.includes(view.leafId),
+          activePath: ids.some((id) => view.activePath.has(id)),
+          selected: selectedIndex > 0,
+          cut: all(ids, (id) => view.cut.has(id)),
+          ghost: all(ids, ghost),
+        },
+      };
+    } else {
+      const id = node.id;
+      const d = facts.describe(id);
+      const marks: Marks = {
+        leaf: id === view.leafId,
+        activePath: view.activePath.has(id),
+        selected: id === view.selectedId,
+        cut: view.cut.has(id),
+        ghost: ghost(id),
+      };
+      if (d.kind === "leaf") {
+        const target = facts.moveTarget(id);
+        flow = { ...base, type: "cursor", data: { ...marks, id, target, targetMissing: target !== null && !facts.exists(target) } };
+        const targetKey = target === null ? undefined : display.keyOf.get(target);
+        if (targetKey) {
+          edges.push({
+            id: `cursor:${id}`,
+            source: node.key,
+            target: targetKey,
+            sourceHandle: "move-out",
+            targetHandle: "move-in",
+            style: { stroke: "var(--graph-cursor)", strokeWidth: 1.5, strokeDasharray: "4 4", opacity: marks.ghost ? 0.25 : 0.7 },
+            zIndex: 0,
+          });
+        }
+      } else {
+        const runStart = display.runOf.get(id) === id ? id : null;
+        flow = {
+          ...base,
+          type: "entry",
+          data: {
+            ...marks,
+            id,
+            kind: d.kind,
+            title: d.title,
+            text: d.text,
+            tools: d.tools.join(" · "),
+            error: d.error,
+            model: view.models.get(id) ?? null,
+            label: view.labels.get(id)?.label ?? null,
+            childCount: node.childCount,
+            hidden: node.hidden,
+            runStart,
+            runSize: runStart ? display.runs.get(runStart)!.length : 0,
+          },
+        };
+      }
+    }
+    flow = reuse(previous, flow);
+    nodes.push(flow);
+    byId.set(flow.id, flow);
+  }
+
+  for (const link of layout.links) {
+    const target = display.nodes.get(link.target)!;
+    const onPath = idsOf(target).some((id) => view.activePath.has(id));
+    const faint = all(idsOf(target), ghost);
+    edges.push({
+      id: `tree:${link.source}>${link.target}`,
+      source: link.source,
+      target: link.target,
+      type: "smoothstep",
+      style: {
+        stroke: onPath ? "var(--accent)" : "var(--graph-edge)",
+        strokeWidth: onPath ? 2 : 1.25,
+        ...(faint ? { strokeDasharray: "3 4", opacity: 0.4 } : {}),
+      },
+      zIndex: onPath ? 1 : 0,
+    });
+  }
+  return { nodes, edges, byId };
+}
