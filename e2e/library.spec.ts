@@ -11,7 +11,7 @@ const fileName = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByTestId("session-row").first()).toBeVisible();
+  await expect(page.getByTestId("session-row").first()).toBeVisible({ timeout: 45_000 });
 });
 
 test("lists every fixture session with the name and entry count the core reads", async ({ page }) => {

@@ -10,7 +10,9 @@ import { SESSION_FILES, sessionFile, viewUrl } from "./fixtures/session-files";
 // the 2-core machine runs several servers and builds at once; a page load there can take many seconds
 test.describe.configure({ timeout: 90_000 });
 
-const ready = (page: Page) => expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 45_000 });
+/** for the first thing to appear after a navigation: pages can take long to start on a busy 2-core machine */
+const SLOW = { timeout: 45_000 };
+const ready = (page: Page) => expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", SLOW);
 const param = (page: Page, key: string) => new URL(page.url()).searchParams.get(key);
 
 /** A cross-origin server that streams a file slowly, so loading progress can be watched. */
@@ -105,7 +107,7 @@ test("a file chosen on the library page is parsed in the browser, and a reload a
   expect(contentCarrying(requests)).toEqual([]);
 
   await page.reload();
-  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "upload-lost");
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "upload-lost", SLOW);
   await expect(page.getByRole("heading", { name: `Open ${name} again` })).toBeVisible();
   await page.getByTestId("file-input").setInputFiles(sessionFile("ca-compaction-a"));
   await ready(page);
@@ -152,9 +154,9 @@ test("a slow cross-origin ?src= shows byte progress, then the session", async ({
 
 test("Cancel stops a load", async ({ page }) => {
   await page.goto(`/view?src=${encodeURIComponent(`${slowBase}/very-slow/ca-large.jsonl`)}`);
-  await expect(page.getByTestId("loading")).toBeVisible();
+  await expect(page.getByTestId("loading")).toBeVisible(SLOW);
   await page.getByRole("button", { name: "Cancel" }).click();
-  await expect(page.getByRole("heading", { name: "Loading cancelled" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Loading cancelled" })).toBeVisible(SLOW);
 });
 
 test("unreadable lines raise the diagnostics banner with the core's line numbers", async ({ page }) => {
@@ -181,14 +183,14 @@ test("a file pi refuses (BOM before the header) says so", async ({ page }) => {
 
 test("helpful states: a missing file, a refused path, a file that is not a session", async ({ page }) => {
   await page.goto(`/view?file=${encodeURIComponent("--home-dev-projects-edge--/missing.jsonl")}`);
-  await expect(page.getByTestId("load-error")).toHaveText("No such session file.");
+  await expect(page.getByTestId("load-error")).toHaveText("No such session file.", SLOW);
   await page.goto(`/view?file=${encodeURIComponent("../package.json")}`);
-  await expect(page.getByTestId("load-error")).toContainText("This path cannot be opened");
+  await expect(page.getByTestId("load-error")).toContainText("This path cannot be opened", SLOW);
   await page.goto(viewUrl("edge-empty"));
   await ready(page);
   await expect(page.getByTestId("viewer-message")).toContainText(openFixture("edge-empty").diagnostics()[0]!.message);
   await page.goto("/view");
-  await expect(page.getByRole("heading", { name: "No session chosen" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "No session chosen" })).toBeVisible(SLOW);
 });
 
 test("the raw API refuses traversal and odd paths with 4xx and no file content", async ({ request }) => {

@@ -35,11 +35,11 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
       </ButtonLink>
       <div className="h-5 w-px bg-border" />
       <div className="flex min-w-0 flex-1 items-baseline gap-2.5">
-        <h1 className="truncate text-[13px] font-semibold" data-testid="session-title" title={title ?? undefined}>
+        <h1 className="max-w-[55%] truncate text-[13px] font-semibold" data-testid="session-title" title={title ?? undefined}>
           {title ?? fileName ?? "pi session viewer"}
         </h1>
         {cwd && (
-          <span className="hidden truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title="Working directory (header cwd)">
+          <span className="hidden max-w-[40%] shrink-0 truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title={`Working directory (header cwd): ${cwd}`}>
             {cwd}
           </span>
         )}
