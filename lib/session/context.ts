@@ -1,28 +1,9 @@
 import { isObject } from "./json";
+import { CYCLE, ROOT, roleReadError, step, type PathState } from "./path-state";
 import { caBranch, hxBranch } from "./path";
 import type { SessionTree } from "./tree";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import type { Usage } from "./usage";
 import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "./types";
-
-/** What pi's path walk knows at one entry, derived once per entry from its parent's. */
-interface PathState {
-  model: ModelRef | null;
-  thinkingLevel: unknown;
-  /** nearest compaction at or above this entry */
-  compactionId: string | null;
-  depth: number;
-  usage: Usage;
-  /** pi throws on this path (a message entry without a message) */
-  error: string | null;
-  cycle: boolean;
-}
-
-const ROOT: PathState = { model: null, thinkingLevel: "off", compactionId: null, depth: 0, usage: ZERO_USAGE, error: null, cycle: false };
-
-function roleReadError(entry: TreeEntry): string | null {
-  if (entry.type !== "message" || entry.message != null) return null;
-  return `TypeError: Cannot read properties of ${entry.message === null ? "null" : "undefined"} (reading 'role')`;
-}
 
 /**
  * Memoised per-entry state of the coding agent's path walk, so that the
@@ -39,22 +20,21 @@ class CaPathMemo {
       this.states = new Map();
       this.shape = this.tree.structureRevision;
     }
-    const known = this.states.get(id);
+    const known = this.tree.pathState(id) ?? this.states.get(id);
     if (known) return known;
     const pending: TreeEntry[] = [];
     let current: TreeEntry | undefined = this.tree.get(id);
     let base = ROOT;
     while (current) {
-      const state = this.states.get(current.id);
+      const state = this.tree.pathState(current.id) ?? this.states.get(current.id);
       if (state) {
         base = state;
         break;
       }
       pending.push(current);
       if (pending.length > this.tree.size) {
-        const cycle: PathState = { ...ROOT, cycle: true };
-        for (const entry of pending) this.states.set(entry.id, cycle);
-        return cycle;
+        for (const entry of pending) this.states.set(entry.id, CYCLE);
+        return CYCLE;
       }
       const parentId = current.parentId;
       current = parentId ? this.tree.get(parentId as string) : undefined;
@@ -65,25 +45,6 @@ class CaPathMemo {
     }
     return base;
   }
-}
-
-function step(parent: PathState, entry: TreeEntry): PathState {
-  if (parent.cycle) return parent;
-  let { model, thinkingLevel } = parent;
-  if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-  else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-  else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
-    model = { provider: entry.message.provider, modelId: entry.message.model };
-  }
-  return {
-    model,
-    thinkingLevel,
-    compactionId: entry.type === "compaction" ? entry.id : parent.compactionId,
-    depth: parent.depth + 1,
-    usage: addUsage(parent.usage, entryUsage(entry)),
-    error: parent.error ?? roleReadError(entry),
-    cycle: false,
-  };
 }
 
 const memos = new WeakMap<SessionTree, CaPathMemo>();

@@ -1,4 +1,5 @@
 import { isNonEmptyString, isObject, timeOf } from "./json";
+import { CYCLE, ROOT, step, type PathState } from "./path-state";
 import type { Diagnostic, SessionEntry, TreeEntry } from "./types";
 
 /** How the cursor got where it is after one line of the file. */
@@ -37,6 +38,8 @@ export interface NodeInfo {
   index: number;
   /** parent id as the tree uses it: null for roots and for parents that are missing */
   parentId: string | null;
+  /** pi's path-walk state here, computed when the entry arrives (valid while no ancestry changed) */
+  state: PathState | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export class SessionTree {
   readonly entryLines: number[] = [];
   readonly byId = new Map<string, NodeInfo>();
   readonly diagnostics: Diagnostic[] = [];
-  readonly leafHistory: LeafStep[] = [];
+  private readonly history: LeafStep[] = [];
   /** CA labels: insertion order matters (fork writes them in this order) */
   readonly caLabels = new Map<string, LabelState>();
   /** HX labels: trimmed, whitespace-only clears */
@@ -91,7 +94,6 @@ export class SessionTree {
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
       this.caLeafIdless = true;
       this.caLeaf = null;
-      this.pushLeafStep(line, null, this.hxLeaf, "append");
       return;
     }
     this.checkEnvelope(entry, line, id);
@@ -103,7 +105,7 @@ export class SessionTree {
       this.detach(id, previous.parentId);
     }
     const parentId = typeof entry.parentId === "string" && entry.parentId !== id ? entry.parentId : null;
-    const node: NodeInfo = { entry: entry as TreeEntry, line, index, parentId };
+    const node: NodeInfo = { entry: entry as TreeEntry, line, index, parentId, state: this.initialState(entry as TreeEntry, id) };
     this.byId.set(id, node);
     this.attach(id, parentId);
     const waiting = this.waitingForParent.get(id);
@@ -121,13 +123,9 @@ export class SessionTree {
     if (entry.type === "leaf") {
       this.hasLeafEntries = true;
       const target = entry.targetId;
-      const targetId = typeof target === "string" ? target : null;
-      this.pushLeafStep(line, id, targetId, "leaf-entry");
-      this.hxLeaf = targetId;
+      this.hxLeaf = typeof target === "string" ? target : null;
       return;
     }
-    const kind: LeafMoveKind = (parentIdOf(entry) ?? null) === this.hxLeaf ? "append" : "branch";
-    this.pushLeafStep(line, id, id, kind);
     this.hxLeaf = id;
   }
 
@@ -260,9 +258,46 @@ export class SessionTree {
     }
   }
 
-  private pushLeafStep(line: number, entryId: string | null, leafId: string | null, kind: LeafMoveKind): void {
-    const previousLeafId = this.leafHistory.length ? this.leafHistory[this.leafHistory.length - 1]!.leafId : null;
-    this.leafHistory.push({ line, entryId, leafId, previousLeafId, kind });
+  /**
+   * The cursor after every entry line, in file order. Derived from the entries,
+   * and only on demand (the index does not pay for it while loading); extended
+   * incrementally as the file grows.
+   */
+  get leafHistory(): readonly LeafStep[] {
+    const history = this.history;
+    let leaf = history.length ? history[history.length - 1]!.leafId : null;
+    for (let i = history.length; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      const line = this.entryLines[i]!;
+      const id = isNonEmptyString(entry.id) ? entry.id : null;
+      let step: LeafStep;
+      if (id === null) step = { line, entryId: null, leafId: leaf, previousLeafId: leaf, kind: "append" };
+      else if (entry.type === "leaf") step = { line, entryId: id, leafId: typeof entry.targetId === "string" ? entry.targetId : null, previousLeafId: leaf, kind: "leaf-entry" };
+      else step = { line, entryId: id, leafId: id, previousLeafId: leaf, kind: parentIdOf(entry) === leaf ? "append" : "branch" };
+      history.push(step);
+      leaf = step.leafId;
+    }
+    return history;
+  }
+
+  /** pi's path-walk state at `id` if it is known without walking (see context.ts for the fallback). */
+  pathState(id: string): PathState | null {
+    if (this.shapeVersion !== 0) return null;
+    return this.byId.get(id)?.state ?? null;
+  }
+
+  /**
+   * In a file written in append order every parent is indexed before its
+   * children, so pi's walk state follows from the parent's in one step.
+   */
+  private initialState(entry: TreeEntry, id: string): PathState | null {
+    if (this.shapeVersion !== 0) return null;
+    const raw = entry.parentId;
+    if (raw === id) return CYCLE;
+    if (!raw) return step(ROOT, entry);
+    const parent = this.byId.get(raw as string);
+    if (!parent) return step(ROOT, entry);
+    return parent.state && step(parent.state, entry);
   }
 
   report(line: number, kind: Diagnostic["kind"], severity: Diagnostic["severity"], message: string, entryId?: string): void {
