@@ -24,26 +24,32 @@ export class LineReader {
 
   push(chunk: string): ReadLine[] {
     const out: ReadLine[] = [];
+    this.scan(chunk, (text) => out.push(readLine(text)));
+    return out;
+  }
+
+  /** Call `onLine` with the text of each line this chunk completes (no per-line allocation of our own). */
+  scan(chunk: string, onLine: (text: string) => void): void {
     let nl = chunk.indexOf("\n");
     if (nl === -1) {
       if (chunk.length > 0) this.parts.push(chunk);
-      return out;
+      return;
     }
     let start = 0;
     if (this.parts.length > 0) {
       this.parts.push(chunk.slice(0, nl));
-      out.push(readLine(this.parts.join("")));
+      const text = this.parts.join("");
       this.parts = [];
+      onLine(text);
       start = nl + 1;
       nl = chunk.indexOf("\n", start);
     }
     while (nl !== -1) {
-      out.push(readLine(chunk.slice(start, nl)));
+      onLine(chunk.slice(start, nl));
       start = nl + 1;
       nl = chunk.indexOf("\n", start);
     }
     if (start < chunk.length) this.parts.push(chunk.slice(start));
-    return out;
   }
 
   get heldBack(): string {

@@ -38,8 +38,21 @@ export class SessionParser {
   private endedWithNewline = true;
 
   push(chunk: string): void {
-    this.pushLines(this.reader.push(chunk));
+    if (this.ended) throw new Error("SessionParser: push after end");
+    this.reader.scan(chunk, this.onText);
   }
+
+  /** The hot path: classify and accept one line of text without building a ReadLine. */
+  private readonly onText = (text: string): void => {
+    if (text.trim() === "") return this.acceptBlank();
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return this.acceptInvalid(error instanceof Error ? error.message : String(error), text.charCodeAt(0) === 0xfeff, false);
+    }
+    this.acceptValue(value, false);
+  };
 
   /** Feed lines already read elsewhere (a worker splits and JSON-parses; the index is built here). */
   pushLines(lines: readonly ReadLine[]): void {
@@ -89,18 +102,25 @@ export class SessionParser {
   }
 
   private accept(read: ReadLine, isLast: boolean): void {
+    if (read.kind === "blank") this.acceptBlank();
+    else if (read.kind === "invalid") this.acceptInvalid(read.reason, read.bom, isLast);
+    else this.acceptValue(read.value, isLast);
+  }
+
+  private acceptBlank(): void {
+    this.lineNo++;
+    this.lineKinds.push("blank");
+  }
+
+  private acceptInvalid(reason: string, bom: boolean, isLast: boolean): void {
     const n = ++this.lineNo;
-    if (read.kind === "blank") {
-      this.lineKinds.push("blank");
-      return;
-    }
-    if (read.kind === "invalid") {
-      this.lineKinds.push("unreadable");
-      this.unreadable.set(n, "json");
-      this.unparsable(n, read, isLast);
-      return;
-    }
-    const value = read.value;
+    this.lineKinds.push("unreadable");
+    this.unreadable.set(n, "json");
+    this.unparsable(n, { reason, bom }, isLast);
+  }
+
+  private acceptValue(value: unknown, isLast: boolean): void {
+    const n = ++this.lineNo;
     if (!value) {
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, "falsy");
