@@ -8,6 +8,9 @@ import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files
 
 type Golden = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+// each test opens the viewer on a file and parses it in a worker first; 2 shared cores can make that slow
+test.describe.configure({ timeout: 60_000 });
+
 interface Loaded {
   session: Session;
   /** the golden section of the reader the viewer uses (harness for leaf-entry files) */
@@ -42,20 +45,28 @@ const messagesOf = (session: Session, entry: TreeEntry) => (session.reader === "
 /** Every row's data-entry-id of a virtualized list, in order, scrolling it from top to bottom. */
 async function listIds(list: Locator): Promise<string[]> {
   await expect(list.locator("[data-index]").first()).toBeVisible();
+  // a list opens scrolled to the selected entry: let that settle before scrolling it ourselves
+  const current = list.locator('[aria-current="true"]');
+  if ((await current.count()) > 0) await expect(current).toBeInViewport();
   return list.evaluate(async (el) => {
-    const seen = new Map<number, string>();
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    el.scrollTop = 0;
-    for (let step = 0; step < 10_000; step++) {
+    for (let pass = 0; pass < 5; pass++) {
+      const seen = new Map<number, string | null>();
+      el.scrollTop = 0;
       await frame();
-      for (const row of el.querySelectorAll<HTMLElement>("[data-index]")) {
-        const id = row.getAttribute("data-entry-id");
-        if (id !== null) seen.set(Number(row.dataset.index), id);
+      for (let step = 0; step < 10_000; step++) {
+        await frame();
+        for (const row of el.querySelectorAll<HTMLElement>("[data-index]")) seen.set(Number(row.dataset.index), row.getAttribute("data-entry-id"));
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
+        el.scrollTop += Math.max(1, el.clientHeight * 0.7);
       }
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
-      el.scrollTop += Math.max(1, el.clientHeight * 0.7);
+      const indices = [...seen.keys()].sort((a, b) => a - b);
+      // every row from the first to the last seen, or the list moved under us: read it again
+      if (indices[0] === 0 && indices.every((index, i) => index === i)) {
+        return indices.map((index) => seen.get(index)).filter((id): id is string => id !== null);
+      }
     }
-    return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, id]) => id);
+    throw new Error("the list kept moving while it was read");
   });
 }
 
@@ -66,7 +77,7 @@ function dedupe(ids: string[]): string[] {
 async function open(page: Page, name: FixtureName, entry: string): Promise<Locator> {
   await page.goto(viewUrl(name, entry));
   const inspector = page.locator("#inspector");
-  await expect(inspector.getByRole("tab", { name: "Entry", exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(inspector.getByRole("tab", { name: "Entry", exact: true })).toBeVisible({ timeout: 45_000 });
   await expect(inspector.locator("header")).toContainText(entry);
   return inspector;
 }
@@ -176,6 +187,7 @@ test("a parent cycle: no fork, no context, said plainly", async ({ page }) => {
 });
 
 test("screenshots of each tab, light and dark", async ({ page }) => {
+  test.setTimeout(150_000);
   const { session } = load("ca-compaction-a");
   const compaction = session.tree.entries.find((e) => e.type === "compaction")!.id as string;
   for (const scheme of ["light", "dark"] as const) {

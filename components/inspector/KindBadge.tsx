@@ -1,4 +1,5 @@
-/** The small coloured glyph that says what an entry is; the colours are the inspector's whole palette for kinds. */
+/** The small coloured icon that says what an entry is: the graph's icon for the kind, on the inspector's tone. */
+import { Icon } from "@/components/graph/icons";
 import type { EntryKind, Tone } from "./entry-kind";
 
 const TONES: Record<Tone, string> = {
@@ -19,9 +20,9 @@ export function KindBadge({ kind, className = "" }: { kind: EntryKind; className
     <span
       title={kind.label}
       aria-hidden="true"
-      className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded-[3px] font-mono text-[10px] leading-none font-semibold ${TONES[kind.tone]} ${className}`}
+      className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded-[3px] ${TONES[kind.tone]} ${className}`}
     >
-      {kind.glyph}
+      <Icon name={kind.kind} className="h-2.5 w-2.5" />
     </span>
   );
 }

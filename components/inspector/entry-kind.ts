@@ -1,6 +1,6 @@
 /**
- * How the inspector names and marks an entry in one line: a label, a glyph
- * and a colour tone on top of the graph's own description (lib/layout/describe),
+ * How the inspector names and marks an entry in one line: a label and a
+ * colour tone on top of the graph's own description (lib/layout/describe),
  * so that a card and its inspector row always say the same thing.
  */
 import { describeEntry, type EntryDescription, type EntryKind as DescribedKind } from "@/lib/layout/describe";
@@ -11,24 +11,23 @@ export type Tone = "user" | "assistant" | "tool" | "error" | "bash" | "summary" 
 export interface EntryKind {
   kind: DescribedKind;
   label: string;
-  glyph: string;
   tone: Tone;
 }
 
 const LOOKS: Record<DescribedKind, Omit<EntryKind, "kind">> = {
-  user: { label: "User", glyph: "U", tone: "user" },
-  assistant: { label: "Assistant", glyph: "A", tone: "assistant" },
-  toolResult: { label: "Tool result", glyph: "T", tone: "tool" },
-  bashExecution: { label: "Bash", glyph: "$", tone: "bash" },
-  custom: { label: "Custom", glyph: "C", tone: "custom" },
-  branchSummary: { label: "Branch summary", glyph: "B", tone: "summary" },
-  compaction: { label: "Compaction", glyph: "S", tone: "summary" },
-  model: { label: "Model change", glyph: "M", tone: "setting" },
-  thinking: { label: "Thinking level", glyph: "θ", tone: "setting" },
-  label: { label: "Label", glyph: "#", tone: "meta" },
-  sessionInfo: { label: "Session info", glyph: "i", tone: "meta" },
-  leaf: { label: "Leaf move", glyph: "→", tone: "meta" },
-  unknown: { label: "Unknown", glyph: "?", tone: "unknown" },
+  user: { label: "User", tone: "user" },
+  assistant: { label: "Assistant", tone: "assistant" },
+  toolResult: { label: "Tool result", tone: "tool" },
+  bashExecution: { label: "Bash", tone: "bash" },
+  custom: { label: "Custom", tone: "custom" },
+  branchSummary: { label: "Branch summary", tone: "summary" },
+  compaction: { label: "Compaction", tone: "summary" },
+  model: { label: "Model change", tone: "setting" },
+  thinking: { label: "Thinking level", tone: "setting" },
+  label: { label: "Label", tone: "meta" },
+  sessionInfo: { label: "Session info", tone: "meta" },
+  leaf: { label: "Leaf move", tone: "meta" },
+  unknown: { label: "Unknown", tone: "unknown" },
 };
 
 /** Labels where the entry type says more than the described kind. */
@@ -47,9 +46,9 @@ function look(entry: SessionEntry, described: EntryDescription): EntryKind {
     const noMessage = entry.type === "message" && (typeof entry.message !== "object" || entry.message === null);
     label = noMessage ? "Message without message" : entry.type === "message" ? `Message: ${described.title}` : `Unknown: ${described.title}`;
   }
-  if (entry.type === "active_tools_change") return { kind: described.kind, label, glyph: "K", tone: "setting" };
+  if (entry.type === "active_tools_change") return { kind: described.kind, label, tone: "setting" };
   const tone = described.error && (described.kind === "toolResult" || described.kind === "bashExecution" || described.kind === "assistant" || described.kind === "unknown") ? "error" : base.tone;
-  return { kind: described.kind, label: tone === "error" && described.kind === "toolResult" ? "Tool error" : label, glyph: base.glyph, tone };
+  return { kind: described.kind, label: tone === "error" && described.kind === "toolResult" ? "Tool error" : label, tone };
 }
 
 export function entryKind(entry: SessionEntry): EntryKind {
