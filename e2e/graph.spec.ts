@@ -67,6 +67,18 @@ test.describe("session graph", () => {
     await page.screenshot({ path: "test-results/graph-light.png" });
   });
 
+  for (const name of ["ca-tiny", "ca-compaction-multi-a", "hx-retained-a", "edge-cycle", "ca-labels", "legacy-v1-a"] as const) {
+    test(`draws every entry of ${name} once, from pi's roots and cycle stand-ins`, async ({ page }) => {
+      const session = load(name);
+      const graph = await openGraph(page, name);
+      await fitAll(graph);
+      const ids = await drawnIds(graph);
+      expect(ids.length).toBe(session.tree.size);
+      expect(new Set(ids)).toEqual(new Set(session.tree.byId.keys()));
+      if (session.leafId) await expect(graph.locator("[data-leaf=true]")).toHaveCount(1);
+    });
+  }
+
   test("opens 5,000 entries folded, and a segment expands into its entries", async ({ page }) => {
     const session = load("ca-large");
     expect(session.tree.size).toBeGreaterThan(5000);

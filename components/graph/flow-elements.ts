@@ -78,6 +78,11 @@ export interface EntryFacts {
   moveTarget(id: string): string | null;
 }
 
+/** One line for an entry in a segment's summary: its words, else its tool calls, else what it is. */
+function summaryLine(d: EntryDescription): string {
+  return d.text || d.tools.join(" · ") || d.title;
+}
+
 const all = (ids: readonly string[], test: (id: string) => boolean) => ids.length > 0 && ids.every(test);
 
 function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -129,8 +134,8 @@ export function toFlowElements(
           segment: node.segment,
           ids: ids.join(" "),
           count: ids.length,
-          first: facts.describe(ids[0]!).text,
-          last: facts.describe(ids[ids.length - 1]!).text,
+          first: summaryLine(facts.describe(ids[0]!)),
+          last: summaryLine(facts.describe(ids[ids.length - 1]!)),
           counts: countKinds(ids.map((id) => facts.describe(id).kind)),
           selectedIndex,
           selectedEntry: selectedIndex > 0 ? view.selectedId : null,

@@ -8,7 +8,7 @@ import { viewer } from "@/components/viewer/store";
 import { idsOf } from "@/lib/layout/display-tree";
 import { branchSegmentStart, firstChildKey, isFoldable, newestLeafBelow, parentKey, rootKey, siblingKey } from "@/lib/layout/navigation";
 import type { GraphAction } from "./keys";
-import type { GraphModel } from "./use-graph-model";
+import type { GraphModel } from "./graph-model";
 
 export interface ActionHost {
   fitView(): void;
@@ -119,7 +119,7 @@ export function runGraphAction(action: GraphAction, model: GraphModel, host: Act
         return true;
       }
       viewer.setTab("entry");
-      document.getElementById("inspector")?.focus();
+      if (typeof document !== "undefined") document.getElementById("inspector")?.focus();
       return true;
   }
   return false;

@@ -1,0 +1,66 @@
+/**
+ * The steps of the graph pipeline that the hook memoises one by one, as plain
+ * functions (no React): session + view state → display tree → layout → marks
+ * → React Flow elements. Tests compose them directly.
+ */
+import type { ViewerState } from "@/components/viewer/store";
+import type { Session } from "@/lib/session";
+import { describeEntry, type EntryDescription } from "@/lib/layout/describe";
+import { buildDisplayTree, type DisplayTree } from "@/lib/layout/display-tree";
+import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
+import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
+import type { EntryFacts, FlowElements } from "./flow-elements";
+
+export interface GraphModel {
+  session: Session;
+  display: DisplayTree;
+  layout: GraphLayout;
+  flow: FlowElements;
+  /** the leaf the graph marks: the scrubbed-to leaf while scrubbing, else the session's */
+  leafId: string | null;
+  activePath: ReadonlySet<string>;
+  selectedId: string | null;
+  scrubbing: boolean;
+}
+
+const descriptions = new WeakMap<object, EntryDescription>();
+
+/** What the cards need to know about entries, looked up by id (descriptions cached per entry object). */
+export function factsOf(session: Session): EntryFacts {
+  const tree = session.tree;
+  return {
+    describe(id) {
+      const entry = tree.get(id)!;
+      let d = descriptions.get(entry);
+      if (!d) descriptions.set(entry, (d = describeEntry(entry)));
+      return d;
+    },
+    line: (id) => tree.node(id)?.line ?? 0,
+    exists: (id) => tree.get(id) !== undefined,
+    moveTarget(id) {
+      const target = tree.get(id)?.targetId;
+      return typeof target === "string" ? target : null;
+    },
+  };
+}
+
+/** The leaf the graph marks: the one at the scrubbed history step, else the file's. */
+export function shownLeaf(session: Session, historyStep: number | null): { leafId: string | null; ghostAfterLine: number | null } {
+  const step = historyStep === null ? null : (session.tree.leafHistory[historyStep] ?? null);
+  return step ? { leafId: step.leafId, ghostAfterLine: step.line } : { leafId: session.leafId, ghostAfterLine: null };
+}
+
+export function displayFor(
+  session: Session,
+  state: Pick<ViewerState, "expandedSegments" | "collapsed">,
+  leafId: string | null,
+  labels: { has(id: string): boolean },
+): DisplayTree {
+  return buildDisplayTree(session, { expanded: state.expandedSegments, collapsed: state.collapsed, keep: [session.leafId, leafId], labelled: labels });
+}
+
+export function layoutFor(session: Session, display: DisplayTree): GraphLayout {
+  const small = { width: CURSOR_WIDTH, height: CURSOR_HEIGHT };
+  const full = { width: NODE_WIDTH, height: NODE_HEIGHT };
+  return layoutDisplayTree(display, { sizeOf: (key) => (session.tree.get(key)?.type === "leaf" ? small : full) });
+}
