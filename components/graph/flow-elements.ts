@@ -72,6 +72,8 @@ export interface ViewMarks {
 
 export interface EntryFacts {
   describe(id: string): EntryDescription;
+  /** the kind alone, cheap (segment counts look at every folded entry) */
+  kind(id: string): EntryKind;
   line(id: string): number;
   exists(id: string): boolean;
   /** where an HX `leaf` entry moves the cursor (null: before the first entry) */
@@ -81,6 +83,30 @@ export interface EntryFacts {
 /** One line for an entry in a segment's summary: its words, else its tool calls, else what it is. */
 function summaryLine(d: EntryDescription): string {
   return d.text || d.tools.join(" · ") || d.title;
+}
+
+interface SegmentSummary {
+  ids: string;
+  first: string;
+  last: string;
+  counts: KindCounts;
+}
+
+/** per run (the display tree's array): what its card says does not change with the selection */
+const summaries = new WeakMap<readonly string[], SegmentSummary>();
+
+function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
+  let summary = summaries.get(ids);
+  if (!summary) {
+    summary = {
+      ids: ids.join(" "),
+      first: summaryLine(facts.describe(ids[0]!)),
+      last: summaryLine(facts.describe(ids[ids.length - 1]!)),
+      counts: countKinds(ids.map(facts.kind)),
+    };
+    summaries.set(ids, summary);
+  }
+  return summary;
 }
 
 const all = (ids: readonly string[], test: (id: string) => boolean) => ids.length > 0 && ids.every(test);
@@ -132,11 +158,8 @@ export function toFlowElements(
         type: "segment",
         data: {
           segment: node.segment,
-          ids: ids.join(" "),
           count: ids.length,
-          first: summaryLine(facts.describe(ids[0]!)),
-          last: summaryLine(facts.describe(ids[ids.length - 1]!)),
-          counts: countKinds(ids.map((id) => facts.describe(id).kind)),
+          ...summarise(ids, facts),
           selectedIndex,
           selectedEntry: selectedIndex > 0 ? view.selectedId : null,
           leaf: view.leafId !== null && ids.includes(view.leafId),

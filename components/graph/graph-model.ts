@@ -5,7 +5,7 @@
  */
 import type { ViewerState } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
-import { describeEntry, type EntryDescription } from "@/lib/layout/describe";
+import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
 import { buildDisplayTree, type DisplayTree } from "@/lib/layout/display-tree";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
 import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
@@ -35,6 +35,7 @@ export function factsOf(session: Session): EntryFacts {
       if (!d) descriptions.set(entry, (d = describeEntry(entry)));
       return d;
     },
+    kind: (id) => kindOf(tree.get(id)!),
     line: (id) => tree.node(id)?.line ?? 0,
     exists: (id) => tree.get(id) !== undefined,
     moveTarget(id) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clip, countKinds, describeEntry, toolCallLabel } from "./describe";
+import { clip, countKinds, describeEntry, kindOf, modelOf, toolCallLabel } from "./describe";
+import { allFixtureSessions } from "./testing/fixtures";
 import { fixtureSession } from "./testing/fixtures";
 
 describe("describeEntry", () => {
@@ -43,6 +44,18 @@ describe("describeEntry", () => {
       const message = entry.message as Record<string, unknown> | undefined;
       if (message?.role === "assistant") expect(describeEntry(entry).model).toBe(`${message.provider}/${message.model}`);
     }
+  });
+
+  it.each(allFixtureSessions())("kindOf and modelOf agree with describeEntry on every entry of $name", ({ session }) => {
+    for (const entry of session.tree.entries) {
+      expect(kindOf(entry)).toBe(describeEntry(entry).kind);
+      expect(modelOf(entry)).toBe(describeEntry(entry).model);
+    }
+  });
+
+  it("reads only the start of huge contents", () => {
+    const huge = { type: "message", id: "h", message: { role: "toolResult", toolName: "read", content: [{ type: "text", text: "word ".repeat(500_000) }], isError: false } };
+    expect(describeEntry(huge).text.length).toBeLessThanOrEqual(120);
   });
 
   it("survives entries that are not what they claim", () => {

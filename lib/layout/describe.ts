@@ -37,7 +37,9 @@ export interface EntryDescription {
 const MAX_TEXT = 120;
 
 export function clip(text: string, max = MAX_TEXT): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // tool outputs run to megabytes: look only at the start
+  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -54,10 +56,14 @@ export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
+  let length = 0;
   for (const block of content) {
+    if (length > MAX_TEXT * 4) break; // enough for a card
     if (!isObject(block)) continue;
-    if (block.type === "text") parts.push(str(block.text));
-    else if (block.type === "image") parts.push("[image]");
+    const part = block.type === "text" ? str(block.text) : block.type === "image" ? "[image]" : "";
+    if (!part) continue;
+    parts.push(part);
+    length += part.length;
   }
   return parts.join(" ");
 }
@@ -77,6 +83,13 @@ export function toolCallLabel(name: unknown, args: unknown): string {
   }
   if (!arg) arg = Object.values(args).find((v): v is string => typeof v === "string") ?? "";
   return `${tool}(${clip(arg, 48)})`;
+}
+
+/** "provider/model" of a model change or an assistant message (what sets pi's model), else null. */
+export function modelOf(entry: SessionEntry): string | null {
+  if (entry.type === "model_change") return modelName(entry.provider, entry.modelId);
+  if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") return modelName(entry.message.provider, entry.message.model);
+  return null;
 }
 
 function modelName(provider: unknown, model: unknown): string | null {
@@ -169,6 +182,37 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
     default:
       return base("unknown", typeof entry.type === "string" ? entry.type : "(no type)", "");
   }
+}
+
+const TYPE_KINDS: Record<string, EntryKind> = {
+  model_change: "model",
+  thinking_level_change: "thinking",
+  compaction: "compaction",
+  branch_summary: "branchSummary",
+  custom_message: "custom",
+  custom: "custom",
+  label: "label",
+  session_info: "sessionInfo",
+  leaf: "leaf",
+};
+const ROLE_KINDS: Record<string, EntryKind> = {
+  user: "user",
+  assistant: "assistant",
+  toolResult: "toolResult",
+  bashExecution: "bashExecution",
+  custom: "custom",
+  hookMessage: "custom",
+  branchSummary: "branchSummary",
+  compactionSummary: "compaction",
+};
+
+/** The kind alone (what describeEntry(entry).kind says), without reading any text. */
+export function kindOf(entry: SessionEntry): EntryKind {
+  if (entry.type === "message") {
+    const role = isObject(entry.message) ? entry.message.role : undefined;
+    return (typeof role === "string" && ROLE_KINDS[role]) || "unknown";
+  }
+  return (typeof entry.type === "string" && TYPE_KINDS[entry.type]) || "unknown";
 }
 
 /** Role counts of a folded run: what a segment card summarises. */

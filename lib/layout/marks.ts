@@ -5,7 +5,7 @@
  * broken message) yields an empty mark instead of an error.
  */
 import type { Session } from "../session";
-import { describeEntry } from "./describe";
+import { modelOf } from "./describe";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
 export function pathIds(session: Session, id: string | null): Set<string> {
@@ -52,7 +52,7 @@ export function modelSwitches(session: Session): Map<string, string> {
     if (!entry) continue;
     let current = model;
     if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
-      const next = describeEntry(entry).model;
+      const next = modelOf(entry);
       if (entry.type === "model_change" || next !== model) {
         if (next) out.set(id, next);
       }
