@@ -9,7 +9,7 @@ import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files
 type Golden = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // each test opens the viewer on a file and parses it in a worker first; 2 shared cores can make that slow
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 
 interface Loaded {
   session: Session;
