@@ -20,6 +20,18 @@ import type { GraphModel } from "./use-graph-model";
 import { useViewportFollow } from "./use-viewport-follow";
 import { MAX_ZOOM, MIN_ZOOM } from "./viewport";
 
+/** What a screen reader hears when the selection moves. */
+function announcement(model: GraphModel): string {
+  const id = model.selectedId;
+  if (id === null) return "";
+  const key = model.display.keyOf.get(id);
+  const node = key === undefined ? undefined : model.flow.byId.get(key);
+  if (!node) return "";
+  if (node.type === "segment") return `${node.data.count} folded entries, entry ${node.data.selectedIndex} selected. Space expands.`;
+  if (node.type === "cursor") return `leaf move to ${node.data.target ?? "the start"}${node.data.leaf ? ", the leaf" : ""}`;
+  return `${node.data.title}: ${node.data.text || node.data.tools}${node.data.leaf ? ", the leaf" : ""}`;
+}
+
 function minimapColor(node: Node): string {
   const n = node as GraphFlowNode;
   if (n.data.leaf) return "var(--accent)";
@@ -137,6 +149,9 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
         }}
       />
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+      <p className="sr-only" aria-live="polite">
+        {announcement(model)}
+      </p>
     </div>
   );
 }

@@ -16,10 +16,10 @@ export function KeyHelp({ onClose }: { onClose: () => void }) {
           Esc
         </button>
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+      <dl className="grid grid-cols-[auto_1fr] items-start gap-x-3 gap-y-1">
         {GRAPH_KEYS.map((binding) => (
           <div key={binding.action} className="contents">
-            <dt className="flex flex-wrap gap-1">
+            <dt className="flex flex-wrap items-start gap-1">
               {binding.keys.map((key) => (
                 <kbd key={key} className="rounded border border-border bg-surface px-1 font-mono text-[10px] leading-4">
                   {keyLabel(key)}

@@ -63,13 +63,21 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
     void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(wrapper.current)), { duration: 200 });
   }, [rf, wrapper]);
 
+  /**
+   * "centre": a jump, centred and readable; "step": a keyboard move, scrolled
+   * into view and zoomed to a readable size if needed; "follow": kept on
+   * screen at the zoom the user chose (the scrubbed leaf marker).
+   */
   const scrollTo = useCallback(
-    (key: string, centre: boolean) => {
+    (key: string, mode: "centre" | "step" | "follow") => {
       const box = modelRef.current.layout.boxes.get(key);
       if (!box) return;
       const view = rf.getViewport();
-      if (centre) void rf.setViewport(centreOn(box, sizeOf(wrapper.current), Math.max(view.zoom, 0.85)), { duration: 250 });
-      else if (!isOnScreen(box, view, sizeOf(wrapper.current))) void rf.setViewport(centreOn(box, sizeOf(wrapper.current), Math.max(view.zoom, READABLE_ZOOM)), { duration: 150 });
+      const screen = sizeOf(wrapper.current);
+      if (mode === "centre") void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, 0.85)), { duration: 250 });
+      else if (mode === "step" && (view.zoom < READABLE_ZOOM || !isOnScreen(box, view, screen))) {
+        void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, READABLE_ZOOM)), { duration: 150 });
+      } else if (mode === "follow" && !isOnScreen(box, view, screen)) void rf.setViewport(centreOn(box, screen, view.zoom), { duration: 150 });
     },
     [rf, wrapper],
   );
@@ -113,7 +121,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
       return; // the next layout comes back here
     }
     pending.current = null;
-    scrollTo(key, p.centre);
+    scrollTo(key, p.centre ? "centre" : "step");
   }, [model, ready, selectedId, scrollTo]);
 
   // while scrubbing, keep the moving leaf marker in view
@@ -121,7 +129,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
   useEffect(() => {
     if (!scrubbing || leafId === null) return;
     const key = modelRef.current.display.keyOf.get(leafId);
-    if (key) scrollTo(key, false);
+    if (key) scrollTo(key, "follow");
   }, [leafId, scrubbing, scrollTo]);
 
   const select = useCallback((id: string, kind: SelectionKind) => {
