@@ -4,6 +4,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/Button";
 import { Icon } from "@/components/ui/Icon";
+import { SessionFileInput } from "@/components/ui/SessionFileInput";
 
 export function OpenPanel({ onFile, onUrl }: { onFile: (file: File) => void; onUrl: (url: string) => void }) {
   const input = useRef<HTMLInputElement>(null);
@@ -43,18 +44,7 @@ export function OpenPanel({ onFile, onUrl }: { onFile: (file: File) => void; onU
           <span className="block text-xs text-muted">or drop a .jsonl anywhere on this page. It is read in your browser, never uploaded.</span>
         </span>
       </button>
-      <input
-        ref={input}
-        type="file"
-        accept=".jsonl,application/x-ndjson,application/jsonl,text/plain"
-        className="hidden"
-        data-testid="file-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = "";
-          if (file) onFile(file);
-        }}
-      />
+      <SessionFileInput ref={input} onFile={onFile} />
       <form onSubmit={submit} className="flex flex-col justify-center gap-1.5 rounded-lg border border-border px-4 py-3">
         <label htmlFor="open-url" className="flex items-center gap-1.5 text-xs font-medium text-muted">
           <Icon name="link" size={14} /> Open from URL

@@ -1,19 +1,7 @@
 // The library as the browser receives it (the JSON of GET /api/sessions, built by lib/server/list-sessions).
+import type { SessionListing } from "@/lib/library/session-listing";
 
-export interface LibrarySession {
-  path: string;
-  project: string;
-  id: string | null;
-  cwd: string | null;
-  timestamp: string | null;
-  name: string | null;
-  named: boolean;
-  entryCount: number;
-  branchCount?: number;
-  size: number;
-  mtime: string;
-  hasHeader: boolean;
-}
+export type LibrarySession = SessionListing;
 
 export type LibrarySource = "directory" | "samples";
 

@@ -7,6 +7,7 @@ import { LeafTimeline } from "@/components/graph/LeafTimeline";
 import { SessionGraph } from "@/components/graph/SessionGraph";
 import { Inspector } from "@/components/inspector/Inspector";
 import { DropOverlay } from "@/components/ui/DropOverlay";
+import { SessionFileInput } from "@/components/ui/SessionFileInput";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
@@ -104,18 +105,7 @@ export function ViewerApp(props: PlanInput) {
     <div className="flex h-screen flex-col overflow-hidden" data-testid="dropzone" data-load-phase={plan.kind === "load" ? phase : plan.kind}>
       <TopBar onOpenFile={pickFile} />
       {body}
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".jsonl,application/x-ndjson,application/jsonl,text/plain"
-        className="hidden"
-        data-testid="file-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = "";
-          if (file) openFile(file);
-        }}
-      />
+      <SessionFileInput ref={fileInput} onFile={openFile} />
       <DropOverlay visible={dragging} title="Drop to open this session instead" detail="The file is read in your browser; nothing is uploaded." />
     </div>
   );

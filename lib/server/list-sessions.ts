@@ -5,28 +5,9 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { cachedSummary } from "./read-summary";
 import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+import type { SessionListing } from "@/lib/library/session-listing";
 
-export interface SessionListing {
-  /** relative to the sessions directory, "/"-separated: what /api/sessions/raw and /view?file= take */
-  path: string;
-  /** the project folder (`--home-dev-app--`), "" for files at the top */
-  project: string;
-  id: string | null;
-  cwd: string | null;
-  /** header timestamp (creation), ISO */
-  timestamp: string | null;
-  /** what to call the session: its session_info name, else its first user message */
-  name: string | null;
-  /** true when `name` is a session_info name (not the first message) */
-  named: boolean;
-  entryCount: number;
-  branchCount?: number;
-  size: number;
-  /** last modification of the file, ISO */
-  mtime: string;
-  /** false when the file does not start with a session header pi accepts */
-  hasHeader: boolean;
-}
+export type { SessionListing };
 
 const PROJECT_FOLDER = /^--.*--$/;
 const CONCURRENCY = 8;

@@ -9,7 +9,7 @@ function fixture(name: string): Session {
   return Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
 }
 
-const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/demo" };
+const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/dev/demo" };
 
 /** A linear session from message objects, ids m1, m2, … */
 function linear(messages: JsonObject[], extra: JsonObject[] = []): Session {

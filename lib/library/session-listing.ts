@@ -1,0 +1,24 @@
+// One row of the sessions library: the JSON that GET /api/sessions sends (built by lib/server/list-sessions)
+// and the library page reads. Types only, so both the server and the browser can share them.
+
+export interface SessionListing {
+  /** relative to the sessions directory, "/"-separated: what /api/sessions/raw and /view?file= take */
+  path: string;
+  /** the project folder (`--home-dev-app--`), "" for files at the top */
+  project: string;
+  id: string | null;
+  cwd: string | null;
+  /** header timestamp (creation), ISO */
+  timestamp: string | null;
+  /** what to call the session: its session_info name, else its first user message */
+  name: string | null;
+  /** true when `name` is a session_info name (not the first message) */
+  named: boolean;
+  entryCount: number;
+  branchCount?: number;
+  size: number;
+  /** last modification of the file, ISO */
+  mtime: string;
+  /** false when the file does not start with a session header pi accepts */
+  hasHeader: boolean;
+}
