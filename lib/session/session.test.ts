@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session, SessionQueryError } from "./index";
+import { Session, SessionParser, SessionQueryError } from "./index";
 import { FIXTURES_DIR } from "./testing/golden";
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8");
@@ -173,5 +173,17 @@ describe("stats", () => {
     const leaf = s.leafId!;
     expect(statsOf(s.branch(leaf)).usage).toEqual(s.pathSummary(leaf).usage);
     expect(all.leaves).toBeGreaterThan(0);
+  });
+});
+
+describe("reader choice while the file grows", () => {
+  it("is reconsidered when a later line makes the harness refuse the file", () => {
+    const parser = new SessionParser();
+    parser.push(header + user("a", null) + line({ type: "leaf", id: "m1", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" }));
+    const s = new Session(parser);
+    expect(s.reader).toBe("hx");
+    parser.push("not json\n");
+    expect(s.reader).toBe("ca");
+    expect(s.readerChoice.harnessError).toBe("line 4 is not valid JSON");
   });
 });

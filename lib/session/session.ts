@@ -54,7 +54,8 @@ export class Session {
   }
 
   get readerChoice(): ReaderChoice {
-    const rev = this.tree.revision + (this.parser.header ? 0 : 0.5);
+    // keyed on lines read, not tree revisions: a header or an unreadable line changes the harness's verdict too
+    const rev = this.parser.lineCount;
     if (this.choiceCache?.rev === rev) return this.choiceCache.value;
     const value = this.chooseReader();
     this.choiceCache = { rev, value };
