@@ -12,3 +12,4 @@ export { entryUsage, addUsage, ZERO_USAGE, type Usage } from "./usage";
 export { uuidv7, randomEntryId } from "./ids";
 export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./schema";
 export { statsOf, type SessionStats } from "./stats";
+export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./compare";
