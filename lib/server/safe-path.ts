@@ -1,9 +1,11 @@
-// Turns a client-supplied session path into a file inside the sessions directory, or a typed refusal.
-// Not responsible for reading the file. Error messages never hold absolute paths or file content.
-import { realpath, stat } from "node:fs/promises";
+// Turns a client-supplied session path into a file inside the sessions directory, or a typed refusal,
+// and opens it without following a link swapped in after the check.
+// Error messages never hold absolute paths or file content.
+import { constants, type Stats } from "node:fs";
+import { open, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
-export type SessionPathErrorCode = "invalid" | "forbidden" | "not-found";
+export type SessionPathErrorCode = "invalid" | "forbidden" | "not-found" | "too-large";
 
 export class SessionPathError extends Error {
   constructor(
@@ -15,7 +17,7 @@ export class SessionPathError extends Error {
   }
 }
 
-const STATUS: Record<SessionPathErrorCode, number> = { invalid: 400, forbidden: 403, "not-found": 404 };
+const STATUS: Record<SessionPathErrorCode, number> = { invalid: 400, forbidden: 403, "not-found": 404, "too-large": 413 };
 
 export function httpStatus(error: SessionPathError): number {
   return STATUS[error.code];
@@ -32,17 +34,21 @@ export interface ResolvedSessionFile {
   rel: string;
   size: number;
   mtimeMs: number;
+  /** identity of the checked file: the file opened later must be this one */
+  dev: number;
+  ino: number;
 }
 
 /**
  * Checks the text of a relative session path. The query string was decoded
  * once already; anything still percent-encoded is refused, never decoded again,
- * so `%2e%2e%2f` cannot turn into `../` behind the check.
+ * so `%2e%2e%2f` (or `%252e`, encoded twice) cannot turn into `../` behind the check.
  */
 export function checkSessionPath(rel: unknown): string[] {
   if (typeof rel !== "string" || rel.length === 0) throw new SessionPathError("invalid", "a session path is required");
   if (rel.length > MAX_LENGTH) throw new SessionPathError("invalid", "the session path is too long");
-  if (/[\u0000-\u001f\u007f]/.test(rel)) throw new SessionPathError("invalid", "the session path contains control characters");
+  // C0/C1 controls (NUL ends a C string early), and invisible format characters that make a name look like another
+  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(rel)) throw new SessionPathError("invalid", "the session path contains control or invisible characters");
   if (rel.includes("\\")) throw new SessionPathError("invalid", "use / to separate path segments");
   if (rel.startsWith("/") || /^[A-Za-z]:/.test(rel)) throw new SessionPathError("invalid", "the path must be relative to the sessions directory");
   if (/%[0-9A-Fa-f]{2}/.test(rel)) throw new SessionPathError("invalid", "the session path contains percent-encoded characters");
@@ -56,8 +62,22 @@ export function checkSessionPath(rel: unknown): string[] {
 }
 
 /**
- * Resolves `rel` inside `dir`. The file's real path (symlinks followed) must lie
- * inside the real path of `dir` and be a regular file.
+ * Why a file that lies inside the directory is still not served, or null.
+ * Only regular files: a FIFO would block the reader forever, a device (a link to
+ * /dev/zero, /dev/random) never ends. A regular file with more than one hard link
+ * may be another name of a file outside the directory (a hard link cannot be told
+ * from the original by its path), and pi never hard-links its sessions, so it is refused.
+ */
+function refusal(stats: Stats): string | null {
+  if (!stats.isFile()) return "not a regular file (FIFOs, devices and sockets are not served)";
+  if (stats.nlink > 1) return "the file has several hard links, so it may be a file from outside the sessions directory";
+  return null;
+}
+
+/**
+ * Resolves `rel` inside `dir`. The file's real path (symlinks in any component
+ * followed) must lie inside the real path of `dir` and be a regular, singly
+ * linked file.
  */
 export async function resolveSessionPath(dir: string, rel: unknown): Promise<ResolvedSessionFile> {
   const segments = checkSessionPath(rel);
@@ -74,7 +94,30 @@ export async function resolveSessionPath(dir: string, rel: unknown): Promise<Res
     throw new SessionPathError("not-found", "no such session file");
   }
   if (!real.startsWith(realDir + path.sep)) throw new SessionPathError("forbidden", "the path leads outside the sessions directory");
+  if (!real.endsWith(".jsonl")) throw new SessionPathError("forbidden", "the path is a link to a file that is not a .jsonl session file");
   const stats = await stat(real).catch(() => null);
-  if (!stats?.isFile()) throw new SessionPathError("not-found", "not a session file");
-  return { file: real, rel: segments.join("/"), size: stats.size, mtimeMs: stats.mtimeMs };
+  if (!stats || stats.isDirectory()) throw new SessionPathError("not-found", "no such session file");
+  const why = refusal(stats);
+  if (why) throw new SessionPathError("forbidden", why);
+  return { file: real, rel: segments.join("/"), size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
+}
+
+/**
+ * Opens a resolved file for reading. O_NOFOLLOW refuses a symlink put in its
+ * place after the check, O_NONBLOCK keeps a FIFO put there from blocking the
+ * open, and the opened file must be the very file that was checked.
+ */
+export async function openSessionFile(resolved: ResolvedSessionFile): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(resolved.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    throw new SessionPathError("forbidden", "the session file changed while it was being opened");
+  }
+  const stats = await handle.stat();
+  if (stats.dev !== resolved.dev || stats.ino !== resolved.ino || refusal(stats)) {
+    await handle.close();
+    throw new SessionPathError("forbidden", "the session file changed while it was being opened");
+  }
+  return handle;
 }
