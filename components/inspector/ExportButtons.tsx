@@ -8,6 +8,7 @@
 import { useId, useMemo, useState } from "react";
 import { useViewer, type SessionSource } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
+import { transcriptHtml } from "@/lib/export/html-transcript";
 import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
 import { downloadText } from "./download";
@@ -53,6 +54,18 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
     }
   }
 
+  function exportHtml() {
+    try {
+      const html = transcriptHtml(session, id);
+      const title = session.name ?? transcriptTitle(session, session.branch(id));
+      const name = transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id).replace(/\.md$/, ".html");
+      downloadText(name, html, "text/html");
+      setFailure(null);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
   const notes = [problems.fork && `Fork unavailable: ${problems.fork}`, problems.transcript && `Transcript unavailable: ${problems.transcript}`, failure && `Export failed: ${failure}`].filter(Boolean);
   return (
     <div className="flex flex-col gap-1">
@@ -76,6 +89,16 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
           title={problems.transcript ?? "Download the path root → this entry as Markdown"}
         >
           Export transcript
+        </button>
+        <button
+          type="button"
+          className={buttonClass}
+          onClick={exportHtml}
+          disabled={problems.transcript !== null}
+          aria-describedby={problems.transcript ? noteId : undefined}
+          title={problems.transcript ?? "Download the path root → this entry as one self-contained HTML file (no scripts, no network requests)"}
+        >
+          Export HTML
         </button>
       </div>
       {notes.length ? (
