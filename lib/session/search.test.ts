@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Session, SessionParser } from "./index";
+import { foldCase, searchSession } from "./search";
+import { FIXTURES_DIR } from "./testing/golden";
+
+const FIXTURES = ["ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-multi-a", "hx-retained-a", "ca-medium-a", "ca-large"];
+
+const raw = (name: string) => readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8");
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The test's own reading of the raw lines: every string a person would search
+ * for, per entry id, found by walking the JSON (not by the library's per-type
+ * dispatch). Labels go to the entry they name, the last label line winning.
+ */
+function searchableStrings(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const labelOf = new Map<string, string>();
+  const objects = text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Obj);
+  for (const o of objects) {
+    if (o.type === "session" || typeof o.id !== "string") continue;
+    const strings: string[] = [];
+    if (o.type === "label" && typeof o.targetId === "string") {
+      if (typeof o.label === "string" && o.label) labelOf.set(o.targetId, o.label);
+      else labelOf.delete(o.targetId);
+    }
+    for (const key of ["summary", "label", "name"]) if (typeof o[key] === "string") strings.push(o[key] as string);
+    if (typeof o.content === "string") strings.push(o.content);
+    const m = o.message;
+    const content = isObj(m) ? m.content : o.content;
+    if (isObj(m)) {
+      if (typeof m.content === "string") strings.push(m.content);
+      for (const key of ["summary", "command", "output"]) if (typeof m[key] === "string") strings.push(m[key] as string);
+    }
+    if (Array.isArray(content)) {
+      for (const block of content) {
+        if (!isObj(block)) continue;
+        if (typeof block.text === "string") strings.push(block.text);
+        if (typeof block.thinking === "string") strings.push(block.thinking);
+        if (block.type === "toolCall") strings.push(String(block.name), JSON.stringify(block.arguments));
+      }
+    }
+    out.set(o.id, strings);
+  }
+  for (const [id, label] of labelOf) out.get(id)?.push(label);
+  return out;
+}
+
+function expectedEntries(strings: Map<string, string[]>, query: string): Set<string> {
+  const q = query.toLowerCase();
+  const ids = new Set<string>();
+  for (const [id, list] of strings) if (list.some((s) => s.toLowerCase().includes(q))) ids.add(id);
+  return ids;
+}
+
+/** Queries taken from the fixture itself: words of user prompts, tool names, labels, a result line, in odd case. */
+function queriesFrom(strings: Map<string, string[]>): string[] {
+  const all = [...strings.values()].flat().filter((s) => s.length > 12);
+  const picks = [all[0], all[Math.floor(all.length / 3)], all[Math.floor((2 * all.length) / 3)], all[all.length - 1]].filter((s): s is string => !!s);
+  const out = new Set<string>();
+  for (const s of picks) {
+    const words = s.split(/\s+/).filter((w) => w.length > 4);
+    if (words[1]) out.add(words[1].toUpperCase());
+    if (words.length > 3) out.add(`${words[2]} ${words[3]}`);
+  }
+  out.add("read");
+  out.add("the");
+  return [...out];
+}
+
+describe("searchSession", () => {
+  for (const name of FIXTURES) {
+    it(`finds exactly the entries whose text holds the query in ${name}`, () => {
+      const text = raw(name);
+      const session = Session.fromText(text);
+      const strings = searchableStrings(text);
+      for (const query of queriesFrom(strings)) {
+        const result = searchSession(session, query, 1_000_000);
+        expect(new Set(result.entryIds), `query ${JSON.stringify(query)}`).toEqual(expectedEntries(strings, query));
+        expect(result.total).toBe(result.hits.length);
+        for (const hit of result.hits) {
+          expect(foldCase(hit.snippet.slice(hit.start, hit.end))).toBe(foldCase(query.trim()).replace(/\s+/g, " "));
+          expect(hit.count).toBeGreaterThan(0);
+        }
+      }
+    });
+  }
+
+  it("caps the listed hits but counts and marks them all", () => {
+    const session = Session.fromText(raw("ca-large"));
+    const full = searchSession(session, "the", 1_000_000);
+    expect(full.total).toBeGreaterThan(50);
+    const capped = searchSession(session, "the", 50);
+    expect(capped.hits).toHaveLength(50);
+    expect(capped.total).toBe(full.total);
+    expect(capped.entryIds).toEqual(full.entryIds);
+    expect(capped.hits).toEqual(full.hits.slice(0, 50));
+  });
+
+  it("finds nothing for an empty or blank query", () => {
+    const session = Session.fromText(raw("ca-tiny"));
+    expect(searchSession(session, "   ").total).toBe(0);
+    expect(searchSession(session, "").entryIds.size).toBe(0);
+  });
+
+  it("sees entries appended after an earlier search (new revision)", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const user = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: text, timestamp: 1 } });
+    const parser = new SessionParser();
+    parser.push(`${header}\n${user("a", null, "Zebra crossing")}\n`);
+    const session = new Session(parser);
+    expect([...searchSession(session, "zebra").entryIds]).toEqual(["a"]);
+    parser.push(`${user("b", "a", "another ZEBRA")}\n`);
+    expect([...searchSession(session, "zebra").entryIds]).toEqual(["a", "b"]);
+  });
+
+  it("keeps match offsets right when lowercasing changes a character's length", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const entry = JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "İstanbul needle here", timestamp: 1 } });
+    const hit = searchSession(Session.fromText(`${header}\n${entry}\n`), "NEEDLE").hits[0]!;
+    expect(hit.snippet.slice(hit.start, hit.end)).toBe("needle");
+  });
+});
