@@ -9,6 +9,7 @@
  */
 import type { Session, SessionTree } from "../session";
 import { FOLD_THRESHOLD } from "./sizes";
+import { visibleForest } from "./tree-filter";
 
 export interface EntryDisplayNode {
   kind: "entry";
@@ -59,6 +60,8 @@ export interface DisplayOptions {
   keep?: Iterable<string | null | undefined>;
   /** labelled entries stay visible */
   labelled?: { has(id: string): boolean };
+  /** entries to draw (see tree-filter.ts); the others are spliced out, their children hung from the nearest drawn ancestor */
+  visible?: (id: string) => boolean;
 }
 
 export const SEGMENT_PREFIX = "seg:";
@@ -87,7 +90,9 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
   const keep = new Set<string>();
   for (const id of options.keep ?? []) if (id) keep.add(id);
   const labelled = options.labelled ?? new Set<string>();
-  const rootIds = session.shape().roots;
+  const forest = options.visible ? visibleForest(tree, session.shape().roots, options.visible) : null;
+  const childrenOf = (id: string): readonly string[] => (forest ? forest.children(id) : tree.children(id));
+  const rootIds = forest ? forest.roots : session.shape().roots;
   const isRoot = new Set(rootIds);
 
   const out: DisplayTree = { nodes: new Map(), roots: [], keyOf: new Map(), runs: new Map(), runOf: new Map() };
@@ -95,7 +100,7 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
 
   const foldable = (id: string): boolean =>
     !isRoot.has(id) &&
-    tree.children(id).length === 1 &&
+    childrenOf(id).length === 1 &&
     !collapsed.has(id) &&
     !keep.has(id) &&
     !labelled.has(id) &&
@@ -108,7 +113,7 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
   };
 
   const emitEntry = (id: string, parent: string | null): EntryDisplayNode => {
-    const node: EntryDisplayNode = { kind: "entry", key: id, id, parent, children: [], childCount: tree.children(id).length, hidden: 0 };
+    const node: EntryDisplayNode = { kind: "entry", key: id, id, parent, children: [], childCount: childrenOf(id).length, hidden: 0 };
     emit(node);
     out.keyOf.set(id, id);
     return node;
@@ -117,14 +122,14 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
   /** Marks the subtree below a collapsed entry as shown by that entry; returns how many it hides. */
   const hideBelow = (id: string): number => {
     let hidden = 0;
-    const stack = [...tree.children(id)];
+    const stack = [...childrenOf(id)];
     while (stack.length) {
       const child = stack.pop()!;
       if (visited.has(child)) continue;
       visited.add(child);
       out.keyOf.set(child, id);
       hidden++;
-      for (const grandchild of tree.children(child)) stack.push(grandchild);
+      for (const grandchild of childrenOf(child)) stack.push(grandchild);
     }
     return hidden;
   };
@@ -139,11 +144,11 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
 
     if (foldable(id)) {
       const run = [id];
-      let next = tree.children(id)[0]!;
+      let next = childrenOf(id)[0]!;
       while (!visited.has(next) && foldable(next)) {
         visited.add(next);
         run.push(next);
-        next = tree.children(next)[0]!;
+        next = childrenOf(next)[0]!;
       }
       if (run.length > threshold) {
         const segment = run[0]!;
@@ -167,7 +172,7 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
     }
 
     const node = emitEntry(id, parent);
-    const children = tree.children(id);
+    const children = childrenOf(id);
     if (collapsed.has(id) && children.length) {
       node.hidden = hideBelow(id);
       continue;
