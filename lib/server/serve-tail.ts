@@ -1,0 +1,100 @@
+// The live tail of one session file as Server-Sent Events. Events:
+//   append  id: <end offset>, data: {"offset": N, "text": "<complete lines>"}: the file's bytes [N, id) decoded;
+//           only whole lines are sent, so the client resumes at a line start and never sees a split character.
+//   reset   data: {"reason": …}: the file no longer continues what was sent (cut, replaced, rewritten, removed);
+//           the stream ends and the client reads the file again.
+// The `id` is the byte offset to resume from, so EventSource's own reconnect (Last-Event-ID) loses and repeats nothing.
+import { libraryRoot } from "./library";
+import { resolveSessionPath, SessionPathError } from "./safe-path";
+import { errorResponse } from "./serve-session";
+import { tailFile, type Tail, type TailOptions } from "./tail-file";
+
+const HEARTBEAT_MS = 15_000;
+
+/** A byte offset as the client sends it: a plain non-negative integer. */
+export function parseOffset(value: string | null): number {
+  if (value === null || !/^\d{1,15}$/.test(value.trim())) throw new SessionPathError("invalid", "offset must be a byte offset (a non-negative integer)");
+  return Number(value.trim());
+}
+
+export interface TailRequest {
+  path: unknown;
+  /** the `offset` query parameter: where the client's first read ended */
+  offset: string | null;
+  /** the Last-Event-ID header: where the last event this client got ended (wins over `offset`) */
+  lastEventId: string | null;
+  signal: AbortSignal;
+}
+
+export async function sessionTailResponse(request: TailRequest, options: TailOptions & { heartbeatMs?: number } = {}): Promise<Response> {
+  let file: string;
+  let offset: number;
+  try {
+    offset = parseOffset(request.lastEventId || request.offset);
+    const library = await libraryRoot();
+    file = (await resolveSessionPath(library.dir, request.path)).file;
+  } catch (error) {
+    return errorResponse(error);
+  }
+  const encoder = new TextEncoder();
+  let tail: Tail | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let finished = false;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => {
+        if (!finished) controller.enqueue(encoder.encode(text));
+      };
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        tail?.close();
+        if (heartbeat) clearInterval(heartbeat);
+        request.signal.removeEventListener("abort", finish);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      };
+      request.signal.addEventListener("abort", finish);
+      // the comment makes the response start at once (EventSource reports "open"); retry: reconnect soon
+      send(`retry: 2000\n: tailing from ${offset}\n\n`);
+      try {
+        tail = await tailFile(
+          file,
+          offset,
+          {
+            append(chunk) {
+              send(`id: ${chunk.end}\nevent: append\ndata: ${JSON.stringify({ offset: chunk.offset, text: chunk.text })}\n\n`);
+            },
+            reset(reason) {
+              send(`event: reset\ndata: ${JSON.stringify({ reason })}\n\n`);
+              finish();
+            },
+          },
+          options,
+        );
+      } catch {
+        send(`event: reset\ndata: ${JSON.stringify({ reason: "removed" })}\n\n`);
+        finish();
+        return;
+      }
+      if (finished || request.signal.aborted) return finish();
+      heartbeat = setInterval(() => send(": ping\n\n"), options.heartbeatMs ?? HEARTBEAT_MS);
+    },
+    cancel() {
+      finished = true;
+      tail?.close();
+      if (heartbeat) clearInterval(heartbeat);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      // no-transform: Next's gzip would otherwise hold events back until its buffer fills
+      "cache-control": "no-cache, no-store, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}

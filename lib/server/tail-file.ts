@@ -1,0 +1,176 @@
+// Follows a file that another program appends to: the complete lines written after a byte offset, and a reset
+// when the file is cut, replaced or removed (then whoever reads it must start over). Node only.
+import { watch, type FSWatcher } from "node:fs";
+import { open, stat } from "node:fs/promises";
+
+/** Complete lines: the bytes [offset, end) of the file, decoded; `end` is just after a "\n". */
+export interface TailChunk {
+  offset: number;
+  end: number;
+  text: string;
+}
+
+export type TailReset =
+  /** the file is shorter than what was read */
+  | "truncated"
+  /** another file now has the name (a rename over it, or delete and create) */
+  | "replaced"
+  /** the bytes just before the offset changed: the file was rewritten in place */
+  | "rewritten"
+  | "removed";
+
+export interface TailHandlers {
+  append(chunk: TailChunk): void;
+  /** The file no longer continues what was read; the tail has stopped. */
+  reset(reason: TailReset): void;
+}
+
+export interface TailOptions {
+  /** how often to stat the file besides fs.watch, which misses changes on some file systems and after renames */
+  pollMs?: number;
+  /** the most bytes one chunk carries, unless a single line is longer */
+  maxChunkBytes?: number;
+}
+
+export interface Tail {
+  /** the offset up to which lines were sent */
+  readonly offset: number;
+  /** look at the file now (the watcher and the poll call this too) */
+  check(): Promise<void>;
+  close(): void;
+}
+
+const NEWLINE = 0x0a;
+/** bytes before the offset compared on every read: a rewrite of the file shows there */
+const SIGNATURE_BYTES = 64;
+
+/**
+ * Sends the file's lines from `offset` on as they are appended. Only whole
+ * lines are sent: a line still being written (no "\n" yet) waits, and since a
+ * "\n" byte never occurs inside a multi-byte UTF-8 character, no character is
+ * ever split between chunks. `offset` must be the start of a line.
+ */
+export async function tailFile(file: string, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
+  const pollMs = options.pollMs ?? 1000;
+  const maxChunk = options.maxChunkBytes ?? 1024 * 1024;
+  let pos = offset;
+  let closed = false;
+  let again = false;
+  let watcher: FSWatcher | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  const first = await stat(file);
+  const identity = { dev: first.dev, ino: first.ino };
+  if (offset > first.size) {
+    handlers.reset("truncated");
+    return { offset, check: async () => {}, close: () => {} };
+  }
+  let signature = await readRange(file, Math.max(0, offset - SIGNATURE_BYTES), offset);
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    watcher?.close();
+    if (timer) clearInterval(timer);
+  };
+
+  const stop = (reason: TailReset) => {
+    close();
+    handlers.reset(reason);
+  };
+
+  /** One look at the file: send what was appended, or stop if it no longer continues what was sent. */
+  const step = async () => {
+    let st;
+    try {
+      st = await stat(file);
+    } catch {
+      return stop("removed");
+    }
+    if (st.ino !== identity.ino || st.dev !== identity.dev) return stop("replaced");
+    if (st.size < pos) return stop("truncated");
+    if (st.size === pos) return;
+    const handle = await open(file, "r");
+    try {
+      const from = pos - signature.length;
+      let want = Math.min(st.size - pos, maxChunk);
+      let data: Buffer;
+      let lastNewline: number;
+      for (;;) {
+        const buffer = Buffer.alloc(signature.length + want);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, from);
+        if (!buffer.subarray(0, signature.length).equals(signature)) return stop("rewritten");
+        data = buffer.subarray(signature.length, bytesRead);
+        lastNewline = data.lastIndexOf(NEWLINE);
+        // a line longer than one chunk: read on until its newline or the end of the file
+        if (lastNewline !== -1 || pos + want >= st.size) break;
+        want = Math.min(st.size - pos, want * 2);
+      }
+      if (lastNewline === -1) return; // the last line is still being written
+      const end = pos + lastNewline + 1;
+      const sent = data.subarray(0, lastNewline + 1);
+      signature = Buffer.from(Buffer.concat([signature, sent]).subarray(-SIGNATURE_BYTES));
+      const chunk = { offset: pos, end, text: sent.toString("utf8") };
+      if (st.size > pos + data.length) again = true; // more was there than one chunk holds
+      pos = end;
+      handlers.append(chunk);
+    } finally {
+      await handle.close();
+    }
+  };
+
+  /** Looks run one after another; a look asked for while one runs is queued once, and waits for its turn. */
+  let chain: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | null = null;
+  const check = (): Promise<void> => {
+    if (closed) return Promise.resolve();
+    if (queued) return queued;
+    const next = chain
+      .then(async () => {
+        queued = null;
+        do {
+          again = false;
+          if (!closed) await step();
+        } while (again && !closed);
+      })
+      .catch(() => {
+        // the file went away between stat and read: the next look reports it
+      });
+    queued = next;
+    chain = next;
+    return next;
+  };
+
+  try {
+    watcher = watch(file, { persistent: false }, () => void check());
+    watcher.on("error", () => {
+      watcher?.close();
+      watcher = null; // the poll goes on
+    });
+  } catch {
+    watcher = null;
+  }
+  timer = setInterval(() => void check(), pollMs);
+  timer.unref?.();
+  void check(); // lines written between the caller's read and now
+
+  return {
+    get offset() {
+      return pos;
+    },
+    check,
+    close,
+  };
+}
+
+async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+  if (end <= start) return Buffer.alloc(0);
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(end - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
