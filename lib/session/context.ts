@@ -54,7 +54,8 @@ function memoOf(tree: SessionTree): CaPathMemo {
   return memo;
 }
 
-function stateAt(tree: SessionTree, id: string): PathState {
+/** pi's walk state at `id` (model, thinking level, nearest compaction, depth); throws where pi throws or never returns. */
+export function stateAt(tree: SessionTree, id: string): PathState {
   if (!tree.get(id)) throw new SessionQueryError("not-found", `Entry ${id} not found`);
   const state = memoOf(tree).get(id);
   if (state.cycle) throw new SessionQueryError("cycle", `the path of ${id} runs into a parent cycle: pi never returns here`);

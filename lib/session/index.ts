@@ -15,3 +15,8 @@ export { statsOf, type SessionStats } from "./stats";
 export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./compare";
 export { searchSession, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./search";
 export { statsFor, type PanelStats, type StatsScope } from "./branch-stats";
+export { RULE_SETS, FormatEvidence, rulesBadgeText, type RuleSet, type FormatTrace, type RulesChoice } from "./rules";
+export { newerCaContext, newerCaContextEntries, newerCaMessages, projectEdited, contextEdits, type NewerCaRules } from "./context-newer";
+export { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context-v4";
+export { forkNewer, type NewerForkResult } from "./fork-newer";
+export { V4Log, V4_ENTRY_TYPES, V4_RECORD_TYPES, type V4Header, type V4Lane, type V4Label, type V4Record, type V4Stats, type V4Problem, type V4LineKind } from "./v4-log";

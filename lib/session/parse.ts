@@ -2,6 +2,7 @@ import { isObject } from "./json";
 import { migrateEntries } from "./migrate";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "./tree";
+import { V4Log } from "./v4-log";
 import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "./types";
 
 const CURRENT_VERSION = 3;
@@ -23,6 +24,8 @@ export class SessionParser {
   caRefused = false;
   /** True when the file is a v4 mutation log (spec §15). */
   isV4Log = false;
+  /** The v4 log's lanes, facts and records, when the file is one (its entries are in the tree). */
+  v4: V4Log | null = null;
   /** The header's `version` as written, before any migration. */
   rawHeaderVersion: unknown = undefined;
   /** Later `type: "session"` lines, which pi drops. */
@@ -110,12 +113,14 @@ export class SessionParser {
   private acceptBlank(): void {
     this.lineNo++;
     this.lineKinds.push("blank");
+    this.v4?.badLine(this.lineNo, "is not valid JSON");
   }
 
   private acceptInvalid(reason: string, bom: boolean, isLast: boolean): void {
     const n = ++this.lineNo;
     this.lineKinds.push("unreadable");
     this.unreadable.set(n, "json");
+    this.v4?.badLine(n, "is not valid JSON");
     this.unparsable(n, { reason, bom }, isLast);
   }
 
@@ -124,6 +129,7 @@ export class SessionParser {
     if (!value) {
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, "falsy");
+      this.v4?.badLine(n, "is not a JSON object");
       this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is ${JSON.stringify(value)}, not an entry: pi skips it` });
       return;
     }
@@ -134,8 +140,15 @@ export class SessionParser {
       if (first) this.refuseHeader(n, {});
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, Array.isArray(value) ? "array" : "primitive");
+      this.v4?.badLine(n, "is not a JSON object");
       this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is a JSON ${Array.isArray(value) ? "array" : typeof value}, not an object: pi keeps it as an entry without id, outside the tree` });
       this.legacy?.parsed.push(value);
+      return;
+    }
+    if (this.v4) {
+      // a v4 log: entry mutations are the tree's entries; lanes, facts and records stay in the log
+      this.lineKinds.push("entry");
+      if (this.v4.accept(value, n)) this.tree.add(value, n);
       return;
     }
     if (value.type === "session") {
@@ -160,7 +173,12 @@ export class SessionParser {
       this.legacy?.parsed.push(value);
       return;
     }
-    if (first) this.refuseHeader(n, value);
+    if (first && this.refuseHeader(n, value)) {
+      this.lineKinds.push("header");
+      this.headerLine = n;
+      this.rawHeaderVersion = value.version;
+      return;
+    }
     this.lineKinds.push("entry");
     if (this.legacy) {
       this.legacy.entries.push(value);
@@ -185,15 +203,18 @@ export class SessionParser {
     }
   }
 
-  private refuseHeader(n: number, value: Record<string, unknown>): void {
+  /** True when the line starts a v4 mutation log (then it is that log's header). */
+  private refuseHeader(n: number, value: Record<string, unknown>): boolean {
     this.caRefused = true;
-    if (value.kind === "header" && value.version === 4) {
+    if (V4Log.isHeader(value)) {
       this.isV4Log = true;
-      this.fileDiagnostics.push({ line: n, kind: "v4-log", severity: "error", message: "a v4 mutation log (pi-agent-core ≥ 0.84): pi's coding agent cannot open it" });
-      return;
+      this.v4 = new V4Log(value, n);
+      this.fileDiagnostics.push({ line: n, kind: "v4-log", severity: "error", message: "a v4 mutation log (pi-agent-core ≥ 0.84): pi's coding agent cannot open it; read here by pi-agent-core 0.84.1's rules" });
+      return true;
     }
     const why = value.type === "session" ? "the session header has no id" : "the first line is not a session header";
     this.fileDiagnostics.push({ line: n, kind: "no-header", severity: "error", message: `${why}: pi refuses to open this file` });
+    return false;
   }
 
   private unparsable(n: number, read: { reason: string; bom: boolean }, isLast: boolean): void {

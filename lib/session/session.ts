@@ -1,5 +1,10 @@
 import { caContext, caContextEntries, hxContext, hxContextEntries, pathSummary } from "./context";
+import { newerCaContext, newerCaContextEntries } from "./context-newer";
+import { v4Branch, v4Context, v4ContextEntries } from "./context-v4";
 import { forkSession, type ForkOptions, type ForkResult } from "./fork";
+import { forkNewer } from "./fork-newer";
+import { RULE_SETS, type FormatTrace } from "./rules";
+import type { V4Lane } from "./v4-log";
 import { harnessRefusal } from "./harness";
 import { headerSchema, schemaIssues } from "./schema";
 import { SessionParser } from "./parse";
@@ -19,6 +24,15 @@ interface ReaderChoice {
   reason: string;
   /** the harness's refusal, when it has one */
   harnessError: string | null;
+  /** the rules by name: "pi-coding-agent ≥ 0.87" */
+  label: string;
+  /** the line that decided, when one did */
+  line: number | null;
+  /** short form of the reason for a badge: "line 14: context_edit"; null for the default rules */
+  detail: string | null;
+  forced: boolean;
+  /** first line of each kind of trace a newer pi writer left */
+  traces: FormatTrace[];
 }
 
 /**
@@ -68,11 +82,14 @@ export class Session {
 
   /** The leaf after loading, by the chosen reader. */
   get leafId(): string | null {
-    return this.tree.leaf(this.reader);
+    const reader = this.reader;
+    if (reader === "v4") return this.parser.v4?.leafId ?? null;
+    return this.tree.leaf(reader === "hx" ? "hx" : "ca");
   }
 
   labels(reader: Reader = this.reader): ReadonlyMap<string, LabelState> {
-    return this.tree.labels(reader);
+    if (reader === "v4") return this.v4Labels();
+    return this.tree.labels(reader === "hx" ? "hx" : "ca");
   }
 
   account(): LineAccount {
@@ -91,12 +108,21 @@ export class Session {
   /** Everything worth telling about the file, by line. */
   diagnostics(): Diagnostic[] {
     const choice = this.readerChoice;
-    const out = [...this.parser.diagnostics, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
+    // v4 entries carry numeric timestamps (ms), as pi-agent-core writes them
+    const parsed = this.parser.v4 ? this.parser.diagnostics.filter((d) => !(d.kind === "missing-timestamp" && d.entryId !== undefined && typeof this.tree.get(d.entryId)?.timestamp === "number")) : this.parser.diagnostics;
+    const out = [...parsed, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
     if (this.tree.hasLeafEntries && choice.reader === "ca") {
       out.push({ line: 0, kind: "hx-refused", severity: "warning", message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead` });
     }
     for (const [targetId, state] of this.tree.caLabels) {
       if (!this.tree.get(targetId)) out.push({ line: state.line, kind: "label-missing-target", severity: "warning", message: `label "${state.label}" names ${targetId}, which is not in the file (pi keeps it)`, entryId: state.entryId });
+    }
+    const v4 = this.parser.v4;
+    if (v4) {
+      const refusal = v4.refusal;
+      const torn = v4.tornTail;
+      if (refusal) out.push({ line: refusal.line, kind: "v4-refused", severity: "error", message: `pi-agent-core 0.84.1 refuses this log: line ${refusal.line} ${refusal.message}` });
+      if (torn) out.push({ line: torn.line, kind: "v4-torn-tail", severity: "warning", message: "last line is cut off: pi-agent-core 0.84.1 drops it (it rewrites the file without it)" });
     }
     if (this.tree.leafIsIdless) out.push({ line: this.tree.entryLines[this.tree.entryLines.length - 1] ?? 0, kind: "leaf-is-idless", severity: "warning", message: "the last entry has no id: pi's leaf is undefined and its context is that line alone" });
     return out.sort((a, b) => a.line - b.line);
@@ -110,6 +136,11 @@ export class Session {
     const rev = this.tree.revision;
     if (this.schemaCache?.rev === rev) return this.schemaCache.value;
     const out: Diagnostic[] = [];
+    // a v4 log's lines have their own shape (kind, seq, numeric timestamps); V4Log checks them as pi does
+    if (this.parser.v4) {
+      this.schemaCache = { rev, value: out };
+      return out;
+    }
     const header = this.parser.header;
     if (header && !this.parser.caRefused) {
       const result = headerSchema.safeParse(header);
@@ -126,17 +157,25 @@ export class Session {
 
   /** getBranch: root → id, by the chosen reader (the harness's path stops at compactions). */
   branch(id: string, reader: Reader = this.reader): TreeEntry[] {
-    return reader === "hx" ? hxBranch(this.tree, id) : caBranch(this.tree, id);
+    if (reader === "hx") return hxBranch(this.tree, id);
+    if (reader === "v4") return v4Branch(this.tree, id);
+    return caBranch(this.tree, id);
   }
 
   contextEntries(id: string | null, reader: Reader = this.reader): TreeEntry[] {
     if (reader === "hx") return hxContextEntries(hxBranch(this.tree, id));
-    return id === null ? [] : caContextEntries(this.tree, id);
+    if (id === null) return [];
+    if (reader === "v4") return v4ContextEntries(v4Branch(this.tree, id));
+    if (reader === "ca-0.86" || reader === "ca-0.87") return newerCaContextEntries(this.tree, id);
+    return caContextEntries(this.tree, id);
   }
 
   /** buildSessionContext with `id` as the leaf; null: the context before any entry. */
   context(id: string | null, reader: Reader = this.reader): SessionContext {
-    return reader === "hx" ? hxContext(this.tree, id) : caContext(this.tree, id);
+    if (reader === "hx") return hxContext(this.tree, id);
+    if (reader === "v4") return v4Context(this.tree, id);
+    if (reader === "ca-0.86" || reader === "ca-0.87") return newerCaContext(this.tree, id, reader);
+    return caContext(this.tree, id);
   }
 
   /** Depth and summed provider usage of the root→id path (coding-agent path). */
@@ -145,17 +184,34 @@ export class Session {
   }
 
   /** The file pi's `createBranchedSession(id)` would write. */
-  fork(id: string, options?: ForkOptions): ForkResult {
+  fork(id: string, options?: ForkOptions, reader: Reader = this.reader): ForkResult {
+    // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
+    if (reader === "ca-0.86" || reader === "ca-0.87") return forkNewer(this.tree, this.header, id, options);
     return forkSession(this.tree, this.header, id, options);
   }
 
   private chooseReader(): ReaderChoice {
     const forced = this.options.reader ?? "auto";
     const harnessError = this.tree.hasLeafEntries || forced === "hx" ? this.harnessError() : null;
-    if (forced !== "auto") return { reader: forced, reason: `reader chosen explicitly (${forced})`, harnessError };
-    if (!this.tree.hasLeafEntries) return { reader: "ca", reason: "no leaf entries: read as pi's coding agent reads it", harnessError };
-    if (harnessError === null) return { reader: "hx", reason: "leaf entries: read as pi-agent-core's harness (0.78–0.83) reads it", harnessError };
-    return { reader: "ca", reason: `leaf entries, but the harness refuses the file (${harnessError}): read by the coding agent's rules`, harnessError };
+    const traces = this.tree.evidence.all;
+    const choice = (reader: Reader, reason: string, line: number | null = null, detail: string | null = null): ReaderChoice => ({ reader, reason, harnessError, label: RULE_SETS[reader].label, line, detail, forced: forced !== "auto", traces });
+    if (forced !== "auto") return choice(forced, `reader chosen explicitly (${forced})`, null, "chosen explicitly");
+    const v4 = this.parser.v4;
+    if (v4) return choice("v4", `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`, v4.headerLine, `line ${v4.headerLine}: v4 header`);
+    if (!this.tree.hasLeafEntries) {
+      const trace = this.tree.evidence.strongest;
+      if (trace) return choice(trace.rules, `${trace.reason}: read by ${RULE_SETS[trace.rules].label}'s rules`, trace.line, `line ${trace.line}: ${trace.what}`);
+      return choice("ca", "no leaf entries: read as pi's coding agent reads it");
+    }
+    if (harnessError === null) return choice("hx", "leaf entries: read as pi-agent-core's harness (0.78–0.83) reads it");
+    return choice("ca", `leaf entries, but the harness refuses the file (${harnessError}): read by the coding agent's rules`);
+  }
+
+  /** A v4 log's label facts in pi's terms (set by facts, not entries: `entryId` names the fact's line). */
+  private v4Labels(): ReadonlyMap<string, LabelState> {
+    const out = new Map<string, LabelState>();
+    for (const [targetId, fact] of this.parser.v4?.labels ?? []) out.set(targetId, { label: fact.label, timestamp: undefined, entryId: `seq ${fact.seq}`, line: fact.line });
+    return out;
   }
 
   private harnessError(): string | null {

@@ -1,5 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "./json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
+import { FormatEvidence } from "./rules";
 import type { Diagnostic, SessionEntry, TreeEntry } from "./types";
 
 /** How the cursor got where it is after one line of the file. */
@@ -59,6 +60,8 @@ export class SessionTree {
   /** HX labels: trimmed, whitespace-only clears */
   readonly hxLabels = new Map<string, LabelState>();
   hasLeafEntries = false;
+  /** traces of newer pi writers (usage, context_edit, …): which rules read the file */
+  readonly evidence = new FormatEvidence();
   private caLeaf: string | null = null;
   /** CA's leaf is the last entry line; when that line has no id, pi's leaf is `undefined`. */
   private caLeafIdless = false;
@@ -116,6 +119,7 @@ export class SessionTree {
     }
 
     this.trackLabels(entry, id, line);
+    this.evidence.observe(entry, line);
     if (entry.type === "session_info") this.lastSessionInfo = entry;
 
     this.caLeaf = id;

@@ -29,8 +29,13 @@ export interface TreeEntry extends SessionEntry {
   id: string;
 }
 
-/** Which of pi's two v3 readers a question is answered by (spec §1, §6–§9). */
-export type Reader = "ca" | "hx";
+/**
+ * Which pi reader a question is answered by: the coding agent 0.84.1 ("ca") and
+ * the 0.83 harness ("hx") for v3 files (spec §1, §6–§9); the coding agent's
+ * newer rules ("ca-0.86", "ca-0.87": 0.87.x and 1.x) and pi-agent-core 0.84's
+ * v4 mutation log ("v4"). See rules.ts.
+ */
+export type Reader = "ca" | "hx" | "ca-0.86" | "ca-0.87" | "v4";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -59,7 +64,9 @@ export type DiagnosticKind =
   | "leaf-missing-target"
   | "leaf-is-idless"
   | "schema"
-  | "hx-refused";
+  | "hx-refused"
+  | "v4-refused"
+  | "v4-torn-tail";
 
 export interface Diagnostic {
   /** 1-based physical line in the file; 0 when the finding concerns the whole file. */
@@ -98,9 +105,11 @@ export interface ContextSettings {
 export interface ContextMessage {
   message: JsonObject;
   entryId: string;
-  /** stored: the entry's own message object; synthesized: built by pi from the entry; retainedTail: item of a compaction's retainedTail. */
-  source: "stored" | "synthesized" | "retainedTail";
+  /** stored: the entry's own message object; synthesized: built by pi from the entry; retainedTail: item of a compaction's retainedTail; systemMessage: a compaction's stored systemMessage (pi ≥ 0.86). */
+  source: "stored" | "synthesized" | "retainedTail" | "systemMessage";
   tailIndex?: number;
+  /** pi ≥ 0.87: the context_edit entry whose replacement this message carries */
+  editedBy?: string;
 }
 
 export interface SessionContext extends ContextSettings {

@@ -138,7 +138,7 @@ function imageBlock() {
   return { type: "image", data: PNG, mimeType: "image/png" };
 }
 
-function usage(rng: Rng) {
+export function usage(rng: Rng) {
   const input = rng.range(0, 50_000);
   const output = rng.range(0, 8_000);
   const cacheRead = rng.chance(0.5) ? rng.range(0, 100_000) : 0;
@@ -373,10 +373,21 @@ function firstKept(rng: Rng, path: readonly WrittenEntry[], all: readonly Writte
 }
 
 /**
- * Drive a coding-agent SessionManager until it holds `size` entries. `tick`
- * moves the clock pi reads; it returns the new time in ms.
+ * Operations a newer SessionManager offers beyond 0.84.1's, mixed into the
+ * same random walk (see random-session-newer.ts). `run` gets the clock's time
+ * and the entries pi holds before the operation.
  */
-export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => number, size: number): DriveStats {
+export interface ExtraCaOps {
+  ops: readonly (readonly [number, string])[];
+  run(op: string, now: number, entries: readonly WrittenEntry[]): void;
+}
+
+/**
+ * Drive a coding-agent SessionManager until it holds `size` entries. `tick`
+ * moves the clock pi reads; it returns the new time in ms. `extra` adds the
+ * operations of newer pi versions (without it the walk is 0.84.1's, unchanged).
+ */
+export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => number, size: number, extra?: ExtraCaOps): DriveStats {
   const stats: DriveStats = { ops: {} };
   const convo = newConversation(rng);
   const labelled = new Set<string>();
@@ -389,7 +400,7 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
   while (sm.getEntries().length < size && guard++ < size * 10) {
     const now = tick();
     const entries = sm.getEntries();
-    const op = rng.weighted(CA_OPS);
+    const op: string = extra ? rng.weighted<string>([...CA_OPS, ...extra.ops]) : rng.weighted(CA_OPS);
     count(stats, op);
     switch (op) {
       case "user":
@@ -456,6 +467,8 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
       case "custom":
         sm.appendCustomEntry(rng.pick(CUSTOM_TYPES), rng.chance(0.8) ? { state: randomText(rng, 4), count: rng.int(50), list: [1, "two", null] } : undefined);
         break;
+      default:
+        extra?.run(op, now, entries);
     }
   }
   return stats;
