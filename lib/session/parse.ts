@@ -174,7 +174,8 @@ export class SessionParser {
       return;
     }
     if (first && this.refuseHeader(n, value)) {
-      this.lineKinds.push("header");
+      // the coding agent's account: not a header it accepts, so an entry line (what the library counts too)
+      this.lineKinds.push("entry");
       this.headerLine = n;
       this.rawHeaderVersion = value.version;
       return;

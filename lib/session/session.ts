@@ -20,6 +20,8 @@ export interface OpenOptions {
 
 interface ReaderChoice {
   reader: Reader;
+  /** the same as `reader`: the id of the rules (see RULE_SETS) */
+  id: Reader;
   /** why this reader, shown to the user */
   reason: string;
   /** the harness's refusal, when it has one */
@@ -194,7 +196,7 @@ export class Session {
     const forced = this.options.reader ?? "auto";
     const harnessError = this.tree.hasLeafEntries || forced === "hx" ? this.harnessError() : null;
     const traces = this.tree.evidence.all;
-    const choice = (reader: Reader, reason: string, line: number | null = null, detail: string | null = null): ReaderChoice => ({ reader, reason, harnessError, label: RULE_SETS[reader].label, line, detail, forced: forced !== "auto", traces });
+    const choice = (reader: Reader, reason: string, line: number | null = null, detail: string | null = null): ReaderChoice => ({ reader, id: reader, reason, harnessError, label: RULE_SETS[reader].label, line, detail, forced: forced !== "auto", traces });
     if (forced !== "auto") return choice(forced, `reader chosen explicitly (${forced})`, null, "chosen explicitly");
     const v4 = this.parser.v4;
     if (v4) return choice("v4", `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`, v4.headerLine, `line ${v4.headerLine}: v4 header`);
