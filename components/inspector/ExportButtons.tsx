@@ -9,6 +9,7 @@ import { useId, useMemo, useState } from "react";
 import { useViewer, type SessionSource } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
+import { describeRedaction, redactJsonl, redactSession } from "@/lib/export/redact";
 import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
 import { downloadText } from "./download";
@@ -25,6 +26,9 @@ const buttonClass =
 export function ExportButtons({ session, id, revision }: { session: Session; id: string; revision: number }) {
   const source = useViewer((s) => s.source);
   const [failure, setFailure] = useState<string | null>(null);
+  // UI-only: whether the next export masks likely secrets, and what the last one masked
+  const [redact, setRedact] = useState(false);
+  const [redaction, setRedaction] = useState<string | null>(null);
   const problems = useMemo(
     () => ({ fork: forkProblem(session, id), transcript: transcriptProblem(session, id) }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
@@ -36,7 +40,9 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
     try {
       const sourcePath = sourcePathOf(source);
       const fork = session.fork(id, sourcePath ? { sourcePath } : {});
-      downloadText(fork.fileName, fork.text, "application/x-ndjson");
+      const redacted = redact ? redactJsonl(fork.text) : null;
+      downloadText(fork.fileName, redacted ? redacted.value : fork.text, "application/x-ndjson");
+      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
       setFailure(null);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
@@ -45,9 +51,12 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
 
   function exportTranscript() {
     try {
-      const markdown = transcriptMarkdown(session, id);
-      const title = session.name ?? transcriptTitle(session, session.branch(id));
+      const redacted = redact ? redactSession(session) : null;
+      const from = redacted ? redacted.value : session;
+      const markdown = transcriptMarkdown(from, id);
+      const title = from.name ?? transcriptTitle(from, from.branch(id));
       downloadText(transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id), markdown, "text/markdown");
+      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
       setFailure(null);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
@@ -56,10 +65,13 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
 
   function exportHtml() {
     try {
-      const html = transcriptHtml(session, id);
-      const title = session.name ?? transcriptTitle(session, session.branch(id));
+      const redacted = redact ? redactSession(session) : null;
+      const from = redacted ? redacted.value : session;
+      const html = transcriptHtml(from, id);
+      const title = from.name ?? transcriptTitle(from, from.branch(id));
       const name = transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id).replace(/\.md$/, ".html");
       downloadText(name, html, "text/html");
+      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
       setFailure(null);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
@@ -100,7 +112,16 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
         >
           Export HTML
         </button>
+        <label className="ml-1 inline-flex items-center gap-1 text-[12px] text-muted" title="Mask likely secrets (API keys, tokens, private keys, passwords in URLs) in the exported file; the README lists the patterns">
+          <input type="checkbox" className="accent-accent" checked={redact} onChange={(event) => setRedact(event.target.checked)} data-testid="redact-toggle" />
+          Redact secrets
+        </label>
       </div>
+      {redaction !== null ? (
+        <p role="status" className="text-[11.5px] text-muted" data-testid="redaction-note">
+          {redaction}
+        </p>
+      ) : null}
       {notes.length ? (
         <p id={noteId} className="text-[11.5px] text-red-700 dark:text-red-300">
           {notes.join(" · ")}
