@@ -4,7 +4,7 @@
  * an invisible virtual root. d3's hierarchy and tree walks are iterative, so
  * depth costs no stack.
  */
-import { hierarchy, tree as tidyTree, type HierarchyPointNode } from "d3-hierarchy";
+import { hierarchy, tree as tidyTree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
 import type { DisplayTree } from "./display-tree";
 import { NODE_HEIGHT, NODE_WIDTH, SLOT_HEIGHT, SLOT_WIDTH } from "./sizes";
 
@@ -37,12 +37,42 @@ export interface LayoutOptions {
 const VIRTUAL_ROOT = "";
 const fullCard = () => ({ width: NODE_WIDTH, height: NODE_HEIGHT });
 
+const noChildren = () => null;
+
+/**
+ * d3's `hierarchy()` with heights computed in one pass. d3 computes each node's
+ * height by walking up from it until an ancestor is tall enough, which is
+ * quadratic on a long chain (a 100k-entry run, unfolded: minutes). Each node is
+ * made by `hierarchy()` alone (so it has d3's methods), then linked here.
+ */
+function displayHierarchy(display: DisplayTree): HierarchyNode<string> {
+  const root = hierarchy<string>(VIRTUAL_ROOT, noChildren);
+  const order: HierarchyNode<string>[] = [];
+  const stack: HierarchyNode<string>[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    order.push(node);
+    const keys = node.data === VIRTUAL_ROOT ? display.roots : display.nodes.get(node.data)!.children;
+    if (!keys.length) continue;
+    const children = keys.map((key) => {
+      const child = hierarchy<string>(key, noChildren) as { -readonly [K in keyof HierarchyNode<string>]: HierarchyNode<string>[K] };
+      child.parent = node;
+      child.depth = node.depth + 1;
+      return child as HierarchyNode<string>;
+    });
+    (node as { children?: HierarchyNode<string>[] }).children = children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    if (node.parent && node.parent.height < node.height + 1) (node.parent as { height: number }).height = node.height + 1;
+  }
+  return root;
+}
+
 export function layoutDisplayTree(display: DisplayTree, options: LayoutOptions = {}): GraphLayout {
   const sizeOf = options.sizeOf ?? fullCard;
-  const root = hierarchy<string>(VIRTUAL_ROOT, (key) => {
-    const children = key === VIRTUAL_ROOT ? display.roots : display.nodes.get(key)!.children;
-    return children.length ? children : null;
-  });
+  const root = displayHierarchy(display);
   // siblings sit one slot apart; neighbouring subtrees get a little more air
   const laidOut: HierarchyPointNode<string> = tidyTree<string>()
     .nodeSize([SLOT_WIDTH, SLOT_HEIGHT])
