@@ -3,6 +3,7 @@ import path from "node:path";
 import { ViewerApp } from "@/components/viewer/ViewerApp";
 import { readViewParams } from "@/components/viewer/view-params";
 import { libraryRoot } from "@/lib/server/library";
+import { maxFileBytes } from "@/lib/server/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -16,6 +17,7 @@ export default async function ViewPage({ searchParams }: { searchParams: Promise
       key={key}
       params={params}
       samples={samples}
+      maxFileBytes={maxFileBytes()}
       sessionsDir={library && !samples ? library.dir.split(path.sep).join("/") : null}
     />
   );

@@ -39,7 +39,7 @@ export function ViewerApp(props: PlanInput) {
     return () => started.dispose();
   }, [plan]);
 
-  const openFile = useCallback((file: File) => setPlan({ kind: "load", target: uploadTarget(file) }), []);
+  const openFile = useCallback((file: File) => setPlan({ kind: "load", target: uploadTarget(file, props.maxFileBytes) }), [props.maxFileBytes]);
   const pickFile = useCallback(() => fileInput.current?.click(), []);
   const dragging = useFileDrop(openFile);
   useUrlSync();

@@ -17,6 +17,8 @@ export interface LoadTarget {
   /** deep-linked entry and tab to restore once the session is ready */
   entryId: string | null;
   tab: InspectorTab | null;
+  /** why the file is not read at all (too large): shown as the load error */
+  refusal?: string;
 }
 
 export const CANCELLED = "Loading was cancelled.";
@@ -34,6 +36,10 @@ export function describeLoadError(error: LoadError): string {
 export function loadSession(target: LoadTarget): LoadJob {
   const total = target.request.kind === "file" ? target.request.file.size : 0;
   viewer.startLoading(target.source, target.fileName, total);
+  if (target.refusal) {
+    viewer.failLoading(target.refusal);
+    return { cancel() {}, dispose() {} };
+  }
   if (target.tab) viewer.setTab(target.tab);
   const parser = new SessionParser();
   const worker = new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
