@@ -18,6 +18,7 @@ import { nodeTypes } from "./node-types";
 import { useDarkMode } from "./use-color-mode";
 import type { GraphModel } from "./use-graph-model";
 import { useViewportFollow } from "./use-viewport-follow";
+import { comparePick, useCompareFocus } from "@/components/compare/use-compare-focus";
 import { MAX_ZOOM, MIN_ZOOM } from "./viewport";
 
 /** What a screen reader hears when the selection moves. */
@@ -45,6 +46,7 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
   const wrapper = useRef<HTMLDivElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const follow = useViewportFollow(model, wrapper);
+  useCompareFocus(model);
 
   const host: ActionHost = {
     fitView: follow.fitAll,
@@ -64,12 +66,13 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
     }
   };
 
-  const onNodeClick: NodeMouseHandler = (_event, node) => {
+  const onNodeClick: NodeMouseHandler = (event, node) => {
     const n = node as GraphFlowNode;
     if (n.type === "segment") {
       viewer.toggleSegment(n.data.segment);
       return;
     }
+    if (comparePick(n.data.id, event.shiftKey)) return;
     follow.select(n.data.id, "mouse");
   };
 

@@ -55,6 +55,7 @@ export function runGraphAction(action: GraphAction, model: GraphModel, host: Act
       return true;
     case "close":
       host.closeHelp();
+      viewer.cancelComparePick();
       return true;
     case "fitView":
       host.fitView();
@@ -114,6 +115,10 @@ export function runGraphAction(action: GraphAction, model: GraphModel, host: Act
       return true;
     }
     case "open":
+      if (viewer.get().comparePickFrom !== null && model.selectedId !== null) {
+        viewer.compare(viewer.get().comparePickFrom, model.selectedId);
+        return true;
+      }
       if (node.kind === "segment") {
         viewer.toggleSegment(node.segment);
         return true;

@@ -13,6 +13,7 @@ import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-ki
 import { EntryLink } from "./EntryLink";
 import { Chip } from "./Fields";
 import { KindBadge } from "./KindBadge";
+import { LabelChip } from "@/components/labels/LabelChip";
 import { MessageBody } from "./MessageBody";
 import { QueryError } from "./QueryError";
 import { UsageLine, compactNumber } from "./UsageLine";
@@ -59,6 +60,7 @@ export function ContextTab({ session, id, revision }: { session: Session; id: st
   const [showUnsent, setShowUnsent] = useState(true);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const rows = useMemo(() => (result.model ? buildRows(result.model, cutOpen, showUnsent) : []), [result.model, cutOpen, showUnsent]);
+  const labels = session.labels();
 
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
@@ -89,9 +91,9 @@ export function ContextTab({ session, id, revision }: { session: Session; id: st
         renderRow={(i) => {
           const row = rows[i]!;
           if (row.kind === "cut-group") return <CutGroupRow row={row} open={cutOpen} onToggle={() => setCutOpen(!cutOpen)} />;
-          if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" />;
-          if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} />;
-          return <MessageRow row={row} open={expanded.has(row.n)} onToggle={() => toggle(row.n)} />;
+          if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" label={labels.get(row.entry.id)?.label ?? null} />;
+          if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} label={labels.get(row.entry.id)?.label ?? null} />;
+          return <MessageRow row={row} open={expanded.has(row.n)} onToggle={() => toggle(row.n)} label={labels.get(row.item.entryId)?.label ?? null} />;
         }}
       />
     </div>
@@ -173,7 +175,7 @@ function CutGroupRow({ row, open, onToggle }: { row: Extract<Row, { kind: "cut-g
   );
 }
 
-function EntryRow({ entry, note }: { entry: TreeEntry; note: string }) {
+function EntryRow({ entry, note, label }: { entry: TreeEntry; note: string; label: string | null }) {
   return (
     <button
       type="button"
@@ -184,13 +186,14 @@ function EntryRow({ entry, note }: { entry: TreeEntry; note: string }) {
     >
       <KindBadge kind={entryKind(entry)} className="opacity-70" />
       <span className="min-w-0 flex-1 truncate">{entrySnippet(entry)}</span>
+      {label ? <LabelChip label={label} /> : null}
       <span className="shrink-0 text-[11px] italic">{note}</span>
       <span className="shrink-0 font-mono text-[11px]">{entry.id}</span>
     </button>
   );
 }
 
-function MessageRow({ row, open, onToggle }: { row: Extract<Row, { kind: "message" }>; open: boolean; onToggle: () => void }) {
+function MessageRow({ row, open, onToggle, label }: { row: Extract<Row, { kind: "message" }>; open: boolean; onToggle: () => void; label: string | null }) {
   const { item } = row;
   const kind = messageKind(item.message);
   const excluded = excludedReason(item.message);
@@ -209,6 +212,7 @@ function MessageRow({ row, open, onToggle }: { row: Extract<Row, { kind: "messag
           <KindBadge kind={kind} />
           <span className={`min-w-0 flex-1 truncate ${excluded ? "text-muted line-through" : ""}`}>{messageSnippet(item.message)}</span>
         </button>
+        {label ? <LabelChip label={label} /> : null}
         {item.source === "retainedTail" ? <Chip tone="accent" title="an item of the compaction's retainedTail (harness)">tail {item.tailIndex}</Chip> : null}
         {item.source === "synthesized" ? <Chip title="built by pi from the entry, not stored as a message">synth</Chip> : null}
         {excluded ? <Chip tone="warn" title={excluded}>not sent</Chip> : null}

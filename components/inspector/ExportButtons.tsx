@@ -2,7 +2,8 @@
 
 /**
  * "Export fork" (the file pi's createBranchedSession would write at the
- * selected entry) and "Export transcript" (Markdown of the path). Each is
+ * selected entry), "Export transcript" (Markdown of the path) and "Export
+ * HTML" (the same path as one inert, self-contained HTML file). Each is
  * disabled, with pi's reason shown, where it cannot be made.
  */
 import { useId, useMemo, useState } from "react";

@@ -6,6 +6,7 @@
  * Reads only the viewer store; the page decides where the pane sits.
  */
 import { useRef, type KeyboardEvent } from "react";
+import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
 import { ContextTab } from "./ContextTab";
 import { EntryTab } from "./EntryTab";
@@ -78,7 +79,12 @@ export function Inspector() {
     <div className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground">
       <div className="flex shrink-0 flex-wrap items-center justify-between gap-2 px-3 pt-2 pb-1.5">
         <h2 className="text-[11px] font-semibold tracking-wide text-muted uppercase">Inspector</h2>
-        {session && entry ? <ExportButtons key={entry.id} session={session} id={entry.id} revision={revision} /> : null}
+        {session && entry ? (
+          <div className="flex flex-wrap items-start gap-1.5">
+            <CompareWithButton />
+            <ExportButtons key={entry.id} session={session} id={entry.id} revision={revision} />
+          </div>
+        ) : null}
       </div>
       <Tabs tab={tab} />
       <div

@@ -7,6 +7,8 @@ const KEY = "inspector-width";
 const DEFAULT = 460;
 const MIN = 320;
 const MIN_MAIN = 360;
+/** the compare pane puts two columns side by side: it asks for at least this much */
+const WIDE = 680;
 
 function storedWidth(): number {
   try {
@@ -17,7 +19,7 @@ function storedWidth(): number {
   }
 }
 
-export function SplitView({ main, side }: { main: ReactNode; side: ReactNode }) {
+export function SplitView({ main, side, wide = false }: { main: ReactNode; side: ReactNode; wide?: boolean }) {
   // only ever rendered in the browser (after a session has loaded), so localStorage is there
   const [width, setWidth] = useState(storedWidth);
   const container = useRef<HTMLDivElement>(null);
@@ -70,7 +72,7 @@ export function SplitView({ main, side }: { main: ReactNode; side: ReactNode }) 
       >
         <span className="absolute inset-y-0 -right-1 -left-1 z-10 group-hover:bg-accent/40 group-focus-visible:bg-accent/60" />
       </div>
-      <aside id="inspector" tabIndex={-1} aria-label="Inspector" style={{ width }} className="min-h-0 shrink-0 focus:outline-none">
+      <aside id="inspector" tabIndex={-1} aria-label="Inspector" style={{ width: wide ? Math.max(width, Math.min(WIDE, window.innerWidth - MIN_MAIN)) : width }} className="min-h-0 shrink-0 focus:outline-none">
         {side}
       </aside>
     </div>

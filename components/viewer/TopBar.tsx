@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/Badge";
 import { ButtonLink, IconButton } from "@/components/ui/Button";
 import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
+import { LabelsMenu } from "@/components/labels/LabelsMenu";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
@@ -58,6 +59,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
           <span className="tabular-nums" data-testid="entry-count" title="Entries in the file">
             {formatCount(session.account().entry)} entries
           </span>
+          <LabelsMenu />
           {leafId && (
             <button
               type="button"

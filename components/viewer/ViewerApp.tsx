@@ -3,6 +3,8 @@
 // The viewer page: loads the session named by the URL (a library file, a URL, or a file from disk) through the
 // parse worker, then lays out the graph, the inspector and the leaf timeline around the store.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ComparePickBanner } from "@/components/compare/ComparePickBanner";
+import { CompareView } from "@/components/compare/CompareView";
 import { LeafTimeline } from "@/components/graph/LeafTimeline";
 import { SessionGraph } from "@/components/graph/SessionGraph";
 import { Inspector } from "@/components/inspector/Inspector";
@@ -28,6 +30,7 @@ export function ViewerApp(props: PlanInput) {
   const error = useViewer((s) => s.load.error);
   const session = useViewer((s) => s.session);
   const fileName = useViewer((s) => s.fileName);
+  const comparing = useViewer((s) => s.compareId !== null);
 
   useEffect(() => {
     if (plan.kind !== "load") {
@@ -87,15 +90,17 @@ export function ViewerApp(props: PlanInput) {
       <>
         <DiagnosticsBanner />
         <SplitView
+          wide={comparing}
           main={
             <>
+              <ComparePickBanner />
               <div className="min-h-0 flex-1">
                 <SessionGraph />
               </div>
               <LeafTimeline className="shrink-0 border-t border-border" />
             </>
           }
-          side={<Inspector />}
+          side={comparing ? <CompareView /> : <Inspector />}
         />
       </>
     );

@@ -48,6 +48,10 @@ export interface ViewerState {
   contextOverlay: boolean;
   /** the second node of a comparison, when one is open */
   compareId: string | null;
+  /** the first node of the open comparison: the selection when it was opened (the selection can move on) */
+  compareBaseId: string | null;
+  /** "Compare with…" waits for a second node to be picked; holds the first */
+  comparePickFrom: string | null;
 }
 
 const initial: ViewerState = {
@@ -63,6 +67,8 @@ const initial: ViewerState = {
   historyStep: null,
   contextOverlay: true,
   compareId: null,
+  compareBaseId: null,
+  comparePickFrom: null,
 };
 
 let state: ViewerState = initial;
@@ -130,8 +136,21 @@ export const viewer = {
   setContextOverlay(on: boolean): void {
     set({ contextOverlay: on });
   },
+  /** Compare the selection with `id`; null closes the comparison. */
   setCompare(id: string | null): void {
-    set({ compareId: id });
+    viewer.compare(id === null ? null : state.selectedId, id);
+  },
+  /** Compare `a` with `b` (both null: close); `a` becomes the selection. */
+  compare(a: string | null, b: string | null): void {
+    if (a === null || b === null) set({ compareId: null, compareBaseId: null, comparePickFrom: null });
+    else set({ compareId: b, compareBaseId: a, comparePickFrom: null, selectedId: a });
+  },
+  /** "Compare with…": the next node picked is compared with the selection. */
+  startComparePick(): void {
+    if (state.selectedId !== null) set({ comparePickFrom: state.selectedId });
+  },
+  cancelComparePick(): void {
+    if (state.comparePickFrom !== null) set({ comparePickFrom: null });
   },
 };
 

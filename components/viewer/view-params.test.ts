@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readViewParams, sameSession, viewSearch } from "./view-params";
+import { readCompareParam, readViewParams, sameSession, viewSearch } from "./view-params";
 
 describe("readViewParams", () => {
   it("reads file, entry and tab from the query string or from Next's searchParams object", () => {
@@ -31,5 +31,15 @@ describe("sameSession", () => {
     expect(sameSession("?file=a.jsonl&entry=1", "?file=a.jsonl&tab=path")).toBe(true);
     expect(sameSession("?file=a.jsonl", "?file=b.jsonl")).toBe(false);
     expect(sameSession("?upload=a.jsonl", "?file=a.jsonl")).toBe(false);
+  });
+});
+
+describe("compare param", () => {
+  it("round-trips with the entry it is compared with, and is dropped without one", () => {
+    const search = viewSearch({ kind: "server", path: "a.jsonl" }, "e1", null, "e2");
+    expect(search).toBe("?file=a.jsonl&entry=e1&compare=e2");
+    expect(readCompareParam(new URLSearchParams(search))).toBe("e2");
+    expect(viewSearch({ kind: "server", path: "a.jsonl" }, null, null, "e2")).toBe("?file=a.jsonl");
+    expect(readCompareParam(new URLSearchParams("compare="))).toBeNull();
   });
 });

@@ -35,14 +35,20 @@ export function readViewParams(search: SearchLike): ViewParams {
   };
 }
 
-/** The query string for a source, selection and tab; the default tab ("entry") is left out. */
-export function viewSearch(source: SessionSource, entry: string | null, tab: InspectorTab | null): string {
+/** `compare=<id>`: the second node of a comparison with `entry` (the first). */
+export function readCompareParam(search: SearchLike): string | null {
+  return first(search, "compare");
+}
+
+/** The query string for a source, selection and tab (and comparison); the default tab ("entry") is left out. */
+export function viewSearch(source: SessionSource, entry: string | null, tab: InspectorTab | null, compare: string | null = null): string {
   const params = new URLSearchParams();
   if (source.kind === "server" || source.kind === "sample") params.set("file", source.path);
   else if (source.kind === "url") params.set("src", source.url);
   else params.set("upload", source.name);
   if (entry) params.set("entry", entry);
   if (tab && tab !== "entry") params.set("tab", tab);
+  if (entry && compare) params.set("compare", compare);
   return `?${params}`;
 }
 

@@ -17,6 +17,7 @@ section.summary{border-color:var(--summary)}
 section.error{border-color:var(--error)}
 h2{font-size:.8em;letter-spacing:.04em;text-transform:uppercase;color:var(--muted);margin:0 0 6px;font-weight:600}
 h2 .id{text-transform:none;letter-spacing:0;font-weight:400;margin-left:6px}
+h2 code,h2 .meta{text-transform:none;letter-spacing:0}
 .label{display:inline-block;margin-left:6px;padding:0 6px;border-radius:9px;background:#fce7f3;color:#9d174d;text-transform:none;letter-spacing:0}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0 0 8px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0 0 8px;padding:10px 12px;background:var(--surface);border:1px solid var(--border);border-radius:6px}

@@ -121,7 +121,7 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
     case "assistant": {
       const model = modelName(message.provider, message.model);
       const stopped = message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "length";
-      const heading = `Assistant${model ? ` · ${escapeHtml(model)}` : ""}${stopped ? ` — stopped: ${escapeHtml(str(message.stopReason))}` : ""}`;
+      const heading = `Assistant${model ? ` · <span class="meta">${escapeHtml(model)}</span>` : ""}${stopped ? ` — stopped: ${escapeHtml(str(message.stopReason))}` : ""}`;
       const error = typeof message.errorMessage === "string" ? `<p class="err">Error: ${escapeHtml(message.errorMessage)}</p>` : "";
       return section(stopped ? "assistant error" : "assistant", entry, heading, label, contentHtml(message.content, format) + error);
     }

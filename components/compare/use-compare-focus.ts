@@ -1,0 +1,50 @@
+"use client";
+
+/**
+ * The graph's part in a comparison: Shift+click (or any click while "Compare
+ * with…" waits) picks the second node; an opened comparison has A, B and their
+ * common ancestor unfolded and brought into view together.
+ */
+import { useReactFlow, useStore } from "@xyflow/react";
+import { useEffect, useRef } from "react";
+import { openComparison } from "./compare-model";
+import { useViewer, viewer } from "@/components/viewer/store";
+import type { GraphModel } from "@/components/graph/graph-model";
+
+/** Handles a node click that picks a comparison's second node; false when the click is an ordinary selection. */
+export function comparePick(id: string, shift: boolean): boolean {
+  const state = viewer.get();
+  const from = state.comparePickFrom ?? (shift ? state.selectedId : null);
+  if (from === null) return false;
+  viewer.compare(from, id);
+  return true;
+}
+
+export function useCompareFocus(model: GraphModel): void {
+  const a = useViewer((s) => s.compareBaseId);
+  const b = useViewer((s) => s.compareId);
+  const rf = useReactFlow();
+  const ready = useStore((s) => s.panZoom !== null);
+  const shown = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (a === null || b === null) {
+      shown.current = null;
+      return;
+    }
+    const pair = `${a}\n${b}`;
+    if (!ready || shown.current === pair) return;
+    const view = openComparison(viewer.get());
+    const ancestor = view?.ok ? view.result.commonAncestorId : null;
+    const ids = ancestor ? [a, b, ancestor] : [a, b];
+    const expanded = viewer.get().expandedSegments;
+    const folded = ids.map((id) => model.display.runOf.get(id)).filter((run): run is string => run !== undefined && !expanded.has(run));
+    if (folded.length) {
+      viewer.expandSegments(folded);
+      return; // the next layout comes back here
+    }
+    shown.current = pair;
+    const keys = ids.map((id) => model.display.keyOf.get(id)).filter((key): key is string => key !== undefined);
+    void rf.fitView({ nodes: keys.map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 });
+  }, [a, b, model, rf, ready]);
+}
