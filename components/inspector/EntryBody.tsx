@@ -1,15 +1,17 @@
 "use client";
 
 /** The content of one entry, by type (spec §4.2); message entries go through MessageBody. */
+import { useMemo } from "react";
 import type { JsonObject, TreeEntry } from "@/lib/session";
+import { useViewer } from "@/components/viewer/store";
 import { MessageContent } from "./ContentBlocks";
 import { EntryLink } from "./EntryLink";
-import { Field, Fields, Section } from "./Fields";
+import { Chip, Field, Fields, Section } from "./Fields";
 import { Markdown } from "./Markdown";
 import { MessageBody } from "./MessageBody";
 import { TruncatedText } from "./TruncatedText";
 import { UsageLine } from "./UsageLine";
-import { messageKind, messageSnippet } from "./entry-kind";
+import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
 import { KindBadge } from "./KindBadge";
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -38,7 +40,15 @@ function CompactionBody({ entry }: { entry: TreeEntry }) {
     <div className="flex flex-col gap-3">
       <Fields>
         <Field label="tokens before">{String(entry.tokensBefore)}</Field>
-        <Field label="first kept">{entry.firstKeptEntryId === undefined ? <span className="text-muted">none: nothing before the compaction is kept</span> : <EntryLink id={entry.firstKeptEntryId} />}</Field>
+        <Field label="first kept">
+          {entry.firstKeptEntryId === undefined ? (
+            <span className="text-muted">none: nothing before the compaction is kept</span>
+          ) : entry.firstKeptEntryId === entry.id ? (
+            <span className="text-muted">itself (pi ≥ 0.87&apos;s default): nothing before the compaction is kept</span>
+          ) : (
+            <EntryLink id={entry.firstKeptEntryId} />
+          )}
+        </Field>
         {entry.fromHook === true ? <Field label="from">an extension (fromHook)</Field> : null}
         {entry.usage !== undefined ? (
           <Field label="usage">
@@ -63,6 +73,16 @@ function CompactionBody({ entry }: { entry: TreeEntry }) {
       <Section title="Summary">
         <Markdown text={typeof entry.summary === "string" ? entry.summary : ""} />
       </Section>
+      {isObject(entry.systemMessage) ? (
+        <Section title="System message" aside="the prompt and tools at this compaction, sent before its summary (pi ≥ 0.86)">
+          <details className="rounded border border-border">
+            <summary className="cursor-pointer px-2 py-1 text-[12px] text-muted">{systemSummary(entry.systemMessage)}</summary>
+            <div className="px-2 pb-2">
+              <SystemMessageBody message={entry.systemMessage} />
+            </div>
+          </details>
+        </Section>
+      ) : null}
       {tail ? (
         <Section title="Retained tail" aside={`${tail.length} messages kept inside the compaction (harness)`}>
           {tail.map((message, i) => (
@@ -80,9 +100,159 @@ function CompactionBody({ entry }: { entry: TreeEntry }) {
   );
 }
 
+function toolNames(tools: unknown): string {
+  return Array.isArray(tools) ? tools.map((t) => (isObject(t) ? String(t.name) : String(t))).join(", ") : "";
+}
+
+function systemSummary(message: JsonObject): string {
+  const sections = isObject(message.sections) ? Object.keys(message.sections).length : 0;
+  const tools = Array.isArray(message.toolsAdded) ? message.toolsAdded.length : 0;
+  return `${typeof message.content === "string" && message.content ? "prompt text, " : ""}${sections} section${sections === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"} added`;
+}
+
+/** A `system` message (pi ≥ 0.86): a delta of the system prompt — text, named sections, tools added or removed. */
+function SystemMessageBody({ message }: { message: JsonObject }) {
+  const sections = isObject(message.sections) ? Object.entries(message.sections) : [];
+  return (
+    <div className="flex flex-col gap-2">
+      <Fields>
+        {sections.map(([name, value]) => (
+          <Field key={name} label={`section ${name}`}>
+            {value === null ? <span className="text-muted">removed</span> : <span className="whitespace-pre-wrap">{String(value)}</span>}
+          </Field>
+        ))}
+        {Array.isArray(message.toolsAdded) ? <Field label="tools added">{toolNames(message.toolsAdded) || "(none)"}</Field> : null}
+        {Array.isArray(message.toolsRemoved) ? <Field label="tools removed">{toolNames(message.toolsRemoved) || "(none)"}</Field> : null}
+      </Fields>
+      {typeof message.content === "string" && message.content ? <TruncatedText text={message.content} /> : <p className="text-[12px] text-muted">(no prompt text{message.content == null ? ": pi sends it as an empty string" : ""})</p>}
+    </div>
+  );
+}
+
+/** A `usage` entry (pi ≥ 0.86): tokens spent outside the conversation (cache warming, titles, subagents). */
+function UsageBody({ entry }: { entry: TreeEntry }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <Fields>
+        <Field label="kind">
+          <span className="font-mono">{String(entry.kind)}</span>
+        </Field>
+        <Field label="model">
+          <span className="font-mono">
+            {String(entry.provider)}/{String(entry.model)}
+          </span>
+        </Field>
+        <Field label="usage">
+          <UsageLine usage={entry.usage} />
+        </Field>
+        {entry.note !== undefined ? <Field label="note">{String(entry.note)}</Field> : null}
+      </Fields>
+      <p className="text-[12px] text-muted">Not sent to the model: pi records what the call cost (pi-coding-agent ≥ 0.86).</p>
+    </div>
+  );
+}
+
+/** A `context_edit` entry (pi ≥ 0.87): replaces an earlier entry's content in the model's context, on its own branch. */
+function ContextEditBody({ entry }: { entry: TreeEntry }) {
+  const target = useViewer((s) => (typeof entry.targetId === "string" ? s.session?.tree.get(entry.targetId) : undefined));
+  const replacement = entry.replacement;
+  return (
+    <div className="flex flex-col gap-3">
+      <Fields>
+        <Field label="replaces">
+          <span className="flex min-w-0 items-center gap-1.5">
+            <EntryLink id={entry.targetId} />
+            {target ? <KindBadge kind={entryKind(target)} /> : null}
+          </span>
+        </Field>
+        {target ? (
+          <Field label="was">
+            <span className="line-clamp-2 text-muted" data-testid="context-edit-original">
+              {entrySnippet(target)}
+            </span>
+          </Field>
+        ) : null}
+      </Fields>
+      <Section title="Replacement" aside="what the model sees instead, wherever this edit and its target are both in the context">
+        {replacement === null ? (
+          <p className="text-[12.5px]" data-testid="context-edit-replacement">
+            <Chip tone="warn">removed</Chip> the target&apos;s messages are left out of the context
+          </p>
+        ) : isObject(replacement) ? (
+          <div data-testid="context-edit-replacement">
+            <MessageContent content={replacement.content} />
+          </div>
+        ) : (
+          <Json value={replacement} />
+        )}
+      </Section>
+      <p className="text-[12px] text-muted">Branch-local: branches that do not pass through this edit still send the original. The last edit of a target on the path wins (pi-coding-agent ≥ 0.87).</p>
+    </div>
+  );
+}
+
+/** context_edit entries that name this entry, anywhere in the file (each applies on its own branch). */
+function EditedBy({ entry }: { entry: TreeEntry }) {
+  const session = useViewer((s) => s.session);
+  const revision = useViewer((s) => s.revision);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
+  const edits = useMemo(() => session?.tree.entries.filter((e) => e.type === "context_edit" && e.targetId === entry.id) ?? [], [session, revision, entry.id]);
+  if (edits.length === 0) return null;
+  return (
+    <Fields>
+      <Field label="edited by">
+        <span className="flex flex-wrap items-center gap-1.5">
+          {edits.map((e) => (
+            <EntryLink key={String(e.id)} id={e.id} title={e.replacement === null ? "removes it from the context on its branch" : "replaces its content on its branch"} />
+          ))}
+          <span className="text-[12px] text-muted">(on the branches through {edits.length === 1 ? "that edit" : "those edits"})</span>
+        </span>
+      </Field>
+    </Fields>
+  );
+}
+
+/** Where a v4 log's lanes point (pi-agent-core ≥ 0.84): every lane, and which of them sit on this entry. */
+function V4Lanes({ entry }: { entry: TreeEntry }) {
+  const log = useViewer((s) => s.session?.parser.v4 ?? null);
+  const revision = useViewer((s) => s.revision);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the log grows in place; revision says when
+  const lanes = useMemo(() => (log ? [...log.lanes.values()] : null), [log, revision]);
+  if (!lanes) return null;
+  return (
+    <Fields>
+      {typeof entry.seq === "number" ? <Field label="seq">{entry.seq}</Field> : null}
+      {typeof entry.lane === "string" ? <Field label="written on lane">{entry.lane}</Field> : null}
+      <Field label="lanes">
+        <ul className="flex flex-col gap-0.5" data-testid="v4-lanes">
+          {lanes.map((lane) => (
+            <li key={lane.lane} className="flex items-center gap-1.5">
+              <span className="font-mono text-[12px]">{lane.lane}</span>
+              <span className="text-muted">→</span>
+              {lane.leafId === null ? <span className="text-muted">(empty)</span> : <EntryLink id={lane.leafId} />}
+              {lane.leafId === entry.id ? <Chip tone="accent">leaf here</Chip> : null}
+            </li>
+          ))}
+        </ul>
+      </Field>
+    </Fields>
+  );
+}
+
 export function EntryBody({ entry }: { entry: TreeEntry }) {
+  return (
+    <>
+      <EntryTypeBody entry={entry} />
+      {entry.type === "message" || entry.type === "custom_message" ? <EditedBy entry={entry} /> : null}
+      <V4Lanes entry={entry} />
+    </>
+  );
+}
+
+function EntryTypeBody({ entry }: { entry: TreeEntry }) {
   switch (entry.type) {
     case "message":
+      if (isObject(entry.message) && entry.message.role === "system") return <SystemMessageBody message={entry.message} />;
       return isObject(entry.message) ? (
         <MessageBody message={entry.message} />
       ) : (
@@ -176,6 +346,10 @@ export function EntryBody({ entry }: { entry: TreeEntry }) {
           <Field label="name">{typeof entry.name === "string" && entry.name.trim() ? entry.name : <span className="text-muted">(empty: clears the name)</span>}</Field>
         </Fields>
       );
+    case "usage":
+      return <UsageBody entry={entry} />;
+    case "context_edit":
+      return <ContextEditBody entry={entry} />;
     case "leaf":
       return (
         <Fields>

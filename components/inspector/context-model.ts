@@ -4,7 +4,7 @@
  * cut from the path, and a token estimate. Pure; the answers themselves come
  * from `Session.context` / `contextEntries` — this only arranges them.
  */
-import type { ContextMessage, JsonObject, ModelRef, Reader, Session, TreeEntry } from "@/lib/session";
+import { contextEdits, type ContextMessage, type JsonObject, type ModelRef, type Reader, type Session, type TreeEntry } from "@/lib/session";
 import type { Usage } from "@/lib/session";
 
 export interface ContextEntryView {
@@ -39,12 +39,13 @@ export function contextModel(session: Session, id: string): ContextModel {
   const context = session.context(id);
   const entries: ContextEntryView[] = [];
   let m = 0;
-  for (const entryId of context.entryIds) {
+  const edits = session.reader === "ca-0.87" ? contextEdits(context.entryIds.flatMap((entryId) => session.tree.get(entryId) ?? [])) : null;
+  for (const [index, entryId] of context.entryIds.entries()) {
     const entry = session.tree.get(entryId);
     if (!entry) continue;
     const messages: ContextMessage[] = [];
     while (m < context.messages.length && context.messages[m]!.entryId === entryId) messages.push(context.messages[m++]!);
-    entries.push({ entry, messages, unsent: messages.length ? null : unsentReason(entry) });
+    entries.push({ entry, messages, unsent: messages.length ? null : (newerUnsentReason(session.reader, entry, index, edits) ?? unsentReason(entry)) });
   }
   let chars = 0;
   let images = 0;
@@ -78,6 +79,18 @@ function cutEntries(session: Session, id: string, entries: ContextEntryView[]): 
   if (cut.length === 0) return null;
   const head = entries[0]?.entry;
   return { compactionId: head?.type === "compaction" ? head.id : null, entries: cut };
+}
+
+/** Why newer rules send nothing for an entry that 0.84's would send (pi ≥ 0.87 edits and compactions, v4 deferred messages). */
+function newerUnsentReason(reader: Reader, entry: TreeEntry, index: number, edits: Map<unknown, TreeEntry> | null): string | null {
+  const edit = edits?.get(entry.id);
+  if (edit && edit.replacement === null) return `removed by context_edit ${edit.id} on this branch (pi ≥ 0.87)`;
+  if (reader === "ca-0.87" && entry.type === "compaction" && index > 0) return "an older compaction in the kept range: pi ≥ 0.87 sends only the newest summary";
+  const message = entry.message as { role?: unknown; stopReason?: unknown } | undefined;
+  if (reader === "v4" && entry.type === "message" && message?.role === "assistant" && message.stopReason === "deferred") return "deferred assistant message: the harness does not send it";
+  if (entry.type === "usage") return "usage record: what a call cost, never sent";
+  if (entry.type === "context_edit") return `edits ${String(entry.targetId)} in this context; never sent itself`;
+  return null;
 }
 
 export function unsentReason(entry: TreeEntry): string {

@@ -26,8 +26,14 @@ describe("entryKind", () => {
   });
 
   it("tells unknown types by their name", () => {
-    expect(entryKind({ type: "context_edit", id: "x" }).label).toBe("Unknown: context_edit");
+    expect(entryKind({ type: "future_thing", id: "x" }).label).toBe("Unknown: future_thing");
     expect(entryKind({ id: "x" }).label).toBe("Unknown: (no type)");
+  });
+
+  it("names the types and roles newer pi versions write", () => {
+    expect(entryKind({ type: "context_edit", id: "x", targetId: "y", replacement: null })).toMatchObject({ label: "Context edit", tone: "setting" });
+    expect(entryKind({ type: "usage", id: "x", kind: "cache_warm" })).toMatchObject({ label: "Usage", tone: "meta" });
+    expect(entryKind({ type: "message", id: "x", message: { role: "system", content: "" } })).toMatchObject({ label: "System message", tone: "setting" });
   });
 });
 

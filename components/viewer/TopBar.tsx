@@ -8,10 +8,8 @@ import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { LabelsMenu } from "@/components/labels/LabelsMenu";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
-import { sessionTitle } from "./session-facts";
+import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
-
-const READER_NAME = { ca: "coding agent", hx: "harness" } as const;
 
 export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   const session = useViewer((s) => s.session);
@@ -23,6 +21,8 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : null;
   const leafId = session?.leafId ?? null;
   const choice = session?.readerChoice;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
+  const badge = useMemo(() => (session ? readerBadge(session) : null), [session, revision]);
   const label = title ?? fileName;
 
   useEffect(() => {
@@ -53,11 +53,11 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
       </div>
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
-          <Badge tone={choice.reader === "hx" ? "accent" : "neutral"} title={choice.reason} data-testid="reader-chip">
-            {READER_NAME[choice.reader]}
+          <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[17rem]">
+            <span className="truncate">{badge?.text}</span>
           </Badge>
           <span className="tabular-nums" data-testid="entry-count" title="Entries in the file">
-            {formatCount(session.account().entry)} entries
+            {formatCount(entryCountOf(session))} entries
           </span>
           <LabelsMenu />
           {leafId && (

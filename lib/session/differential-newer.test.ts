@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Session, SessionQueryError, type NewerForkResult, type Reader } from "./index";
+import { forkV4Log, Session, SessionQueryError, type NewerForkResult, type Reader } from "./index";
 import { stableStringify } from "./testing/golden";
 import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng, type WrittenEntry } from "./testing/random-session";
 import { driveV4, newerCaOps, type NewerCaSessionManager, type V4Entry, type V4Session } from "./testing/random-session-newer";
@@ -75,6 +75,9 @@ interface V4Modules {
   buildSessionContext(pathEntries: V4Entry[]): PiContext;
   buildContextEntries(pathEntries: V4Entry[]): V4Entry[];
   NodeExecutionEnv: new (options: { cwd: string }) => unknown;
+  JsonlSessionRepo: new (options: { fs: unknown; sessionsRoot: string }) => {
+    fork(source: { id: string; path: string }, options: { cwd: string; entryId: string; position: "at" | "before" }): Promise<{ getMetadata(): Promise<{ path: string }> }>;
+  };
 }
 
 interface V4Storage {
@@ -97,7 +100,8 @@ beforeAll(async () => {
   const session = await import(moduleUrl(`${base}/session/session.js`));
   const context = await import(moduleUrl(`${base}/session/context.js`));
   const env = await import(moduleUrl(`${base}/env/nodejs.js`));
-  v4 = { JsonlSessionStorage: storage.JsonlSessionStorage, Session: session.Session, buildSessionContext: context.buildSessionContext, buildContextEntries: context.buildContextEntries, NodeExecutionEnv: env.NodeExecutionEnv };
+  const repo = await import(moduleUrl(`${base}/session/jsonl/repo.js`));
+  v4 = { JsonlSessionStorage: storage.JsonlSessionStorage, Session: session.Session, buildSessionContext: context.buildSessionContext, buildContextEntries: context.buildContextEntries, NodeExecutionEnv: env.NodeExecutionEnv, JsonlSessionRepo: repo.JsonlSessionRepo };
   workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-newer-"));
 });
 
@@ -129,6 +133,7 @@ const seen = {
   v4EmptyLane: 0,
   v4Labels: 0,
   v4UsageRecords: 0,
+  v4Forks: 0,
 };
 
 const jsonRound = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
@@ -361,6 +366,27 @@ async function compareV4(text: string, file: string, where: string): Promise<num
     totals.v4Lanes++;
   }
   for (const entry of entries) await compareAt(entry.id, `${where} entry ${entry.id}`);
+
+  // forks: repo.fork at (the viewer's export) and before a message entry, for some of them
+  const repo = new v4.JsonlSessionRepo({ fs: env, sessionsRoot: path.join(workDir, "v4-forks") });
+  const source = { id: log.header.id, path: file };
+  const messages = entries.filter((e) => e.type === "message");
+  for (const [k, entry] of messages.entries()) {
+    if (k % 10 !== 0 && k !== messages.length - 1) continue;
+    for (const position of ["at", "before"] as const) {
+      const at = `${where} fork ${position} ${entry.id}`;
+      const forked = await repo.fork(source, { cwd: log.header.cwd, entryId: entry.id, position });
+      const forkPath = (await forked.getMetadata()).path;
+      const piText = readFileSync(forkPath, "utf8");
+      rmSync(forkPath);
+      const header = JSON.parse(piText.slice(0, piText.indexOf("\n"))) as { id: string; createdAt: number };
+      const options = { sessionId: header.id, timestamp: new Date(header.createdAt).toISOString(), position };
+      const ours = position === "at" ? session.fork(entry.id, options) : forkV4Log(session.tree, log, entry.id, options);
+      same(ours.text, piText, `${at}: file`);
+      same(ours.fileName, path.basename(forkPath), `${at}: file name`);
+      seen.v4Forks++;
+    }
+  }
   return entries.length;
 }
 

@@ -20,3 +20,4 @@ export { newerCaContext, newerCaContextEntries, newerCaMessages, projectEdited, 
 export { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context-v4";
 export { forkNewer, type NewerForkResult } from "./fork-newer";
 export { V4Log, V4_ENTRY_TYPES, V4_RECORD_TYPES, type V4Header, type V4Lane, type V4Label, type V4Record, type V4Stats, type V4Problem, type V4LineKind } from "./v4-log";
+export { forkV4Log, type V4ForkOptions } from "./fork-v4";

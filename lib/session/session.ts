@@ -3,6 +3,7 @@ import { newerCaContext, newerCaContextEntries } from "./context-newer";
 import { v4Branch, v4Context, v4ContextEntries } from "./context-v4";
 import { forkSession, type ForkOptions, type ForkResult } from "./fork";
 import { forkNewer } from "./fork-newer";
+import { forkV4Log } from "./fork-v4";
 import { RULE_SETS, type FormatTrace } from "./rules";
 import type { V4Lane } from "./v4-log";
 import { harnessRefusal } from "./harness";
@@ -11,7 +12,7 @@ import { SessionParser } from "./parse";
 import { caBranch, hxBranch } from "./path";
 import { treeShape, type TreeShape } from "./structure";
 import type { LabelState, SessionTree } from "./tree";
-import type { Diagnostic, LineAccount, Reader, SessionContext, SessionHeader, TreeEntry } from "./types";
+import { SessionQueryError, type Diagnostic, type LineAccount, type Reader, type SessionContext, type SessionHeader, type TreeEntry } from "./types";
 
 export interface OpenOptions {
   /** "auto" (default): the harness rules for files holding `leaf` entries it can read, else the coding agent's. */
@@ -66,7 +67,20 @@ export class Session {
   }
 
   get name(): string | null {
+    // a v4 log's name is its last name fact, as given (pi neither trims it nor treats "" as none)
+    const v4 = this.parser.v4;
+    if (v4 && this.reader === "v4") return v4.name ?? null;
     return this.tree.name;
+  }
+
+  /** The rules applied to the file and why (same as readerChoice). */
+  get rules(): ReaderChoice {
+    return this.readerChoice;
+  }
+
+  /** A v4 log's lanes (main first, then in creation order); [] for other files. */
+  get lanes(): V4Lane[] {
+    return this.parser.v4 ? [...this.parser.v4.lanes.values()] : [];
   }
 
   get readerChoice(): ReaderChoice {
@@ -112,6 +126,9 @@ export class Session {
     const choice = this.readerChoice;
     // v4 entries carry numeric timestamps (ms), as pi-agent-core writes them
     const parsed = this.parser.v4 ? this.parser.diagnostics.filter((d) => !(d.kind === "missing-timestamp" && d.entryId !== undefined && typeof this.tree.get(d.entryId)?.timestamp === "number")) : this.parser.diagnostics;
+    // read by the v4 rules, a log pi-agent-core opens is no error: only the coding agent refuses it
+    const v4Readable = choice.reader === "v4" && this.parser.v4?.refusal === null;
+    if (v4Readable) for (const [i, d] of parsed.entries()) if (d.kind === "v4-log") parsed[i] = { ...d, severity: "info" };
     const out = [...parsed, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
     if (this.tree.hasLeafEntries && choice.reader === "ca") {
       out.push({ line: 0, kind: "hx-refused", severity: "warning", message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead` });
@@ -189,6 +206,11 @@ export class Session {
   fork(id: string, options?: ForkOptions, reader: Reader = this.reader): ForkResult {
     // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
     if (reader === "ca-0.86" || reader === "ca-0.87") return forkNewer(this.tree, this.header, id, options);
+    // a v4 log forks into another v4 log (pi-agent-core's repo.fork at the entry)
+    if (reader === "v4") {
+      if (!this.parser.v4) throw new SessionQueryError("invalid", "only a v4 log can be forked by the v4 rules");
+      return forkV4Log(this.tree, this.parser.v4, id, options);
+    }
     return forkSession(this.tree, this.header, id, options);
   }
 
