@@ -19,7 +19,7 @@ afterAll(() => rmSync(path.join(ROOT, DIST), { recursive: true, force: true }));
 
 function start(env: Record<string, string | undefined>): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const base = { ...process.env, NEXT_DIST_DIR: DIST, PORT: "39871", NEXT_TELEMETRY_DISABLED: "1" };
+    const base: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: DIST, PORT: "39871", NEXT_TELEMETRY_DISABLED: "1" };
     delete base.HOST;
     const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: { ...base, ...env } });
     let stdout = "";
