@@ -1,18 +1,108 @@
-// Streams one session file through the SummaryScanner, with a cache keyed by (path, size, mtime).
-import { createReadStream } from "node:fs";
+// Describes one session file for the library from a bounded number of its bytes, with a cache keyed by
+// (path, size, mtime). Small files are scanned whole (exact counts); a big file is read only at its start
+// (header, first user message, early name) and its end (a later rename), and its entry count is estimated,
+// so listing a directory of huge sessions costs the same as listing small ones.
+import { open } from "node:fs/promises";
 import { SummaryScanner, type SessionSummary } from "./session-summary";
 
-/** Branches are counted only in files up to this size: it needs every entry's ids kept in memory. */
-export const BRANCH_COUNT_LIMIT = 16 * 1024 * 1024;
-const CHUNK = 1024 * 1024;
+export interface SummaryLimits {
+  /** files up to this size are read whole */
+  fullScan: number;
+  /** bytes read from the start of a bigger file */
+  head: number;
+  /** bytes read from the end of a bigger file */
+  tail: number;
+}
 
-export async function readSummary(file: string, size: number, branchCountLimit = BRANCH_COUNT_LIMIT): Promise<SessionSummary> {
-  const scanner = new SummaryScanner({ countBranches: size <= branchCountLimit });
-  // ignoreBOM keeps a leading BOM in the text, so a BOM-prefixed header fails as it does in pi
+/** Branches are counted only in files read whole: it needs every entry's ids. */
+export const SUMMARY_LIMITS: SummaryLimits = { fullScan: 1024 * 1024, head: 512 * 1024, tail: 256 * 1024 };
+
+const CHUNK = 256 * 1024;
+
+export interface BoundedSummary {
+  summary: SessionSummary;
+  /** bytes read from the file */
+  bytesRead: number;
+}
+
+export async function readSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS): Promise<SessionSummary> {
+  return (await readBoundedSummary(file, size, limits)).summary;
+}
+
+export async function readBoundedSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS): Promise<BoundedSummary> {
+  const handle = await open(file, "r");
+  try {
+    let bytesRead = 0;
+    const read = async (position: number, length: number): Promise<Buffer> => {
+      const buffer = Buffer.allocUnsafe(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead: n } = await handle.read(buffer, filled, length - filled, position + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      bytesRead += filled;
+      return buffer.subarray(0, filled);
+    };
+
+    if (size <= limits.fullScan) {
+      const scanner = new SummaryScanner({ countBranches: true });
+      // ignoreBOM keeps a leading BOM in the text, so a BOM-prefixed header fails as it does in pi
+      const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+      // read to the end, not to `size`: the file may have grown since it was listed
+      for (let position = 0; ; position += CHUNK) {
+        const chunk = await read(position, CHUNK);
+        if (chunk.length === 0) break;
+        scanner.push(decoder.decode(chunk, { stream: true }));
+        if (chunk.length < CHUNK) break;
+      }
+      scanner.push(decoder.decode());
+      return { summary: scanner.end(), bytesRead };
+    }
+
+    const head = await read(0, limits.head);
+    const tailStart = Math.max(head.length, size - limits.tail);
+    const tail = await read(tailStart, size - tailStart);
+    return { summary: summariseEnds(head, tail, size - head.length - tail.length), bytesRead };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The summary of a big file from its first and last bytes; `between` bytes were not read. */
+function summariseEnds(head: Buffer, tail: Buffer, between: number): SessionSummary {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) scanner.push(decoder.decode(chunk as Buffer, { stream: true }));
-  scanner.push(decoder.decode());
-  return scanner.end();
+  // only whole lines: the head up to its last newline, the tail from its first
+  const headEnd = head.lastIndexOf(0x0a) + 1;
+  const headScanner = new SummaryScanner({ countBranches: false });
+  headScanner.push(decoder.decode(head.subarray(0, headEnd)));
+  const start = headScanner.end();
+
+  const tailFrom = between > 0 ? tail.indexOf(0x0a) + 1 : 0;
+  const tailLines = tail.subarray(tailFrom);
+  const tailScanner = new SummaryScanner({ countBranches: false });
+  // a leading header line so the tail's lines count as entries, not as a first line pi would check
+  tailScanner.push('{"type":"session"}\n');
+  tailScanner.push(new TextDecoder("utf-8").decode(tailLines));
+  const end = tailScanner.end();
+
+  // lines not read: the cut-off ends and the middle, at the average line length of what was read
+  const sampledBytes = headEnd + tailLines.length;
+  const sampledLines = Math.max(1, countNewlines(head.subarray(0, headEnd)) + countNewlines(tailLines));
+  const unread = head.length - headEnd + between + tailFrom;
+  const estimate = start.entryCount + end.entryCount + Math.round((unread * sampledLines) / Math.max(1, sampledBytes));
+  return {
+    ...start,
+    sessionName: tailScanner.sawName ? end.sessionName : start.sessionName,
+    entryCount: estimate,
+    branchCount: null,
+  };
+}
+
+function countNewlines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
+  return n;
 }
 
 const cache = new Map<string, { size: number; mtimeMs: number; summary: Promise<SessionSummary> }>();

@@ -37,6 +37,7 @@ export class SummaryScanner {
   private header: Header | null = null;
   private entryCount = 0;
   private sessionName: string | null = null;
+  private nameSeen = false;
   private firstMessage: string | null = null;
   /** child id → parent id (the last line with an id wins, as in pi) */
   private readonly parents: Map<string, string | null> | null;
@@ -55,6 +56,11 @@ export class SummaryScanner {
       nl = text.indexOf("\n", start);
     }
     this.pending = text.slice(start);
+  }
+
+  /** whether a session_info line was read (its name may be null: an empty name clears it) */
+  get sawName(): boolean {
+    return this.nameSeen;
   }
 
   end(): SessionSummary {
@@ -91,6 +97,7 @@ export class SummaryScanner {
       const value = parse();
       if (isRecord(value) && value.type === "session_info" && (this.isLegacy() || isId(value.id))) {
         this.sessionName = typeof value.name === "string" ? value.name.trim() || null : null;
+        this.nameSeen = true;
       }
     }
     if (this.firstMessage === null && raw.includes('"user"')) {
