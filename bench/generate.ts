@@ -38,6 +38,17 @@ export interface GenerateOptions {
   cwd?: string;
   /** Header timestamp in ms (default 2026-01-05T09:00:00.000Z). */
   startMs?: number;
+  /**
+   * Mean number of tool results between two huge ones (a multi-megabyte bash
+   * output, as when a command dumps a log); 0 (default) writes none. Drawn from
+   * a separate random stream; with the defaults the file is the same as without
+   * these options.
+   */
+  hugeResultEvery?: number;
+  /** Characters of a huge tool result (default 3 MiB). */
+  hugeResultChars?: number;
+  /** Chance that a user message carries a base64 image (default 0.002). */
+  imageChance?: number;
 }
 
 export interface GenerateStats {
@@ -58,6 +69,10 @@ export interface GenerateStats {
   sideBranches: number;
   sideBranchEntries: number;
   compactions: number;
+  /** ids of the huge tool results (see hugeResultEvery), in file order */
+  hugeResults: string[];
+  /** ids of the user messages with an image, in file order */
+  images: string[];
   /** entries per type; messages as `message:<role>` */
   byType: Record<string, number>;
 }
@@ -229,6 +244,13 @@ class Corpus {
   base64(n: number): string {
     return this.slice(this.b64, n);
   }
+
+  /** code text of any length: slices of the corpus end to end */
+  longCode(n: number): string {
+    const parts: string[] = [];
+    for (let left = n; left > 0; left -= this.code.length) parts.push(this.slice(this.code, Math.min(left, this.code.length)));
+    return parts.join("\n");
+  }
 }
 
 // ---------------------------------------------------------------- the writer
@@ -263,16 +285,19 @@ class SessionWriter {
   thinkingLevel = "medium";
   private toolSeq = 0;
   private readonly sizeScale: number;
+  /** randomness for the opt-in extras (huge results, images), apart from the main stream */
+  private readonly extra: Rng;
 
-  constructor(readonly opts: Required<Omit<GenerateOptions, "startMs">> & { startMs: number }) {
+  constructor(readonly opts: Settings) {
     this.r = new Rng(opts.seed);
     this.text = new Corpus(new Rng(opts.seed ^ 0x5bd1e995));
     this.clock = opts.startMs;
     this.sizeScale = opts.sizeScale;
     this.stats = {
       entries: 0, lines: 0, bytes: 0, sessionId: "", leafId: null, deepestId: null, deepestDepth: 0,
-      mainBranchEntries: 0, sideBranches: 0, sideBranchEntries: 0, compactions: 0, byType: {},
+      mainBranchEntries: 0, sideBranches: 0, sideBranchEntries: 0, compactions: 0, hugeResults: [], images: [], byType: {},
     };
+    this.extra = new Rng(opts.seed ^ 0x2545f491);
   }
 
   get remaining(): number {
@@ -350,14 +375,17 @@ class SessionWriter {
     const r = this.r;
     const text = this.text.proseText(r.logNormal(160, 1, 8, 4000));
     let content: unknown;
-    if (r.chance(0.002)) {
+    const image = this.opts.imageChance === undefined ? r.chance(0.002) : this.extra.chance(this.opts.imageChance);
+    if (image) {
       content = [{ type: "text", text }, { type: "image", data: this.text.base64(r.int(20_000, 120_000)), mimeType: "image/png" }];
     } else if (r.chance(0.5)) {
       content = [{ type: "text", text }];
     } else {
       content = text;
     }
-    return this.message({ role: "user", content, timestamp: 0 }, 30_000);
+    const line = this.message({ role: "user", content, timestamp: 0 }, 30_000);
+    if (image) this.stats.images.push(this.stats.leafId!);
+    return line;
   }
 
   private usage(): Json {
@@ -448,12 +476,16 @@ class SessionWriter {
       default:
         text = Array.from({ length: r.logNormal(12 * scale, 1, 1, 800) }, () => r.pick(FILES) + (call.name === "grep" ? `:${r.int(1, 900)}: ${this.text.codeText(r.int(10, 90))}` : "")).join("\n");
     }
-    if (isError) text = `Error: ${r.pick(["ENOENT: no such file or directory", "Command exited with code 1", "oldText not found in file", "Operation aborted"])}\n${text.slice(0, 400)}`;
+    const huge = this.opts.hugeResultEvery > 0 && this.extra.chance(1 / this.opts.hugeResultEvery);
+    if (huge) text = this.text.longCode(this.opts.hugeResultChars);
+    if (isError && !huge) text = `Error: ${r.pick(["ENOENT: no such file or directory", "Command exited with code 1", "oldText not found in file", "Operation aborted"])}\n${text.slice(0, 400)}`;
     const message: Json = { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }] };
     if (details) message.details = details;
     message.isError = isError;
     message.timestamp = 0; // set when appended
-    return this.message(message, call.name === "bash" ? 4000 : 150);
+    const line = this.message(message, call.name === "bash" ? 4000 : 150);
+    if (huge) this.stats.hugeResults.push(this.stats.leafId!);
+    return line;
   }
 
   toolCallId(): string {
@@ -580,7 +612,9 @@ function utf8Length(s: string): number {
   return n;
 }
 
-function withDefaults(options: GenerateOptions): Required<Omit<GenerateOptions, "startMs">> & { startMs: number } {
+type Settings = Required<Omit<GenerateOptions, "startMs" | "imageChance">> & { startMs: number; imageChance: number | undefined };
+
+function withDefaults(options: GenerateOptions): Settings {
   return {
     entries: options.entries,
     seed: options.seed ?? 1,
@@ -589,6 +623,9 @@ function withDefaults(options: GenerateOptions): Required<Omit<GenerateOptions, 
     compactionEvery: options.compactionEvery ?? 650,
     cwd: options.cwd ?? "/home/dev/projects/webapp",
     startMs: options.startMs ?? Date.UTC(2026, 0, 5, 9, 0, 0),
+    hugeResultEvery: options.hugeResultEvery ?? 0,
+    hugeResultChars: options.hugeResultChars ?? 3 * 1024 * 1024,
+    imageChance: options.imageChance,
   };
 }
 

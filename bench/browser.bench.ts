@@ -1,0 +1,523 @@
+/**
+ * Browser benchmark (`npm run bench:browser`): the viewer on big sessions, in
+ * headless Debian Chromium driven by Playwright, against pi's own HTML export of
+ * the same files. Figures are printed, never asserted.
+ *
+ * For each size (10k and 100k entries by default, ≈ 10 MB and ≈ 100 MB) it
+ * writes a generated session (bench/generate.ts: branches, compactions, labels,
+ * a few multi-megabyte tool results and base64 images) to a temp dir, writes
+ * pi 0.84.1's HTML export of it (its exportFromFile), and measures in one
+ * browser:
+ *
+ *   loadMs            file chosen (the input's change event, as a drop) → graph
+ *                     cards drawn and the main thread free: the end of the last
+ *                     long task before 500 ms without one
+ *   paintMs           … → first frame with graph cards (info)
+ *   longestTaskMs     longest main-thread task during the load: how long the UI
+ *                     could not answer input while the file was read (info)
+ *   clickToContextMs  click on the Context tab with the deepest entry selected →
+ *                     the first frame showing its messages
+ *   panFps            frames (requestAnimationFrame) per second while the mouse
+ *                     drags the graph pane for 2 s
+ *   heapToFileRatio   page JS heap after load and a full GC (CDP
+ *                     Runtime.getHeapUsage) ÷ file size
+ *   piExportMs        pi's export: navigation start → its tree and messages drawn.
+ *                     Its script recurses once per level of the tree; on a deep
+ *                     session Chromium's default stack overflows and it draws
+ *                     nothing, so it is opened again in a browser started with a
+ *                     bigger V8 stack (--js-flags=--stack-size) and timed there
+ *   vsPiExport        loadMs ÷ piExportMs (÷ the time of its error when it never
+ *                     drew at all: then a bound that favours pi)
+ *
+ * It also times listing a directory of 1,000 sessions (lib/server/list-sessions,
+ * in this process) with the bytes the process read meanwhile.
+ *
+ * The app: BENCH_URL (an already running viewer whose build is current), else
+ * `npm start` (scripts/start.mjs: builds into NEXT_DIST_DIR if the build is
+ * missing or stale) on a free port. Environment: BENCH_SIZES ("10000,100000"),
+ * BENCH_PI=0 (skip pi's export),
+ * BENCH_SEED (1), BENCH_KEEP=1 (keep the files), BENCH_DIR (write them there),
+ * CHROMIUM_PATH (/usr/bin/chromium). The last line is one JSON object for the
+ * largest size.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { listSessions } from "../lib/server/list-sessions";
+import { generateSession, sessionChunks, type GenerateOptions, type GenerateStats } from "./generate";
+
+const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+const KEEP = process.env.BENCH_KEEP === "1";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// the same flags as playwright.config.ts
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+const PI_EXPORT = resolve(process.cwd(), "node_modules/@earendil-works/pi-coding-agent/dist/core/export-html/index.js");
+const PAN_MS = 2000;
+const QUIET_MS = 500;
+const LISTING_FILES = 1000;
+const PI = process.env.BENCH_PI !== "0";
+/** V8 stack (KB) for the second try of pi's export; the renderer's main thread has 8 MB */
+const PI_STACK_KB = 7600;
+
+const TARGETS = { loadMs: 3000, clickToContextMs: 100, panFps: 30, heapToFileRatio: 3, vsPiExport: 0.5 };
+
+interface PiExport {
+  exportFromFile(inputPath: string, options: { outputPath: string }): Promise<string>;
+}
+
+interface SizeResult {
+  stats: GenerateStats;
+  file: string;
+  loadMs: number;
+  paintMs: number;
+  longestTaskMs: number;
+  progressSteps: number;
+  graphNodes: number;
+  measures: Record<string, number>;
+  clickToContextMs: number;
+  contextRows: number;
+  panFps: number;
+  heapBytes: number;
+  heapToFileRatio: number;
+  /** pi's export in the same browser */
+  pi: PiExportTiming | null;
+  /** the same with a bigger JS stack, when the first one overflowed */
+  piBigStack: PiExportTiming | null;
+  /** what loadMs is compared with: the first drawn time, else the latest error (a lower bound) */
+  piExportMs: number;
+  piExportBytes: number;
+  vsPiExport: number;
+}
+
+// ---------------------------------------------------------------- files
+
+/** The bench sessions: the generator's defaults plus a few huge tool results and more images. */
+function sessionOptions(entries: number): GenerateOptions {
+  return { entries, seed: SEED, hugeResultEvery: Math.max(2500, Math.round(entries / 8)), hugeResultChars: 2 * 1024 * 1024, imageChance: 0.01 };
+}
+
+function writeSession(file: string, options: GenerateOptions): GenerateStats {
+  let stats!: GenerateStats;
+  const fd = openSync(file, "w");
+  try {
+    for (const chunk of sessionChunks(options, (s) => (stats = s))) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  return stats;
+}
+
+// ---------------------------------------------------------------- the app
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => done(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess | null, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child && child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it served ${url}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+async function startApp(sessionsDir: string): Promise<{ url: string; stop(): void }> {
+  if (process.env.BENCH_URL) {
+    await waitForHttp(process.env.BENCH_URL, null, 10_000);
+    return { url: process.env.BENCH_URL.replace(/\/$/, ""), stop() {} };
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PI_SESSIONS_DIR: sessionsDir, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true, // its own process group: stopping it stops `next start` too
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
+  };
+  try {
+    await waitForHttp(url, child, 15 * 60_000); // may build first
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+// ---------------------------------------------------------------- in the page
+
+/** Installed before the file is chosen: long tasks, progress updates, and the time the input fires. */
+function instrument(): void {
+  const w = window as unknown as Record<string, unknown>;
+  const tasks: [number, number][] = [];
+  w.__benchTasks = tasks;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push([e.startTime, e.startTime + e.duration]);
+  }).observe({ type: "longtask" });
+  let steps = 0;
+  let last = "";
+  const watchProgress = () => {
+    const text = document.querySelector('[data-testid="progress-text"]')?.textContent ?? "";
+    if (text && text !== last) {
+      steps++;
+      last = text;
+    }
+    w.__benchProgressSteps = steps;
+    if (!document.querySelector('[data-load-phase="ready"]')) requestAnimationFrame(watchProgress);
+  };
+  w.__benchStart = new Promise<number>((done) =>
+    document.querySelector('[data-testid="file-input"]')!.addEventListener(
+      "change",
+      () => {
+        requestAnimationFrame(watchProgress);
+        done(performance.now());
+      },
+      { capture: true, once: true },
+    ),
+  );
+}
+
+/** Waits for the graph, then for the main thread to settle; times relative to the input's change event. */
+async function awaitInteractive(
+  quietMs: number,
+): Promise<{ paintMs: number; loadMs: number; longestTaskMs: number; progressSteps: number; graphNodes: number; measures: Record<string, number> }> {
+  const w = window as unknown as { __benchStart: Promise<number>; __benchTasks: [number, number][]; __benchProgressSteps: number };
+  const start = await w.__benchStart;
+  const frame = () => new Promise<number>((done) => requestAnimationFrame(done));
+  while (!document.querySelector('[data-load-phase="ready"] .react-flow__node')) {
+    await frame();
+    if (document.querySelector('[data-load-phase="error"]')) throw new Error("the viewer failed to load the file");
+  }
+  await frame();
+  const painted = performance.now();
+  // interactive: no long task for quietMs (a task queued meanwhile would have waited for it)
+  for (;;) {
+    const lastEnd = Math.max(painted, ...w.__benchTasks.map(([, end]) => end));
+    if (performance.now() - lastEnd >= quietMs) {
+      const during = w.__benchTasks.filter(([s]) => s >= start);
+      return {
+        paintMs: painted - start,
+        loadMs: lastEnd - start,
+        longestTaskMs: Math.max(0, ...during.map(([s, e]) => e - s)),
+        progressSteps: w.__benchProgressSteps,
+        graphNodes: document.querySelectorAll(".react-flow__node").length,
+        // the app's own user-timing measures (load-session.ts): where the time went
+        measures: Object.fromEntries(performance.getEntriesByType("measure").map((m) => [m.name, Math.round(m.duration)])),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Resolves with the time from the next click on the Context tab to the first frame showing its list. */
+function timeContextClick(): Promise<{ ms: number; rows: number }> {
+  return new Promise((done) => {
+    const tab = document.getElementById("inspector-tab-context")!;
+    tab.addEventListener(
+      "click",
+      () => {
+        const t0 = performance.now();
+        const tick = () => {
+          const rows = document.querySelectorAll('[data-testid="context-list"] [role="listitem"]').length;
+          if (rows > 0) done({ ms: performance.now() - t0, rows });
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      },
+      { capture: true, once: true },
+    );
+  });
+}
+
+// ---------------------------------------------------------------- measures
+
+async function measureOurs(browser: Browser, url: string, file: string, stats: GenerateStats): Promise<Omit<SizeResult, "pi" | "piBigStack" | "piExportMs" | "piExportBytes" | "vsPiExport">> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // tsx compiles with esbuild's keepNames: functions sent to the page call its __name helper
+  await context.addInitScript("window.__name = (f) => f;");
+  const page = await context.newPage();
+  page.setDefaultTimeout(5 * 60_000);
+  try {
+    await page.goto(`${url}/view`);
+    await page.locator('[data-load-phase="nothing"]').waitFor();
+    await page.evaluate(instrument);
+    await page.getByTestId("file-input").setInputFiles(file);
+    const load = await page.evaluate(awaitInteractive, QUIET_MS);
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("HeapProfiler.collectGarbage");
+    const heap = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+    const size = statSync(file).size;
+
+    // the deepest entry: the leaf is selected on load; otherwise click its card
+    const selected = () => new URL(page.url()).searchParams.get("entry");
+    if (selected() !== stats.deepestId) await page.locator(`.react-flow__node[data-id="${stats.deepestId}"]`).click();
+    if (selected() !== stats.deepestId) throw new Error(`could not select the deepest entry ${stats.deepestId} (selected: ${selected()})`);
+    if ((await page.locator("#inspector-tab-context").getAttribute("aria-selected")) === "true") await page.locator("#inspector-tab-entry").click();
+    const clicked = page.evaluate(timeContextClick);
+    await page.locator("#inspector-tab-context").click();
+    const context_ = await clicked;
+
+    const panFps = await measurePan(page);
+    return {
+      stats,
+      file,
+      ...load,
+      clickToContextMs: context_.ms,
+      contextRows: context_.rows,
+      panFps,
+      heapBytes: heap.usedSize,
+      heapToFileRatio: heap.usedSize / size,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function measurePan(page: Page): Promise<number> {
+  const pane = page.locator(".react-flow__pane");
+  const box = (await pane.boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.evaluate(() => {
+    const w = window as unknown as { __benchFrames: number; __benchPanning: boolean; __benchPanStart: number };
+    w.__benchFrames = 0;
+    w.__benchPanning = true;
+    w.__benchPanStart = performance.now();
+    const count = () => {
+      if (!w.__benchPanning) return;
+      w.__benchFrames++;
+      requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+  });
+  const started = Date.now();
+  let i = 0;
+  // a slow circle and a drift upwards: new parts of the graph come into view
+  while (Date.now() - started < PAN_MS) {
+    i++;
+    await page.mouse.move(cx + Math.sin(i / 10) * 200, cy + Math.cos(i / 10) * 120 + ((i * 3) % 400) - 200);
+  }
+  const fps = await page.evaluate(() => {
+    const w = window as unknown as { __benchFrames: number; __benchPanning: boolean; __benchPanStart: number };
+    w.__benchPanning = false;
+    return (w.__benchFrames * 1000) / (performance.now() - w.__benchPanStart);
+  });
+  await page.mouse.up();
+  return fps;
+}
+
+interface PiExportTiming {
+  /** navigation start → its tree and messages drawn, or → the error that stopped it */
+  ms: number;
+  drawn: boolean;
+  error: string | null;
+}
+
+/**
+ * pi's export, opened from disk: navigation start → its tree's status line and the leaf's messages drawn.
+ * Its script walks the tree recursively, so on a deep session it may throw (stack overflow) and draw
+ * nothing; then the time of that error is returned, a lower bound of what drawing would have taken.
+ */
+async function measurePiExport(browser: Browser, html: string): Promise<PiExportTiming> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(
+    "window.__name = (f) => f; window.addEventListener('error', (e) => { window.__benchError ??= { at: performance.now(), message: String(e.message) }; });",
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(15 * 60_000);
+  try {
+    await page.goto(pathToFileURL(html).href, { waitUntil: "load" });
+    const outcome = await page.waitForFunction(
+      () => {
+        const w = window as unknown as { __benchDrawn?: number; __benchError?: { at: number; message: string } };
+        const drawn = !!document.getElementById("tree-status")?.textContent && (document.getElementById("messages")?.childElementCount ?? 0) > 0;
+        // performance.now() counts from the navigation's start
+        if (drawn) return { ms: (w.__benchDrawn ??= performance.now()), drawn: true, error: null };
+        if (w.__benchError) return { ms: w.__benchError.at, drawn: false, error: w.__benchError.message };
+        return null;
+      },
+      undefined,
+      { polling: "raf" },
+    );
+    return (await outcome.jsonValue())!;
+  } finally {
+    await context.close();
+  }
+}
+
+/** 1,000 session files in `dir` (most small; the big benchmark sessions already there), listed as the library lists them. */
+async function measureListing(dir: string, big: string[]): Promise<{ files: number; bytes: number; ms: number; readBytes: number }> {
+  const sizes = [20, 60, 150, 400, 1200, 3000];
+  const samples = sizes.map((entries, i) => generateSession({ entries, seed: SEED + i + 1 }));
+  let bytes = big.reduce((sum, file) => sum + statSync(file).size, 0);
+  let files = big.length;
+  for (let i = 0; files < LISTING_FILES; i++, files++) {
+    const project = join(dir, `--home-dev-project-${i % 40}--`);
+    mkdirSync(project, { recursive: true });
+    const text = samples[i % samples.length]!;
+    writeFileSync(join(project, `2026-01-05T09-00-00-000Z_${String(i).padStart(8, "0")}.jsonl`), text);
+    bytes += Buffer.byteLength(text);
+  }
+  const readBefore = readChars();
+  const t0 = performance.now();
+  const listed = await listSessions(dir);
+  const ms = performance.now() - t0;
+  if (listed.length !== files) throw new Error(`listing found ${listed.length} of ${files} sessions`);
+  return { files, bytes, ms, readBytes: readChars() - readBefore };
+}
+
+/** Bytes this process has read through read(2) and friends (Linux /proc/self/io `rchar`). */
+function readChars(): number {
+  const match = /rchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"));
+  return match ? Number(match[1]) : NaN;
+}
+
+// ---------------------------------------------------------------- report
+
+function fmtBytes(n: number): string {
+  return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${(n / 1024).toFixed(0)} KiB`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(rows[0]!), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.slice(1).map(line)].join("\n");
+}
+
+function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measureListing>>): string {
+  const label = (r: SizeResult) => `${r.stats.entries / 1000}k (${fmtBytes(statSync(r.file).size)})`;
+  const ok = (x: number, target: number, atLeast = false) => ((atLeast ? x >= target : x <= target) ? "ok" : "MISS");
+  const ms = (x: number) => `${Math.round(x).toLocaleString("en-US")} ms`;
+  const piCell = (t: PiExportTiming | null) => (t === null ? "–" : t.drawn ? ms(t.ms) : `nothing drawn: "${t.error}" after ${ms(t.ms)}`);
+  const rows: string[][] = [
+    ["measure", "target (100k)", ...results.map(label)],
+    ["file chosen → graph interactive", `≤ ${TARGETS.loadMs} ms`, ...results.map((r) => `${ms(r.loadMs)} ${ok(r.loadMs, TARGETS.loadMs)}`)],
+    ["click → Context filled (deepest entry)", `≤ ${TARGETS.clickToContextMs} ms`, ...results.map((r) => `${ms(r.clickToContextMs)} ${ok(r.clickToContextMs, TARGETS.clickToContextMs)}`)],
+    ["pan, frames per second", `≥ ${TARGETS.panFps}`, ...results.map((r) => `${r.panFps.toFixed(0)} ${ok(r.panFps, TARGETS.panFps, true)}`)],
+    ["JS heap after load ÷ file size", `≤ ${TARGETS.heapToFileRatio}`, ...results.map((r) => `${r.heapToFileRatio.toFixed(2)} ${ok(r.heapToFileRatio, TARGETS.heapToFileRatio)}`)],
+    ["pi 0.84.1 HTML export: open → drawn", "", ...results.map((r) => piCell(r.pi))],
+    [`  same, V8 stack ${PI_STACK_KB} KB (when it overflowed)`, "", ...results.map((r) => piCell(r.piBigStack))],
+    ["ours ÷ pi's export (÷ its error time when it never drew: ≤)", `≤ ${TARGETS.vsPiExport}`, ...results.map((r) => `${r.vsPiExport.toFixed(3)} ${ok(r.vsPiExport, TARGETS.vsPiExport)}`)],
+    ["(info) first graph frame", "", ...results.map((r) => ms(r.paintMs))],
+    ["(info) longest main-thread task while loading", "", ...results.map((r) => ms(r.longestTaskMs))],
+    ["(info) progress bar updates seen", "", ...results.map((r) => String(r.progressSteps))],
+    ["(info) graph cards in the DOM / context rows in the DOM", "", ...results.map((r) => `${r.graphNodes} / ${r.contextRows}`)],
+    ["(info) JS heap after load", "", ...results.map((r) => fmtBytes(r.heapBytes))],
+    ["(info) pi's export file", "", ...results.map((r) => fmtBytes(r.piExportBytes))],
+    ["(info) deepest path / side branches / compactions / huge results / images", "", ...results.map((r) => `${r.stats.deepestDepth} / ${r.stats.sideBranches} / ${r.stats.compactions} / ${r.stats.hugeResults.length} / ${r.stats.images.length}`)],
+  ];
+  return [
+    `Browser benchmark — headless Chromium (${CHROMIUM}), production build; one run per figure.`,
+    "",
+    table(rows),
+    "",
+    `Listing ${listing.files} sessions (${fmtBytes(listing.bytes)} on disk, the two big ones included): ${ms(listing.ms)}, ${fmtBytes(listing.readBytes)} read (lib/server/list-sessions, cold cache).`,
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const root = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "pi-viewer-browser-bench-"));
+  // the library the app serves and the listing benchmark reads: the big sessions and 1,000 - 2 small ones
+  const library = join(root, "library");
+  const sessionsDir = join(library, "--bench--");
+  mkdirSync(sessionsDir, { recursive: true });
+  const pi = (await import(pathToFileURL(PI_EXPORT).href)) as PiExport;
+  const results: SizeResult[] = [];
+  let app: { url: string; stop(): void } | null = null;
+  let browser: Browser | null = null;
+  try {
+    const files: { file: string; html: string; stats: GenerateStats }[] = [];
+    for (const entries of SIZES) {
+      const file = join(sessionsDir, `bench-${entries}.jsonl`);
+      const stats = writeSession(file, sessionOptions(entries));
+      const html = join(root, `pi-export-${entries}.html`);
+      await pi.exportFromFile(file, { outputPath: html });
+      files.push({ file, html, stats });
+      console.log(`wrote ${file} (${fmtBytes(stats.bytes)}) and pi's export (${fmtBytes(statSync(html).size)})`);
+    }
+    const listing = await measureListing(library, files.map((f) => f.file));
+    app = await startApp(library);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    for (const { file, html, stats } of files) {
+      const ours = await measureOurs(browser, app.url, file, stats);
+      console.log(`ours, ${stats.entries} entries: ${JSON.stringify({ ...ours, stats: undefined })}`);
+      let pi: PiExportTiming | null = null;
+      let piBigStack: PiExportTiming | null = null;
+      if (PI) {
+        pi = await measurePiExport(browser, html);
+        console.log(`pi's export, ${stats.entries} entries: ${JSON.stringify(pi)}`);
+        if (!pi.drawn) {
+          // its recursion needs a deeper stack than Chromium's default: measure what it takes when it can draw
+          const big = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--js-flags=--stack-size=${PI_STACK_KB}`], headless: true });
+          try {
+            piBigStack = await measurePiExport(big, html);
+          } finally {
+            await big.close();
+          }
+          console.log(`pi's export with a ${PI_STACK_KB} KB stack, ${stats.entries} entries: ${JSON.stringify(piBigStack)}`);
+        }
+      }
+      const drawn = [pi, piBigStack].find((t) => t?.drawn);
+      const piExportMs = drawn ? drawn.ms : Math.max(pi?.ms ?? NaN, piBigStack?.ms ?? 0);
+      results.push({ ...ours, pi, piBigStack, piExportMs, piExportBytes: statSync(html).size, vsPiExport: ours.loadMs / piExportMs });
+    }
+    console.log("");
+    console.log(report(results, listing));
+  } finally {
+    await browser?.close();
+    app?.stop();
+    if (!KEEP && !process.env.BENCH_DIR) rmSync(root, { recursive: true, force: true });
+  }
+  console.log(`total bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const last = results[results.length - 1]!;
+  const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+  console.log(
+    JSON.stringify({
+      loadMs: Math.round(last.loadMs),
+      clickToContextMs: round(last.clickToContextMs, 1),
+      panFps: round(last.panFps, 1),
+      heapToFileRatio: round(last.heapToFileRatio, 2),
+      vsPiExport: round(last.vsPiExport, 3),
+      entries: last.stats.entries,
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
