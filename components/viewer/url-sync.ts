@@ -19,7 +19,7 @@ export function useUrlSync(): void {
   useEffect(() => {
     if (phase !== "ready" || !session) return;
     const wanted = readCompareParam(new URLSearchParams(window.location.search));
-    if (wanted && session.tree.get(wanted) && viewer.get().selectedId !== null) viewer.setCompare(wanted);
+    if (wanted && session.tree.get(wanted) && viewer.get().selectedId !== null && viewer.get().compareId === null) viewer.setCompare(wanted);
   }, [phase, session]);
 
   useEffect(() => {
