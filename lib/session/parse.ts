@@ -39,6 +39,9 @@ export class SessionParser {
   private legacy: { entries: SessionEntry[]; lines: number[]; parsed: unknown[] } | null = null;
   private ended = false;
   private endedWithNewline = true;
+  /** What end() found, so reopen() can take back what end() added (a live tail goes on from there). */
+  private endMark: { lineNo: number; diagnostics: number; extraHeaders: number; treeRevision: number; sawParsedLine: boolean; legacy: boolean } | null = null;
+  private reopens = 0;
 
   push(chunk: string): void {
     if (this.ended) throw new Error("SessionParser: push after end");
@@ -75,6 +78,7 @@ export class SessionParser {
   end(last: ReadLine | null = this.reader.end()): this {
     if (this.ended) return this;
     this.ended = true;
+    this.endMark = { lineNo: this.lineNo, diagnostics: this.fileDiagnostics.length, extraHeaders: this.extraHeaders.length, treeRevision: this.tree.revision, sawParsedLine: this.sawParsedLine, legacy: this.legacy !== null };
     if (last) {
       this.endedWithNewline = false;
       this.accept(last, true);
@@ -84,6 +88,43 @@ export class SessionParser {
     }
     if (this.legacy) this.finishLegacy();
     return this;
+  }
+
+  /**
+   * The file grew (a live tail): take back what end() did, so that pushing the
+   * file again from the start of its last line without a newline (the first
+   * byte after the last "\n") goes on as if end() had not been called. Then
+   * push and end() again. False when that cannot be undone: the line without
+   * newline reached the tree or the header (a complete entry whose newline had
+   * not been written yet), the file was migrated as a whole (v1/v2), or a v4
+   * log took note of the torn line; the caller reads the file again then.
+   */
+  reopen(): boolean {
+    const mark = this.endMark;
+    if (!this.ended || !mark) return !this.ended;
+    if (mark.legacy || this.tree.revision !== mark.treeRevision || this.sawParsedLine !== mark.sawParsedLine || this.extraHeaders.length !== mark.extraHeaders) return false;
+    if (this.v4 && this.lineNo !== mark.lineNo) return false; // the v4 log noted the bad line; it has no undo
+    // only line bookkeeping is left to undo: an unreadable, falsy or blank last line, and end()'s own notes
+    for (let n = this.lineNo; n > mark.lineNo; n--) {
+      this.lineKinds.pop();
+      this.unreadable.delete(n);
+    }
+    this.lineNo = mark.lineNo;
+    this.fileDiagnostics.length = mark.diagnostics;
+    this.ended = false;
+    this.endedWithNewline = true;
+    this.endMark = null;
+    this.reopens++;
+    return true;
+  }
+
+  /**
+   * Changes whenever what was read changes, including a torn last line that
+   * reopen() took back and a later push completed (same line count, new content).
+   */
+  get revision(): number {
+    // reopen() removes at most one line, so counting each reopen twice keeps this strictly increasing
+    return this.lineNo + 2 * this.reopens;
   }
 
   get lineCount(): number {

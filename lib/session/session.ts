@@ -85,7 +85,7 @@ export class Session {
 
   get readerChoice(): ReaderChoice {
     // keyed on lines read, not tree revisions: a header or an unreadable line changes the harness's verdict too
-    const rev = this.parser.lineCount;
+    const rev = this.parser.revision;
     if (this.choiceCache?.rev === rev) return this.choiceCache.value;
     const value = this.chooseReader();
     this.choiceCache = { rev, value };
