@@ -1,6 +1,5 @@
-// Messages between the viewer page and parse.worker.ts. The worker reads bytes and splits and JSON-parses
-// lines; the page feeds them to a SessionParser, which builds the index where the UI can use it.
-import type { ReadLine } from "@/lib/session/lines";
+// Messages between the viewer page and parse.worker.ts. The worker reads and decodes bytes; the page feeds
+// the text to a SessionParser, one slice per task, which builds the index where the UI can use it.
 
 export type ParseRequest =
   /** a file picked or dropped by the user: read in the browser, never sent anywhere */
@@ -9,9 +8,13 @@ export type ParseRequest =
   | { kind: "url"; url: string };
 
 export type ParseReply =
-  | { type: "lines"; lines: ReadLine[]; done: number; total: number }
-  /** the end; `last` is the final line when the input did not end with a newline */
-  | { type: "end"; lines: ReadLine[]; last: ReadLine | null; done: number; total: number }
+  /** the next slice of the file's text (any length; lines may span slices) */
+  | { type: "text"; text: string; done: number; total: number }
+  /**
+   * the end, with the decoder's last characters; `complete`: the bytes up to and including the last newline,
+   * where a live tail of the file resumes (it re-reads a final line without newline in full)
+   */
+  | { type: "end"; text: string; done: number; total: number; complete: number }
   | { type: "error"; error: LoadError };
 
 export type LoadError =
