@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds the app if the build is missing or stale, then serves it with `next start`.
-// Usage: npm start [-- [PATH] [next start args...]]. PATH is forwarded to the app as PI_VIEWER_TARGET.
+// Usage: npm start [-- [PATH] [--no-build] [next start args...]]. PATH is forwarded to the app as PI_VIEWER_TARGET;
+// --no-build serves the existing build even if the sources changed since (tests serve the build they made).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -41,6 +42,8 @@ function isLoopback(host) {
 }
 
 const args = process.argv.slice(2);
+const noBuild = args.includes("--no-build");
+if (noBuild) args.splice(args.indexOf("--no-build"), 1);
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
 let openPath = "/";
 if (args[0] && !args[0].startsWith("-")) {
@@ -60,7 +63,9 @@ const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 
 const stale = buildIsStale();
-if (stale) {
+if (stale && noBuild && existsSync(path.join(root, distDir, "BUILD_ID"))) {
+  console.log(`Serving the existing build in ${distDir} (${stale}; --no-build).`);
+} else if (stale) {
   console.log(`Building the app (${stale})...`);
   const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" });
   if (build.status !== 0) {

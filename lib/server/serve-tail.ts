@@ -11,6 +11,21 @@ import { tailFile, type Tail, type TailOptions } from "./tail-file";
 
 const HEARTBEAT_MS = 15_000;
 
+/** Open streams, ended when the server is asked to stop: `next start` waits for open connections before it exits. */
+const openStreams = new Set<() => void>();
+let shutdownHooked = false;
+
+function endOnShutdown(finish: () => void): void {
+  openStreams.add(finish);
+  if (shutdownHooked) return;
+  shutdownHooked = true;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      for (const end of [...openStreams]) end();
+    });
+  }
+}
+
 /** A byte offset as the client sends it: a plain non-negative integer. */
 export function parseOffset(value: string | null): number {
   if (value === null || !/^\d{1,15}$/.test(value.trim())) throw new SessionPathError("invalid", "offset must be a byte offset (a non-negative integer)");
@@ -40,6 +55,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
   let tail: Tail | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   let finished = false;
+  let finishStream: (() => void) | null = null;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (text: string) => {
@@ -48,6 +64,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
       const finish = () => {
         if (finished) return;
         finished = true;
+        openStreams.delete(finish);
         tail?.close();
         if (heartbeat) clearInterval(heartbeat);
         request.signal.removeEventListener("abort", finish);
@@ -57,7 +74,9 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
           // already closed by the client going away
         }
       };
+      finishStream = finish;
       request.signal.addEventListener("abort", finish);
+      endOnShutdown(finish);
       // the comment makes the response start at once (EventSource reports "open"); retry: reconnect soon
       send(`retry: 2000\n: tailing from ${offset}\n\n`);
       try {
@@ -85,6 +104,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
     },
     cancel() {
       finished = true;
+      if (finishStream) openStreams.delete(finishStream);
       tail?.close();
       if (heartbeat) clearInterval(heartbeat);
     },
@@ -95,6 +115,8 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
       // no-transform: Next's gzip would otherwise hold events back until its buffer fills
       "cache-control": "no-cache, no-store, no-transform",
       "x-accel-buffering": "no",
+      // one connection per stream, closed with it: a kept-alive idle socket would hold `next start` open on Ctrl-C
+      connection: "close",
     },
   });
 }
