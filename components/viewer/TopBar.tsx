@@ -53,7 +53,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
       </div>
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
-          <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[17rem]">
+          <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[15rem]">
             <span className="truncate">{badge?.text}</span>
           </Badge>
           <span className="tabular-nums" data-testid="entry-count" title="Entries in the file">

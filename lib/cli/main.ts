@@ -1,15 +1,15 @@
 /**
  * The command line over the session library:
- *   npm run --silent cli -- info|branch|context|fork FILE [--leaf ID|null] [--reader auto|ca|hx] [-o OUT]
+ *   npm run --silent cli -- info|branch|context|fork FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
  * Results go to stdout as JSON (fork: JSONL); problems go to stderr as
  * "FILE:LINE: message" with exit code 1, and then nothing is printed to stdout.
  */
 import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { formatDiagnostic, SessionQueryError, type Reader, type Session } from "@/lib/session";
+import { formatDiagnostic, RULE_SETS, SessionQueryError, type Reader, type Session } from "@/lib/session";
 import { readSessionFile } from "@/lib/server/read-session";
 
-const USAGE = `usage: cli <info|branch|context|fork> FILE [--leaf ID|null] [--reader auto|ca|hx] [-o OUT]
+const USAGE = `usage: cli <info|branch|context|fork> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
@@ -44,8 +44,8 @@ function parseArgs(argv: string[]): Args {
     } else if (arg === "-o" || arg === "--out") out = value();
     else if (arg === "--reader") {
       const v = value();
-      if (v !== "auto" && v !== "ca" && v !== "hx") throw new CliError(`--reader must be auto, ca or hx\n${USAGE}`);
-      reader = v;
+      if (v !== "auto" && !Object.hasOwn(RULE_SETS, v)) throw new CliError(`--reader must be auto, ${Object.keys(RULE_SETS).join(", ")}\n${USAGE}`);
+      reader = v as Args["reader"];
     } else if (arg === "--json") {
       // output is always JSON; accepted for symmetry
     } else if (arg === "-h" || arg === "--help") throw new CliError(USAGE);
@@ -66,7 +66,8 @@ function where(session: Session, file: string, id: string | null | undefined): s
 
 /** A file pi refuses to open is bad input: say why, by line. */
 function assertReadable(session: Session, file: string): void {
-  if (!session.parser.caRefused) return;
+  // a v4 log is no coding-agent file, but pi-agent-core reads it: so do the v4 rules
+  if (!session.parser.caRefused || (session.reader === "v4" && session.parser.v4?.refusal === null)) return;
   const fatal = session.diagnostics().filter((d) => d.severity === "error");
   throw new CliError(fatal.map((d) => formatDiagnostic(file, d)).join("\n") || `${file}:0: error: not a pi session`);
 }

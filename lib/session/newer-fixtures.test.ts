@@ -129,8 +129,9 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
   const files = readdirSync(NEWEST).sort();
   const text = (i: number) => readFileSync(path.join(NEWEST, files[i]!), "utf8");
 
-  it("holds one file per format", () => {
+  it("holds one file per format, each as pi writes it (no schema findings)", () => {
     expect(files).toHaveLength(4);
+    for (const i of [0, 1, 2]) expect(Session.fromText(text(i)).schemaDiagnostics(), files[i]).toEqual([]);
   });
 
   it("0.86.1: usage entries and system messages pick the 0.86 rules; every entry as pi 0.86.1 reads it", () => {

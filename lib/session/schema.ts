@@ -59,7 +59,18 @@ export const customMessageSchema = z.looseObject({ role: z.literal("custom"), cu
 export const branchSummaryMessageSchema = z.looseObject({ role: z.literal("branchSummary"), summary: z.string(), fromId: z.string(), timestamp: ms });
 export const compactionSummaryMessageSchema = z.looseObject({ role: z.literal("compactionSummary"), summary: z.string(), tokensBefore: z.number(), timestamp: ms });
 
+/** pi-coding-agent ≥ 0.86: a delta of the system prompt (text, named sections, tools added or removed). */
+export const systemMessageSchema = z.looseObject({
+  role: z.literal("system"),
+  content: z.string(),
+  sections: z.record(z.string(), z.string().nullable()).optional(),
+  toolsAdded: z.array(z.looseObject({ name: z.string() })).optional(),
+  toolsRemoved: z.array(z.looseObject({ name: z.string() })).optional(),
+  timestamp: ms,
+});
+
 export const messageSchema = z.discriminatedUnion("role", [
+  systemMessageSchema,
   userMessageSchema,
   assistantMessageSchema,
   toolResultMessageSchema,
@@ -93,6 +104,7 @@ export const entrySchemas = {
     tokensBefore: z.number(),
     fromHook: z.boolean().optional(),
     retainedTail: z.array(messageSchema).optional(),
+    systemMessage: systemMessageSchema.optional(),
   }),
   branch_summary: z.looseObject({ ...base, type: z.literal("branch_summary"), fromId: z.string(), summary: z.string(), fromHook: z.boolean().optional() }),
   custom: z.looseObject({ ...base, type: z.literal("custom"), customType: z.string() }),
@@ -101,6 +113,9 @@ export const entrySchemas = {
   session_info: z.looseObject({ ...base, type: z.literal("session_info"), name: z.string() }),
   leaf: z.looseObject({ ...base, type: z.literal("leaf"), targetId: z.string().nullable() }),
   active_tools_change: z.looseObject({ ...base, type: z.literal("active_tools_change"), activeToolNames: z.array(z.string()) }),
+  // pi-coding-agent ≥ 0.86 / ≥ 0.87
+  usage: z.looseObject({ ...base, type: z.literal("usage"), kind: z.string(), provider: z.string(), model: z.string(), usage: usageSchema, note: z.string().optional() }),
+  context_edit: z.looseObject({ ...base, type: z.literal("context_edit"), targetId: z.string(), replacement: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]) }).nullable() }),
 } as const;
 
 export type KnownEntryType = keyof typeof entrySchemas;
