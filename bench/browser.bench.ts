@@ -43,7 +43,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "@playwright/test";
@@ -438,7 +438,7 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
     ["(info) deepest path / side branches / compactions / huge results / images", "", ...results.map((r) => `${r.stats.deepestDepth} / ${r.stats.sideBranches} / ${r.stats.compactions} / ${r.stats.hugeResults.length} / ${r.stats.images.length}`)],
   ];
   return [
-    `Browser benchmark — headless Chromium (${CHROMIUM}), production build; one run per figure.`,
+    `Browser benchmark — headless Chromium (${CHROMIUM}), production build; one run per figure; ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end (others' work on the machine slows every figure).`,
     "",
     table(rows),
     "",
