@@ -7,6 +7,7 @@
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, type MouseEvent } from "react";
+import { useSearchHit } from "@/components/search/use-search";
 import { viewer, useViewer } from "@/components/viewer/store";
 import { compareRoleOf } from "@/components/compare/compare-model";
 import { CompareMark, COMPARE_OUTLINE } from "@/components/compare/CompareMark";
@@ -43,6 +44,7 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
   const compaction = data.kind === "compaction";
   const summary = data.kind === "branchSummary";
   const role = useViewer((s) => compareRoleOf(s, data.id));
+  const hit = useSearchHit(data.id);
   return (
     <div
       data-entry-id={data.id}
@@ -53,10 +55,11 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       data-cut={data.cut ? "true" : undefined}
       data-ghost={data.ghost ? "true" : undefined}
       data-compare={role ?? undefined}
+      data-search-hit={hit ? "true" : undefined}
       title={`${data.title} · ${data.id}`}
       className={`group relative flex h-full w-full cursor-pointer flex-col gap-0.5 rounded-md border py-1 pr-2 pl-3 text-[11px] leading-[14px] ${cardState(data)} ${
         compaction ? "border-y-2 !border-orange-400 bg-[repeating-linear-gradient(135deg,transparent_0_7px,rgb(249_115_22/0.07)_7px_14px)] dark:!border-orange-500/80" : ""
-      } ${summary ? "!border-orange-300 dark:!border-orange-700" : ""} ${role ? COMPARE_OUTLINE[role] : ""}`}
+      } ${summary ? "!border-orange-300 dark:!border-orange-700" : ""} ${role ? COMPARE_OUTLINE[role] : ""} ${hit ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-solid dark:outline-yellow-300/90" : ""}`}
     >
       {compaction && <span aria-hidden="true" className="pointer-events-none absolute top-1/2 -right-3 -left-3 -z-10 border-t-2 border-dashed border-orange-400/70" />}
       <span aria-hidden="true" className={`absolute top-1 bottom-1 left-1 w-[3px] rounded-full ${data.error ? "bg-red-500" : (KIND_BAR[data.kind] ?? "bg-zinc-400")}`} />

@@ -7,6 +7,7 @@
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
+import { useSegmentHits } from "@/components/search/use-search";
 import type { SegmentFlowNode } from "./flow-elements";
 import { Icon } from "./icons";
 import { cardState, HIDDEN_HANDLE } from "./node-style";
@@ -23,6 +24,7 @@ function Count({ n, label, className }: { n: number; label: string; className: s
 
 function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
   const { counts } = data;
+  const hits = useSegmentHits(data.ids);
   return (
     <div
       data-entry-ids={data.ids}
@@ -32,8 +34,9 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       data-selected={data.selected ? "true" : "false"}
       data-selected-entry-id={data.selectedEntry ?? undefined}
       data-ghost={data.ghost ? "true" : undefined}
+      data-search-hits={hits || undefined}
       title={`${data.count} entries folded: click to expand`}
-      className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)}`}
+      className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)} ${hits ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-dashed dark:outline-yellow-300/90" : ""}`}
     >
       {/* the stack under the card says "more than one" at a glance */}
       <span aria-hidden="true" className="absolute inset-x-1.5 -bottom-[4px] -z-10 h-full rounded-md border border-border bg-surface" />
@@ -62,6 +65,14 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       {data.leaf && (
         <span className="absolute -top-2.5 left-2.5 rounded-full bg-accent px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase dark:text-slate-950">
           leaf inside
+        </span>
+      )}
+      {hits > 0 && (
+        <span
+          title={`${hits} of these entries match the search`}
+          className="absolute -top-2.5 right-2 rounded-full bg-yellow-300 px-1.5 text-[9px] leading-[15px] font-semibold text-yellow-950 tabular-nums shadow-sm dark:bg-yellow-300"
+        >
+          {hits.toLocaleString("en-US")} {hits === 1 ? "hit" : "hits"}
         </span>
       )}
     </div>

@@ -21,6 +21,8 @@ export interface GraphModel {
   activePath: ReadonlySet<string>;
   selectedId: string | null;
   scrubbing: boolean;
+  /** the filter's visibility predicate (null: every entry drawn); a new one means the filter changed */
+  visible?: ((id: string) => boolean) | null;
 }
 
 const descriptions = new WeakMap<object, EntryDescription>();
@@ -56,8 +58,9 @@ export function displayFor(
   state: Pick<ViewerState, "expandedSegments" | "collapsed">,
   leafId: string | null,
   labels: { has(id: string): boolean },
+  visible?: ((id: string) => boolean) | null,
 ): DisplayTree {
-  return buildDisplayTree(session, { expanded: state.expandedSegments, collapsed: state.collapsed, keep: [session.leafId, leafId], labelled: labels });
+  return buildDisplayTree(session, { expanded: state.expandedSegments, collapsed: state.collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
 }
 
 export function layoutFor(session: Session, display: DisplayTree): GraphLayout {

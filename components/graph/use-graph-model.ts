@@ -9,6 +9,7 @@ import { useMemo } from "react";
 import { useViewer } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
+import { visibilityOf } from "@/lib/layout/tree-filter";
 import { toFlowElements, type GraphFlowNode } from "./flow-elements";
 import { displayFor, factsOf, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
 
@@ -26,6 +27,7 @@ export function useGraphModel(): GraphModel | null {
   const historyStep = useViewer((s) => s.historyStep);
   const selectedId = useViewer((s) => s.selectedId);
   const overlay = useViewer((s) => s.contextOverlay);
+  const treeFilter = useViewer((s) => s.treeFilter);
 
   // `revision` stands for the session's contents: a live tail grows the Session object in place
   /* eslint-disable react-hooks/exhaustive-deps */
@@ -34,9 +36,10 @@ export function useGraphModel(): GraphModel | null {
   const labels = useMemo(() => session?.labels() ?? new Map(), [session, revision]);
   const models = useMemo(() => (session ? modelSwitches(session) : new Map<string, string>()), [session, revision]);
   const leafId = shown?.leafId ?? null;
+  const visible = useMemo(() => (session ? visibilityOf(session, treeFilter) : null), [session, revision, treeFilter]);
   const display = useMemo(
-    () => (session ? displayFor(session, { expandedSegments, collapsed }, leafId, labels) : null),
-    [session, revision, expandedSegments, collapsed, leafId, labels],
+    () => (session ? displayFor(session, { expandedSegments, collapsed }, leafId, labels, visible) : null),
+    [session, revision, expandedSegments, collapsed, leafId, labels, visible],
   );
   const layout = useMemo(() => (session && display ? layoutFor(session, display) : null), [session, display]);
   const activePath = useMemo(() => (session ? pathIds(session, leafId) : EMPTY), [session, revision, leafId]);
@@ -52,5 +55,5 @@ export function useGraphModel(): GraphModel | null {
   }, [session, display, layout, facts, shown, leafId, activePath, selectedId, cut, labels, models]);
 
   if (!session || !display || !layout || !flow || !shown) return null;
-  return { session, display, layout, flow, leafId, activePath, selectedId, scrubbing: shown.ghostAfterLine !== null };
+  return { session, display, layout, flow, leafId, activePath, selectedId, scrubbing: shown.ghostAfterLine !== null, visible };
 }

@@ -124,6 +124,21 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
     scrollTo(key, p.centre ? "centre" : "step");
   }, [model, ready, selectedId, scrollTo]);
 
+  // a new filter redraws the graph: centre the selection again, or the nearest entry above it the filter keeps
+  const { visible: filter } = model;
+  const filteredFor = useRef(filter);
+  useEffect(() => {
+    if (filteredFor.current === filter || !ready) return;
+    filteredFor.current = filter;
+    const { display, session, selectedId } = modelRef.current;
+    const seen = new Set<string>();
+    for (let id = selectedId; id !== null && !seen.has(id); id = session.tree.parentOf(id)) {
+      seen.add(id);
+      const key = display.keyOf.get(id);
+      if (key) return scrollTo(key, "centre");
+    }
+  }, [filter, ready, scrollTo]);
+
   // while scrubbing, keep the moving leaf marker in view
   const { leafId, scrubbing } = model;
   useEffect(() => {

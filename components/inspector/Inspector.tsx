@@ -7,6 +7,7 @@
  */
 import { useRef, type KeyboardEvent } from "react";
 import { CompareWithButton } from "@/components/compare/CompareWithButton";
+import { StatsTab } from "@/components/stats/StatsTab";
 import { useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
 import { ContextTab } from "./ContextTab";
 import { EntryTab } from "./EntryTab";
@@ -17,6 +18,7 @@ const TABS: { id: InspectorTab; name: string }[] = [
   { id: "entry", name: "Entry" },
   { id: "path", name: "Path" },
   { id: "context", name: "Context" },
+  { id: "stats", name: "Stats" },
 ];
 
 function Tabs({ tab }: { tab: InspectorTab }) {
@@ -70,6 +72,7 @@ export function Inspector() {
 
   let panel;
   if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
+  else if (tab === "stats") panel = <StatsTab session={session} selectedId={entry ? entry.id : null} revision={revision} />;
   else if (!selectedId || !entry) panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
   else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={entry} />;
   else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} revision={revision} />;
@@ -91,8 +94,8 @@ export function Inspector() {
         role="tabpanel"
         id={`inspector-panel-${tab}`}
         aria-labelledby={`inspector-tab-${tab}`}
-        tabIndex={tab === "entry" ? 0 : -1}
-        className={`min-h-0 flex-1 ${tab === "entry" ? "overflow-auto" : "flex flex-col overflow-hidden"}`}
+        tabIndex={tab === "entry" || tab === "stats" ? 0 : -1}
+        className={`min-h-0 flex-1 ${tab === "entry" || tab === "stats" ? "overflow-auto" : "flex flex-col overflow-hidden"}`}
       >
         {panel}
       </div>

@@ -7,6 +7,8 @@ import { ButtonLink, IconButton } from "@/components/ui/Button";
 import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { LabelsMenu } from "@/components/labels/LabelsMenu";
+import { FilterMenu } from "@/components/search/FilterMenu";
+import { SearchBox } from "@/components/search/SearchBox";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
@@ -51,6 +53,12 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
           </span>
         )}
       </div>
+      {session && session.tree.size > 0 && (
+        <>
+          <SearchBox />
+          <FilterMenu />
+        </>
+      )}
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
           <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[15rem]">

@@ -7,6 +7,7 @@ import { ComparePickBanner } from "@/components/compare/ComparePickBanner";
 import { CompareView } from "@/components/compare/CompareView";
 import { LeafTimeline } from "@/components/graph/LeafTimeline";
 import { SessionGraph } from "@/components/graph/SessionGraph";
+import { HiddenSelectionNotice } from "@/components/search/HiddenSelectionNotice";
 import { Inspector } from "@/components/inspector/Inspector";
 import { DropOverlay } from "@/components/ui/DropOverlay";
 import { SessionFileInput } from "@/components/ui/SessionFileInput";
@@ -94,6 +95,7 @@ export function ViewerApp(props: PlanInput) {
           main={
             <>
               <ComparePickBanner />
+              <HiddenSelectionNotice />
               <div className="min-h-0 flex-1">
                 <SessionGraph />
               </div>

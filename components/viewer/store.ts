@@ -11,8 +11,9 @@
  */
 import { useSyncExternalStore } from "react";
 import type { Session } from "@/lib/session";
+import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
 
-export type InspectorTab = "entry" | "path" | "context";
+export type InspectorTab = "entry" | "path" | "context" | "stats";
 
 export type SessionSource =
   /** absolutePath: where the file is on the server's disk (pi writes it as a fork's parentSession) */
@@ -48,6 +49,12 @@ export interface ViewerState {
   contextOverlay: boolean;
   /** the second node of a comparison, when one is open */
   compareId: string | null;
+  /** the search box's query; "" = no search */
+  searchQuery: string;
+  /** which entries the graph draws: pi's /tree mode, hidden entry types and roles */
+  treeFilter: TreeFilter;
+  /** what the Stats tab totals: the whole file, or root → the selected entry */
+  statsScope: "session" | "branch";
   /** the first node of the open comparison: the selection when it was opened (the selection can move on) */
   compareBaseId: string | null;
   /** "Compare with…" waits for a second node to be picked; holds the first */
@@ -67,6 +74,9 @@ const initial: ViewerState = {
   historyStep: null,
   contextOverlay: true,
   compareId: null,
+  searchQuery: "",
+  treeFilter: NO_FILTER,
+  statsScope: "session",
   compareBaseId: null,
   comparePickFrom: null,
 };
@@ -132,6 +142,15 @@ export const viewer = {
   },
   scrubHistory(step: number | null): void {
     set({ historyStep: step });
+  },
+  setSearchQuery(query: string): void {
+    if (query !== state.searchQuery) set({ searchQuery: query });
+  },
+  setTreeFilter(filter: TreeFilter): void {
+    set({ treeFilter: filter });
+  },
+  setStatsScope(scope: "session" | "branch"): void {
+    set({ statsScope: scope });
   },
   setContextOverlay(on: boolean): void {
     set({ contextOverlay: on });

@@ -4,7 +4,7 @@
 // link restores the view. replaceState: moving around a session does not pile up history entries.
 import { useEffect } from "react";
 import { useViewer, viewer } from "./store";
-import { readCompareParam, sameSession, viewSearch } from "./view-params";
+import { readCompareParam, readFindParams, sameSession, viewSearch, withFindParams } from "./view-params";
 
 export function useUrlSync(): void {
   const source = useViewer((s) => s.source);
@@ -14,6 +14,16 @@ export function useUrlSync(): void {
   const session = useViewer((s) => s.session);
   const compareId = useViewer((s) => s.compareId);
   const compareBaseId = useViewer((s) => s.compareBaseId);
+  const searchQuery = useViewer((s) => s.searchQuery);
+  const treeFilter = useViewer((s) => s.treeFilter);
+
+  // a deep-linked search and filter (q=, filter=, hideTypes=, hideRoles=) apply once their session is ready
+  useEffect(() => {
+    if (phase !== "ready" || !session) return;
+    const { query, filter } = readFindParams(new URLSearchParams(window.location.search));
+    if (query) viewer.setSearchQuery(query);
+    if (filter.mode || filter.hiddenTypes.size || filter.hiddenRoles.size) viewer.setTreeFilter(filter);
+  }, [phase, session]);
 
   // a deep-linked comparison (entry=A&compare=B) opens once its session is ready; runs before the URL is rewritten below
   useEffect(() => {
@@ -29,6 +39,7 @@ export function useUrlSync(): void {
     if (phase === "ready") next = compareId ? viewSearch(source, compareBaseId ?? selectedId, tab, compareId) : viewSearch(source, selectedId, tab);
     else if (sameSession(current, viewSearch(source, null, null))) return; // keep the deep link until it can be applied
     else next = viewSearch(source, null, null);
+    if (phase === "ready") next = withFindParams(next, searchQuery, treeFilter);
     if (next !== current) window.history.replaceState(null, "", `${window.location.pathname}${next}`);
-  }, [source, phase, selectedId, tab, compareId, compareBaseId]);
+  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter]);
 }

@@ -1,5 +1,6 @@
 // The viewer's URL: which session (file, src or upload), which entry and which inspector tab.
 // Parsed leniently: anything unusable is dropped, and the viewer falls back to the session's leaf.
+import { TREE_FILTER_MODES, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
 import type { InspectorTab, SessionSource } from "./store";
 
 export interface ViewParams {
@@ -13,7 +14,7 @@ export interface ViewParams {
   tab: InspectorTab | null;
 }
 
-const TABS: readonly InspectorTab[] = ["entry", "path", "context"];
+const TABS: readonly InspectorTab[] = ["entry", "path", "context", "stats"];
 const MAX = 4096;
 
 type SearchLike = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -57,4 +58,28 @@ export function sameSession(a: string, b: string): boolean {
   const pa = readViewParams(new URLSearchParams(a));
   const pb = readViewParams(new URLSearchParams(b));
   return pa.file === pb.file && pa.src === pb.src && pa.upload === pb.upload;
+}
+
+/** What a link says to look for: `q` (search), `filter` (pi's /tree mode), `hideTypes` and `hideRoles` (comma lists). */
+export function readFindParams(search: SearchLike): { query: string; filter: TreeFilter } {
+  const mode = first(search, "filter");
+  const list = (key: string) => new Set((first(search, key) ?? "").split(",").filter(Boolean));
+  return {
+    query: first(search, "q") ?? "",
+    filter: {
+      mode: mode && (TREE_FILTER_MODES as readonly string[]).includes(mode) ? (mode as TreeFilterMode) : null,
+      hiddenTypes: list("hideTypes"),
+      hiddenRoles: list("hideRoles"),
+    },
+  };
+}
+
+/** `search` (a query string from viewSearch) with the search and filter added; empty ones are left out. */
+export function withFindParams(search: string, query: string, filter: TreeFilter): string {
+  const params = new URLSearchParams(search);
+  if (query.trim()) params.set("q", query);
+  if (filter.mode) params.set("filter", filter.mode);
+  if (filter.hiddenTypes.size) params.set("hideTypes", [...filter.hiddenTypes].join(","));
+  if (filter.hiddenRoles.size) params.set("hideRoles", [...filter.hiddenRoles].join(","));
+  return `?${params}`;
 }

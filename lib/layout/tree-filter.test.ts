@@ -8,7 +8,7 @@ import { FIXTURES_DIR } from "../session/testing/golden";
 import { buildDisplayTree, idsOf } from "./display-tree";
 import { buildSession } from "./testing/builders";
 import { fixtureSession } from "./testing/fixtures";
-import { filteredParents, NO_FILTER, TREE_FILTER_MODES, visibilityOf, type TreeFilter, type TreeFilterMode } from "./tree-filter";
+import { filterChoices, filteredParents, NO_FILTER, TREE_FILTER_MODES, visibilityOf, type TreeFilter, type TreeFilterMode } from "./tree-filter";
 
 // pi's own tree selector is the oracle: its TreeList.filteredNodes for each mode
 const PI = path.resolve(__dirname, "../../node_modules/@earendil-works/pi-coding-agent/dist");
@@ -143,5 +143,17 @@ describe("type and role filters", () => {
   it("make shown descendants of hidden roots into roots", () => {
     const parents = filteredParents(session, filterOf(null, [], ["user"]));
     expect(parents.get("m")).toBeNull();
+  });
+});
+
+describe("filterChoices", () => {
+  it("counts the file's entry types and message roles, most first", () => {
+    const session = fixtureSession("ca-labels");
+    const { types, roles } = filterChoices(session);
+    const count = (test: (e: Record<string, unknown>) => boolean) => [...session.tree.byId.values()].filter((n) => test(n.entry)).length;
+    for (const [type, n] of types) expect(n).toBe(count((e) => e.type === type));
+    for (const [role, n] of roles) expect(n).toBe(count((e) => e.type === "message" && (e.message as { role: string }).role === role));
+    expect(types.reduce((sum, [, n]) => sum + n, 0)).toBe(session.tree.size);
+    expect(types.map(([, n]) => n)).toEqual([...types.map(([, n]) => n)].sort((a, b) => b - a));
   });
 });

@@ -158,3 +158,19 @@ export function filteredParents(session: Session, filter: TreeFilter): Map<strin
   }
   return out;
 }
+
+/** Entry types and message roles present in the file, with how many entries each has (most first): the filter's choices. */
+export function filterChoices(session: Session): { types: [string, number][]; roles: [string, number][] } {
+  const types = new Map<string, number>();
+  const roles = new Map<string, number>();
+  for (const node of session.tree.byId.values()) {
+    const type = typeOf(node.entry);
+    types.set(type, (types.get(type) ?? 0) + 1);
+    if (node.entry.type === "message") {
+      const role = roleOf(node.entry) ?? "(none)";
+      roles.set(role, (roles.get(role) ?? 0) + 1);
+    }
+  }
+  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { types: sorted(types), roles: sorted(roles) };
+}

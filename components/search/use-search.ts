@@ -1,0 +1,46 @@
+"use client";
+
+/**
+ * The search as the viewer sees it: the store's query run through the core's
+ * searchSession (which keeps its last result per session, so the list and
+ * every graph card share one scan).
+ */
+import { useMemo } from "react";
+import { useViewer, type ViewerState } from "@/components/viewer/store";
+import { searchSession, type SearchResult } from "@/lib/session";
+
+function resultOf(s: ViewerState): SearchResult | null {
+  return s.session && s.searchQuery.trim() ? searchSession(s.session, s.searchQuery) : null;
+}
+
+export function useSearchResult(): SearchResult | null {
+  const session = useViewer((s) => s.session);
+  const revision = useViewer((s) => s.revision);
+  const query = useViewer((s) => s.searchQuery);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
+  return useMemo(() => (session && query.trim() ? searchSession(session, query) : null), [session, revision, query]);
+}
+
+/** True when the entry matches the current search. */
+export function useSearchHit(id: string): boolean {
+  return useViewer((s) => resultOf(s)?.entryIds.has(id) ?? false);
+}
+
+const segmentCounts = new WeakMap<SearchResult, Map<string, number>>();
+
+/** How many of a folded segment's entries (space-separated ids) match the current search. */
+export function useSegmentHits(ids: string): number {
+  return useViewer((s) => {
+    const result = resultOf(s);
+    if (!result || result.entryIds.size === 0) return 0;
+    let counts = segmentCounts.get(result);
+    if (!counts) segmentCounts.set(result, (counts = new Map()));
+    let n = counts.get(ids);
+    if (n === undefined) {
+      n = 0;
+      for (const id of ids.split(" ")) if (result.entryIds.has(id)) n++;
+      counts.set(ids, n);
+    }
+    return n;
+  });
+}
