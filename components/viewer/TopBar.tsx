@@ -20,7 +20,8 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   const source = useViewer((s) => s.source);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
   const title = useMemo(() => (session ? sessionTitle(session) : null), [session, revision]);
-  const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : null;
+  // a v4 log has no coding-agent header; its own header names the cwd
+  const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : (session?.parser.v4?.header.cwd ?? null);
   const leafId = session?.leafId ?? null;
   const choice = session?.readerChoice;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when

@@ -43,7 +43,8 @@ describe("export fork round-trip", () => {
       let fork;
       try {
         path = source.branch(id, "ca");
-        fork = source.fork(id, { timestamp: "2026-01-01T00:00:00.000Z", sessionId: "roundtrip" });
+        // the coding agent's fork (§12.1), also for a v4 log, whose own rules fork it as pi-agent-core does
+        fork = source.fork(id, { timestamp: "2026-01-01T00:00:00.000Z", sessionId: "roundtrip" }, "ca");
       } catch (error) {
         // pi cannot fork here either (a parent cycle, a message entry without message): a typed refusal
         expect(error, `${fixture.name} ${id}`).toBeInstanceOf(SessionQueryError);
