@@ -16,6 +16,8 @@ const nextConfig: NextConfig = {
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "no-referrer" },
+          // older browsers ignore CSP frame-ancestors (proxy.ts); the viewer is never framed
+          { key: "X-Frame-Options", value: "DENY" },
         ],
       },
     ];

@@ -2,6 +2,7 @@
 
 // The viewer page: loads the session named by the URL (a library file, a URL, or a file from disk) through the
 // parse worker, then lays out the graph, the inspector and the leaf timeline around the store.
+import "./zod-jitless"; // first: the core's schemas are built when it is imported, and must see this setting
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ComparePickBanner } from "@/components/compare/ComparePickBanner";
 import { CompareView } from "@/components/compare/CompareView";

@@ -1,0 +1,94 @@
+// The Content-Security-Policy (proxy.ts) and the other security headers, and that the app runs under them:
+// no violations on the library and the viewer, the parse worker loads.
+import { expect, test, type Page } from "@playwright/test";
+import { viewUrl } from "./fixtures/session-files";
+
+test.describe.configure({ timeout: 120_000 });
+const SLOW = { timeout: 60_000 };
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map((parts) => [parts[0]!, parts.slice(1)]),
+  );
+}
+
+async function watchViolations(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cspViolations: string[] };
+    w.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+  });
+  return problems;
+}
+
+const violations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+
+for (const [name, url] of [
+  ["library", "/"],
+  ["viewer", viewUrl("ca-branching-a")],
+] as const) {
+  test(`${name}: a nonce CSP without unsafe-inline scripts, and the security headers`, async ({ request }) => {
+    const first = await request.get(url);
+    const second = await request.get(url);
+    expect(first.status()).toBe(200);
+    const csp = first.headers()["content-security-policy"]!;
+    expect(csp).toBeTruthy();
+    const d = directives(csp);
+    const script = d.get("script-src")!;
+    expect(script).not.toContain("'unsafe-inline'");
+    expect(script).not.toContain("'unsafe-eval'");
+    expect(script).toContain("'strict-dynamic'");
+    const nonce = script.find((s) => s.startsWith("'nonce-"))!;
+    expect(nonce).toMatch(/^'nonce-[A-Za-z0-9+/=]{16,}'$/);
+    // a fresh nonce per request, and it is the one on the page's scripts
+    expect(directives(second.headers()["content-security-policy"]!).get("script-src")).not.toContain(nonce);
+    expect(await first.text()).toContain(`nonce="${nonce.slice(7, -1)}"`);
+    expect(d.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(d.get("object-src")).toEqual(["'none'"]);
+    expect(d.get("base-uri")).toEqual(["'none'"]);
+    expect(first.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(first.headers()["referrer-policy"]).toBe("no-referrer");
+    expect(first.headers()["x-frame-options"]).toBe("DENY");
+  });
+}
+
+test("the library runs under the policy without violations", async ({ page }) => {
+  const problems = await watchViolations(page);
+  await page.goto("/");
+  await expect(page.getByTestId("session-row").first()).toBeVisible(SLOW);
+  await page.getByTestId("filter").fill("a");
+  expect([...problems, ...(await violations(page))]).toEqual([]);
+});
+
+test("the viewer runs under the policy: the worker parses, the graph and inspector draw, no violations", async ({ page }) => {
+  const problems = await watchViolations(page);
+  await page.goto(viewUrl("ca-branching-a"));
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", SLOW);
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  for (const tab of ["Path", "Context", "Entry"]) await page.locator("#inspector").getByRole("tab", { name: tab, exact: true }).click();
+  expect([...problems, ...(await violations(page))]).toEqual([]);
+});
+
+test("an inline script injected into the page is blocked by the policy", async ({ page }) => {
+  await watchViolations(page);
+  await page.goto("/");
+  await expect(page.getByTestId("session-row").first()).toBeVisible(SLOW);
+  const ran = await page.evaluate(async () => {
+    const s = document.createElement("div");
+    s.innerHTML = '<img src="data:," onerror="window.__injected = 1">';
+    document.body.appendChild(s);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return (window as unknown as { __injected?: number }).__injected;
+  });
+  expect(ran).toBeUndefined();
+  await expect.poll(() => violations(page)).toContainEqual(expect.stringMatching(/^script-src/));
+});

@@ -1,0 +1,53 @@
+// Content-Security-Policy for every page: scripts only from Next's own tags (a fresh nonce per request, which
+// Next reads from the request's CSP header and puts on its scripts) and the constant theme script (by hash).
+// Session text is rendered as inert text anyway; this is the second wall if something ever slips through.
+import { NextResponse, type NextRequest } from "next/server";
+import { THEME_SCRIPT } from "@/components/ui/theme-script";
+
+let themeHash: Promise<string> | null = null;
+
+/** sha256 of the inline theme script in <head> (app/layout.tsx), as a CSP hash source. */
+function themeScriptHash(): Promise<string> {
+  themeHash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(THEME_SCRIPT)).then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  return themeHash;
+}
+
+function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+export function contentSecurityPolicy(nonce: string, themeHashSource: string, dev = process.env.NODE_ENV === "development"): string {
+  return [
+    "default-src 'self'",
+    // 'strict-dynamic': scripts that Next's nonced scripts load (its chunks) run, nothing parsed from markup does
+    `script-src 'self' 'nonce-${nonce}' ${themeHashSource} 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    // React Flow and Tailwind's runtime positioning write style attributes; styles cannot run script
+    "style-src 'self' 'unsafe-inline'",
+    // the parse worker is a same-origin module script
+    "worker-src 'self' blob:",
+    // raster data: images from sessions (the inspector refuses data: SVG), downloads are blob: URLs
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    // /view?src= may fetch a session from any CORS-enabled origin
+    "connect-src 'self' http: https:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const csp = contentSecurityPolicy(newNonce(), await themeScriptHash());
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", csp);
+  return response;
+}
+
+export const config = {
+  // pages and API answers; not the hashed static assets
+  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico|samples/).*)" }],
+};
