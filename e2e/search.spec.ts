@@ -95,6 +95,8 @@ test("keys: / and Ctrl+K focus the box, arrows and Enter select a hit and bring 
 
   await page.keyboard.type(query);
   await expect(page.getByTestId("search-results").getByRole("option")).toHaveCount(expected.hits.length);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/search-list-light.png` });
   await input.press("ArrowDown");
   await input.press("Enter");
   const chosen = expected.hits[1 % expected.hits.length]!.entryId;
