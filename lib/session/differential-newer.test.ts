@@ -29,7 +29,7 @@ import { driveV4, newerCaOps, type NewerCaSessionManager, type V4Entry, type V4S
 
 const SEED = Number(process.env.DIFF_NEWER_SEED ?? 20261202);
 const SESSIONS = Number(process.env.DIFF_NEWER_SESSIONS ?? 20);
-const V4_SESSIONS = Number(process.env.DIFF_V4_SESSIONS ?? 40);
+const V4_SESSIONS = Number(process.env.DIFF_V4_SESSIONS ?? 25);
 const PERSISTED_FORK_EVERY = 5;
 
 const REPO = path.resolve(__dirname, "../..");
