@@ -10,6 +10,7 @@ import { LabelsMenu } from "@/components/labels/LabelsMenu";
 import { FilterMenu } from "@/components/search/FilterMenu";
 import { SearchBox } from "@/components/search/SearchBox";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
+import { LiveIndicator } from "./LiveIndicator";
 import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
 
@@ -60,6 +61,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
           <FilterMenu />
         </>
       )}
+      <LiveIndicator />
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
           <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[15rem]">

@@ -16,6 +16,7 @@ import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
 import { CANCELLED, loadSession, type LoadJob } from "./load-session";
+import { startLiveTail, type LiveTail } from "./live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
 import { SplitView } from "./SplitView";
@@ -32,6 +33,7 @@ export function ViewerApp(props: PlanInput) {
   const error = useViewer((s) => s.load.error);
   const session = useViewer((s) => s.session);
   const fileName = useViewer((s) => s.fileName);
+  useViewer((s) => s.revision); // a live session that had no entries gets its graph once they come
   const comparing = useViewer((s) => s.compareId !== null);
 
   useEffect(() => {
@@ -39,9 +41,19 @@ export function ViewerApp(props: PlanInput) {
       viewer.reset();
       return;
     }
-    const started = loadSession(plan.target);
+    const target = plan.target;
+    let live: LiveTail | null = null;
+    const started = loadSession(target, ({ session, complete }) => {
+      if (target.source.kind !== "server") return;
+      // a file that no longer continues what the page read is read again, keeping the selection and tab
+      const reload = () => setPlan({ kind: "load", target: { ...target, entryId: viewer.get().selectedId, tab: viewer.get().tab } });
+      live = startLiveTail(target.source.path, session, complete, reload);
+    });
     job.current = started;
-    return () => started.dispose();
+    return () => {
+      started.dispose();
+      live?.stop();
+    };
   }, [plan]);
 
   const openFile = useCallback((file: File) => setPlan({ kind: "load", target: uploadTarget(file, props.maxFileBytes) }), [props.maxFileBytes]);

@@ -22,6 +22,9 @@ export type SessionSource =
   | { kind: "url"; url: string }
   | { kind: "sample"; path: string };
 
+/** The live tail of a library file: "off" when the session is not followed (an upload, a URL, a sample). */
+export type LiveStatus = "off" | "connecting" | "live" | "reconnecting" | "paused";
+
 export interface LoadState {
   phase: "idle" | "loading" | "ready" | "error";
   /** bytes (or characters) read so far / in all, for the progress bar */
@@ -32,6 +35,9 @@ export interface LoadState {
 
 export interface ViewerState {
   source: SessionSource | null;
+  live: LiveStatus;
+  /** while live: select each new leaf as it is written (the viewport follows the selection); off, nothing moves */
+  follow: boolean;
   session: Session | null;
   /** file name shown to the user and used in diagnostics ("file.jsonl:12: …") */
   fileName: string | null;
@@ -63,6 +69,8 @@ export interface ViewerState {
 
 const initial: ViewerState = {
   source: null,
+  live: "off",
+  follow: false,
   session: null,
   fileName: null,
   load: { phase: "idle", done: 0, total: 0, error: null },
@@ -106,7 +114,8 @@ export const viewer = {
     set(initial);
   },
   startLoading(source: SessionSource, fileName: string, total: number): void {
-    set({ ...initial, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
+    // follow is the user's choice; it outlives a reload of the file (the live tail reloads a replaced file)
+    set({ ...initial, follow: state.follow, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
   },
   progress(done: number, total: number): void {
     set({ load: { ...state.load, done, total } });
@@ -122,6 +131,14 @@ export const viewer = {
   /** The session grew (live tail). */
   sessionChanged(): void {
     set({ revision: state.revision + 1 });
+  },
+  setLive(live: LiveStatus): void {
+    if (live !== state.live) set({ live });
+  },
+  /** Follow the leaf; turning it on selects the current leaf at once. */
+  setFollow(follow: boolean): void {
+    const leafId = follow ? (state.session?.leafId ?? null) : null;
+    set(follow && leafId !== null ? { follow, selectedId: leafId } : { follow });
   },
   select(id: string | null): void {
     if (id !== state.selectedId) set({ selectedId: id });
