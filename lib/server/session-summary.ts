@@ -38,6 +38,8 @@ export class SummaryScanner {
   private entryCount = 0;
   private sessionName: string | null = null;
   private nameSeen = false;
+  /** the file is a v4 mutation log (spec §15): its name is a `fact`, not a session_info entry */
+  private v4 = false;
   private firstMessage: string | null = null;
   /** child id → parent id (the last line with an id wins, as in pi) */
   private readonly parents: Map<string, string | null> | null;
@@ -85,6 +87,18 @@ export class SummaryScanner {
     let parsed: unknown = undefined;
     const parse = (): unknown => (parsed === undefined ? (parsed = parseJson(raw)) : parsed);
 
+    if (first && raw.length <= HEADER_LIMIT && raw.includes('"header"')) {
+      const value = parse();
+      this.v4 = isRecord(value) && value.kind === "header" && value.version === 4;
+    }
+    if (this.v4 && raw.includes('"fact"')) {
+      const value = parse();
+      // pi-agent-core keeps the last name fact as given: no trimming, "" is a name
+      if (isRecord(value) && value.kind === "fact" && value.fact === "name" && typeof value.name === "string") {
+        this.sessionName = value.name;
+        this.nameSeen = true;
+      }
+    }
     if (raw.includes('"session"') && (!first || raw.length <= HEADER_LIMIT)) {
       const value = parse();
       if (isRecord(value) && value.type === "session") {
