@@ -32,6 +32,14 @@ const PATHS: Record<EntryKind | "segment" | "branch" | "newest" | "target" | "ke
     </>
   ),
   compaction: <path d="M12 22v-6M12 8V2M3 12h18M15 19l-3-3-3 3M15 5l-3 3-3-3" />,
+  system: (
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M7 9l3 3-3 3M13 15h4" />
+    </>
+  ),
+  usage: <path d="M4 20V12M10 20V6M16 20v-9M21 20H3" />,
+  contextEdit: <path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16v4zM13.5 6.5l4 4" />,
   model: (
     <>
       <rect x="6" y="6" width="12" height="12" rx="2" />
@@ -115,6 +123,9 @@ export const KIND_TEXT: Record<EntryKind, string> = {
   label: "text-pink-600 dark:text-pink-400",
   sessionInfo: "text-pink-600 dark:text-pink-400",
   leaf: "text-pink-600 dark:text-pink-400",
+  system: "text-slate-500 dark:text-slate-400",
+  usage: "text-pink-600 dark:text-pink-400",
+  contextEdit: "text-slate-500 dark:text-slate-400",
   unknown: "text-zinc-500 dark:text-zinc-400",
 };
 
@@ -132,5 +143,8 @@ export const KIND_FILL: Record<EntryKind, string> = {
   label: "#ec4899",
   sessionInfo: "#ec4899",
   leaf: "#ec4899",
+  system: "#64748b",
+  usage: "#ec4899",
+  contextEdit: "#64748b",
   unknown: "#71717a",
 };

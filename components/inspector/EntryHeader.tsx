@@ -9,8 +9,15 @@ import { KindBadge } from "./KindBadge";
 
 const MAX_CHILD_LINKS = 6;
 
+/** ISO text as pi writes it in v3 files; a v4 log writes epoch milliseconds. */
+function isoOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= 8.64e15) return new Date(value).toISOString();
+  return undefined;
+}
+
 export function formatTime(value: unknown): string {
-  return typeof value === "string" ? value.replace("T", " ") : "(no timestamp)";
+  return isoOf(value)?.replace("T", " ") ?? "(no timestamp)";
 }
 
 function modelOf(entry: TreeEntry): string | null {
@@ -42,7 +49,7 @@ export function EntryHeader({ session, entry }: { session: Session; entry: TreeE
         ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-0.5 text-[12px] text-muted">
-        <time dateTime={typeof entry.timestamp === "string" ? entry.timestamp : undefined} className="font-mono tabular-nums">
+        <time dateTime={isoOf(entry.timestamp)} className="font-mono tabular-nums">
           {formatTime(entry.timestamp)}
         </time>
         {node ? <span>line {node.line}</span> : null}

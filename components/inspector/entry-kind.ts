@@ -27,6 +27,9 @@ const LOOKS: Record<DescribedKind, Omit<EntryKind, "kind">> = {
   label: { label: "Label", tone: "meta" },
   sessionInfo: { label: "Session info", tone: "meta" },
   leaf: { label: "Leaf move", tone: "meta" },
+  system: { label: "System message", tone: "setting" },
+  usage: { label: "Usage", tone: "meta" },
+  contextEdit: { label: "Context edit", tone: "setting" },
   unknown: { label: "Unknown", tone: "unknown" },
 };
 
@@ -38,16 +41,7 @@ const TYPE_LABELS: Record<string, string> = {
   active_tools_change: "Active tools",
 };
 
-/** Types newer pi versions write (pi-coding-agent ≥ 0.86 / 0.87), which the graph describes as unknown. */
-const NEWER_TYPES: Record<string, Omit<EntryKind, "kind">> = {
-  usage: { label: "Usage", tone: "meta" },
-  context_edit: { label: "Context edit", tone: "setting" },
-};
-
 function look(entry: SessionEntry, described: EntryDescription): EntryKind {
-  const newer = typeof entry.type === "string" && Object.hasOwn(NEWER_TYPES, entry.type) ? NEWER_TYPES[entry.type] : undefined;
-  if (newer) return { kind: described.kind, ...newer };
-  if (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "system") return { kind: described.kind, label: "System message", tone: "setting" };
   const base = LOOKS[described.kind];
   let label = (typeof entry.type === "string" && TYPE_LABELS[entry.type]) || base.label;
   if (entry.type === "message" && described.kind === "compaction") label = "Compaction summary";

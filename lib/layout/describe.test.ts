@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Session } from "../session";
 import { clip, countKinds, describeEntry, kindOf, modelOf, toolCallLabel } from "./describe";
 import { allFixtureSessions } from "./testing/fixtures";
 import { fixtureSession } from "./testing/fixtures";
@@ -68,5 +71,36 @@ describe("describeEntry", () => {
     expect(clip("a\n\n  b", 10)).toBe("a b");
     expect(clip("x".repeat(20), 10)).toHaveLength(10);
     expect(countKinds(["user", "assistant", "toolResult", "bashExecution", "label"])).toEqual({ user: 1, assistant: 1, tool: 2, other: 1 });
+  });
+});
+
+describe("entries written by newer pi versions", () => {
+  const dir = path.join(__dirname, "../../e2e/fixtures/sessions/--home-dev-projects-newest--");
+  const entries = readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .flatMap((name) => Session.fromText(readFileSync(path.join(dir, name), "utf8")).tree.entries);
+
+  it("gives usage, context_edit and system messages their own kinds, never unknown", () => {
+    const usage = entries.filter((e) => e.type === "usage");
+    const edits = entries.filter((e) => e.type === "context_edit");
+    const system = entries.filter((e) => e.type === "message" && (e.message as { role?: unknown }).role === "system");
+    expect(usage.length && edits.length && system.length).toBeTruthy();
+    for (const entry of usage) expect([describeEntry(entry).kind, kindOf(entry)]).toEqual(["usage", "usage"]);
+    for (const entry of edits) expect([describeEntry(entry).kind, kindOf(entry)]).toEqual(["contextEdit", "contextEdit"]);
+    for (const entry of system) expect([describeEntry(entry).kind, kindOf(entry)]).toEqual(["system", "system"]);
+  });
+
+  it("says what a context_edit does to its target", () => {
+    for (const entry of entries.filter((e) => e.type === "context_edit")) {
+      const text = describeEntry(entry).text;
+      if (entry.replacement === null) expect(text).toBe(`removes ${entry.targetId as string}`);
+      else expect(text.startsWith(`replaces ${entry.targetId as string}: `)).toBe(true);
+    }
+  });
+
+  it("sums a usage record's tokens as pi wrote them", () => {
+    const entry = entries.find((e) => e.type === "usage")!;
+    const usage = entry.usage as { input: number; output: number };
+    expect(describeEntry(entry).text.startsWith(`${usage.input.toLocaleString("en-US")} in · ${usage.output.toLocaleString("en-US")} out`)).toBe(true);
   });
 });

@@ -18,6 +18,9 @@ export type EntryKind =
   | "label"
   | "sessionInfo"
   | "leaf"
+  | "system"
+  | "usage"
+  | "contextEdit"
   | "unknown";
 
 export interface EntryDescription {
@@ -140,9 +143,28 @@ function describeMessage(message: unknown): EntryDescription {
       return base("branchSummary", "branch summary", str(message.summary));
     case "compactionSummary":
       return base("compaction", "compaction summary", str(message.summary));
+    case "system":
+      return base("system", "system", contentText(message.content));
     default:
       return base("unknown", role || "message", contentText(message.content));
   }
+}
+
+/** "1,234 in · 56 out · $0.0123" for a usage record (pi ≥ 0.86); fields are optional there. */
+function usageText(usage: unknown): string {
+  if (!isObject(usage)) return "(no usage)";
+  const n = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en-US") : "?");
+  const cost = isObject(usage.cost) && typeof usage.cost.total === "number" ? ` · $${usage.cost.total.toFixed(4)}` : "";
+  return `${n(usage.input)} in · ${n(usage.output)} out${cost}`;
+}
+
+/** pi ≥ 0.87: a null replacement drops the target's messages from the context, anything else replaces their content. */
+function contextEditText(entry: SessionEntry): string {
+  const target = str(entry.targetId) || "?";
+  const replacement = entry.replacement;
+  if (replacement === null) return `removes ${target}`;
+  const content = isObject(replacement) ? replacement.content : undefined;
+  return `replaces ${target}: ${typeof content === "string" ? content : contentText(content)}`;
 }
 
 function base(kind: EntryKind, title: string, text: string, error = false): EntryDescription {
@@ -179,6 +201,10 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
       return base("sessionInfo", "session name", str(entry.name) || "(name cleared)");
     case "leaf":
       return base("leaf", "leaf move", typeof entry.targetId === "string" ? `→ ${entry.targetId}` : "→ (before the first entry)");
+    case "usage":
+      return base("usage", "usage", usageText(entry.usage));
+    case "context_edit":
+      return base("contextEdit", "context edit", contextEditText(entry));
     default:
       return base("unknown", typeof entry.type === "string" ? entry.type : "(no type)", "");
   }
@@ -194,6 +220,8 @@ const TYPE_KINDS: Record<string, EntryKind> = {
   label: "label",
   session_info: "sessionInfo",
   leaf: "leaf",
+  usage: "usage",
+  context_edit: "contextEdit",
 };
 const ROLE_KINDS: Record<string, EntryKind> = {
   user: "user",
@@ -204,6 +232,7 @@ const ROLE_KINDS: Record<string, EntryKind> = {
   hookMessage: "custom",
   branchSummary: "branchSummary",
   compactionSummary: "compaction",
+  system: "system",
 };
 
 /** The kind alone (what describeEntry(entry).kind says), without reading any text. */
