@@ -1,6 +1,6 @@
 // Loads a session into the viewer store through parse.worker.ts, with progress; the page parses and indexes
 // the text as it arrives. The user-timing measures session:read and session:ready say where a load's time went.
-import { Session, SessionParser } from "@/lib/session";
+import { Session, SessionParser, type SchemaChecked } from "@/lib/session";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 import { viewer, type InspectorTab, type SessionSource } from "./store";
 
@@ -56,6 +56,18 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     finished = true;
     worker.terminate();
   };
+  // the session is made once the page has parsed the text and the worker has checked it (whichever comes last)
+  let schemaChecked: SchemaChecked | null = null;
+  let parsed: { complete: number } | null = null;
+  const ready = () => {
+    if (!parsed || !schemaChecked) return;
+    stop();
+    const session = new Session(parser, { schemaChecked });
+    performance.measure("session:read", { start: started });
+    viewer.sessionReady(session, target.entryId);
+    performance.measure("session:ready", { start: started });
+    onLoaded?.({ session, complete: parsed.complete });
+  };
   worker.onmessage = (event: MessageEvent<ParseReply>) => {
     if (finished) return;
     const reply = event.data;
@@ -65,19 +77,19 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
       return;
     }
     try {
+      if (reply.type === "schema") {
+        schemaChecked = { lines: reply.lines, issues: reply.issues };
+        performance.measure("session:schema", { start: started });
+        return ready();
+      }
       // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
       parser.push(reply.text);
-      if (reply.type === "text") {
-        viewer.progress(reply.done, reply.total);
-        return;
-      }
-      stop();
       viewer.progress(reply.done, reply.total);
-      const session = new Session(parser.end());
-      performance.measure("session:read", { start: started });
-      viewer.sessionReady(session, target.entryId);
-      performance.measure("session:ready", { start: started });
-      onLoaded?.({ session, complete: reply.complete });
+      if (reply.type === "text") return;
+      parser.end();
+      performance.measure("session:parsed", { start: started });
+      parsed = { complete: reply.complete };
+      ready();
     } catch (error) {
       // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
       stop();

@@ -2,6 +2,9 @@
 // (a BOM is kept, as pi sees it) and posted as text, one slice at a time. The page parses the text itself:
 // posting parsed objects costs more than parsing (structured clone of a 100 MB session's entries takes
 // several times as long as JSON.parse of its text), and strings cross to the page as a plain copy.
+// Once the text is posted, the worker checks it against pi's schemas (the zod checks are the most costly part
+// of Session.diagnostics) while the page parses, and posts only the issues found.
+import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 
 const CHUNK = 1024 * 1024;
@@ -14,6 +17,8 @@ const scope = globalThis as unknown as {
 class Reading {
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   done = 0;
+  /** the text posted, kept for the schema check after the end: the page gets every slice first */
+  private readonly texts: string[] = [];
   /** bytes up to and including the last "\n" (a newline byte never sits inside a multi-byte character) */
   private complete = 0;
 
@@ -23,11 +28,21 @@ class Reading {
     const newline = chunk.lastIndexOf(0x0a);
     if (newline !== -1) this.complete = this.done + newline + 1;
     this.done += chunk.byteLength;
-    scope.postMessage({ type: "text", text: this.decoder.decode(chunk, { stream: true }), done: this.done, total: this.total });
+    const text = this.decoder.decode(chunk, { stream: true });
+    this.texts.push(text);
+    scope.postMessage({ type: "text", text, done: this.done, total: this.total });
   }
 
   end(): void {
-    scope.postMessage({ type: "end", text: this.decoder.decode(), done: this.done, total: Math.max(this.total, this.done), complete: this.complete });
+    const text = this.decoder.decode();
+    scope.postMessage({ type: "end", text, done: this.done, total: Math.max(this.total, this.done), complete: this.complete });
+    const checker = new SchemaLineChecker();
+    for (let i = 0; i < this.texts.length; i++) {
+      checker.push(this.texts[i]!);
+      this.texts[i] = "";
+    }
+    checker.push(text);
+    scope.postMessage({ type: "schema", ...checker.result() });
   }
 }
 

@@ -2,7 +2,7 @@ export * from "./types";
 export { SessionParser, parseSessionText } from "./parse";
 export { LineReader, readLine, type ReadLine } from "./lines";
 export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree";
-export { Session, formatDiagnostic, type OpenOptions } from "./session";
+export { Session, formatDiagnostic, type OpenOptions, type SchemaChecked } from "./session";
 export { caBranch, hxBranch } from "./path";
 export { caContext, caContextEntries, caMessages, hxContext, hxContextEntries, hxMessages, pathSummary } from "./context";
 export { forkSession, type ForkOptions, type ForkResult } from "./fork";

@@ -5,7 +5,7 @@ import { SessionTree } from "./tree";
 import { V4Log } from "./v4-log";
 import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "./types";
 
-const CURRENT_VERSION = 3;
+export const CURRENT_VERSION = 3;
 
 /**
  * Reads a session file line by line, from text chunks of any size, and feeds

@@ -8,7 +8,7 @@ import { RULE_SETS, type FormatTrace } from "./rules";
 import type { V4Lane } from "./v4-log";
 import { harnessRefusal } from "./harness";
 import { headerSchema, schemaIssues } from "./schema";
-import { SessionParser } from "./parse";
+import { CURRENT_VERSION, SessionParser } from "./parse";
 import { caBranch, hxBranch } from "./path";
 import { treeShape, type TreeShape } from "./structure";
 import type { LabelState, SessionTree } from "./tree";
@@ -17,6 +17,18 @@ import { SessionQueryError, type Diagnostic, type LineAccount, type Reader, type
 export interface OpenOptions {
   /** "auto" (default): the harness rules for files holding `leaf` entries it can read, else the coding agent's. */
   reader?: "auto" | Reader;
+  /** schemaIssues of the file's lines, checked elsewhere (the viewer's read worker) on the same text */
+  schemaChecked?: SchemaChecked;
+}
+
+/**
+ * schemaIssues(JSON.parse(text)) of each of the first `lines` lines, every
+ * one ended by a newline (a final line without one may still change), keyed
+ * by line; a line absent from `issues` conforms or is no object.
+ */
+export interface SchemaChecked {
+  lines: number;
+  issues: ReadonlyMap<number, string[]>;
 }
 
 interface ReaderChoice {
@@ -165,9 +177,11 @@ export class Session {
       const result = headerSchema.safeParse(header);
       if (!result.success) out.push({ line: this.parser.headerLine, kind: "schema", severity: "info", message: `header differs from what pi writes: ${result.error.issues.map((i) => `${i.path.join(".") || "header"}: ${i.message}`).join("; ")}` });
     }
+    // a migrated file's entries are no longer the text's objects (ids, parents and versions were filled in)
+    const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.options.schemaChecked : undefined;
     for (const node of this.tree.byId.values()) {
       if (node.entry.type === "message" && node.entry.message == null) continue; // reported already
-      const issues = schemaIssues(node.entry);
+      const issues = checked && node.line <= checked.lines ? (checked.issues.get(node.line) ?? []) : schemaIssues(node.entry);
       if (issues.length) out.push({ line: node.line, kind: "schema", severity: "info", message: `${String(node.entry.type)} entry differs from what pi writes: ${issues.join("; ")}`, entryId: node.entry.id });
     }
     this.schemaCache = { rev, value: out };

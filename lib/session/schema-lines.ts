@@ -1,0 +1,37 @@
+import { LineReader } from "./lines";
+import { schemaIssues } from "./schema";
+import type { SchemaChecked } from "./session";
+
+/**
+ * Checks a file's lines against pi's schemas from its text alone, in chunks
+ * of any size, so another thread (the viewer's read worker) can do it while
+ * the page builds the index; Session takes the result as `schemaChecked`.
+ * Lines are split and counted as SessionParser splits them; a final line
+ * without newline is left out (a live tail may still complete it).
+ */
+export class SchemaLineChecker {
+  private readonly reader = new LineReader();
+  private lines = 0;
+  private readonly issues = new Map<number, string[]>();
+
+  push(chunk: string): void {
+    this.reader.scan(chunk, this.onLine);
+  }
+
+  private readonly onLine = (text: string): void => {
+    const line = ++this.lines;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return; // blank or unreadable: no entry to judge
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+    const issues = schemaIssues(value);
+    if (issues.length) this.issues.set(line, issues);
+  };
+
+  result(): SchemaChecked {
+    return { lines: this.lines, issues: this.issues };
+  }
+}
