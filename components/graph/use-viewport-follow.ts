@@ -7,7 +7,7 @@
  * segment or collapsed subtree opened — and centred; a keyboard step is only
  * scrolled into view; a mouse click never moves the viewport.
  */
-import { useReactFlow, useStore } from "@xyflow/react";
+import { useReactFlow, useStore, useStoreApi } from "@xyflow/react";
 import { useCallback, useEffect, useRef, type RefObject } from "react";
 import { viewer } from "@/components/viewer/store";
 import { pathIds } from "@/lib/layout/marks";
@@ -34,8 +34,12 @@ function reveal(model: GraphModel, id: string): void {
   }
 }
 
-function sizeOf(element: HTMLElement | null): Size {
-  return { width: element?.clientWidth ?? 800, height: element?.clientHeight ?? 600 };
+/**
+ * The pane's size as React Flow last measured it (its ResizeObserver): reading
+ * the element's clientWidth here would force a layout of the whole graph.
+ */
+function sizeOf(state: { width: number; height: number }): Size {
+  return { width: state.width || 800, height: state.height || 600 };
 }
 
 export interface ViewportFollow {
@@ -46,6 +50,7 @@ export interface ViewportFollow {
 
 export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivElement | null>): ViewportFollow {
   const rf = useReactFlow();
+  const flow = useStoreApi();
   const modelRef = useRef(model);
   /** how the next selection of this id was made; a selection nobody announced came from outside */
   const intent = useRef<{ id: string; kind: SelectionKind } | null>(null);
@@ -60,8 +65,8 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
   });
 
   const fitAll = useCallback(() => {
-    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(wrapper.current)), { duration: 200 });
-  }, [rf, wrapper]);
+    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(flow.getState())), { duration: 200 });
+  }, [rf, flow]);
 
   /**
    * "centre": a jump, centred and readable; "step": a keyboard move, scrolled
@@ -73,13 +78,13 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
       const box = modelRef.current.layout.boxes.get(key);
       if (!box) return;
       const view = rf.getViewport();
-      const screen = sizeOf(wrapper.current);
+      const screen = sizeOf(flow.getState());
       if (mode === "centre") void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, 0.85)), { duration: 250 });
       else if (mode === "step" && (view.zoom < READABLE_ZOOM || !isOnScreen(box, view, screen))) {
         void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, READABLE_ZOOM)), { duration: 150 });
       } else if (mode === "follow" && !isOnScreen(box, view, screen)) void rf.setViewport(centreOn(box, screen, view.zoom), { duration: 150 });
     },
-    [rf, wrapper],
+    [rf, flow],
   );
 
   const { selectedId } = model;
@@ -99,13 +104,13 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
     wrapper.current?.setAttribute("data-placed", "true"); // tests wait for this before clicking
     if (pending.current && pending.current.id !== model.session.leafId) return;
     pending.current = null;
-    const fit = fitViewport(model.layout.boxes.values(), sizeOf(wrapper.current));
+    const fit = fitViewport(model.layout.boxes.values(), sizeOf(flow.getState()));
     const key = cursorKey(model);
     const box = key === null ? undefined : model.layout.boxes.get(key);
     if (fit.zoom >= READABLE_ZOOM || !box) void rf.setViewport(fit);
     // the leaf sits low on screen: what led to it is above, and there is little below
-    else void rf.setViewport(centreOn(box, sizeOf(wrapper.current), 0.9, 0.5, key === model.leafId ? 0.7 : 0.5));
-  }, [model, rf, ready, wrapper]);
+    else void rf.setViewport(centreOn(box, sizeOf(flow.getState()), 0.9, 0.5, key === model.leafId ? 0.7 : 0.5));
+  }, [model, rf, flow, ready, wrapper]);
 
   useEffect(() => {
     const p = pending.current;
