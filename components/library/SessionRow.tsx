@@ -25,8 +25,13 @@ export function SessionRow({ session }: { session: LibrarySession }) {
         </span>
         {!session.hasHeader && <Badge tone="danger">no header</Badge>}
       </span>
-      <span data-testid="entry-count" className="text-right text-muted tabular-nums">
-        {formatCount(session.entryCount)}
+      <span
+        data-testid="entry-count"
+        data-estimated={session.entryCountEstimated ? "" : undefined}
+        title={session.entryCountEstimated ? "Estimated: only the start and end of this large file were read" : undefined}
+        className="text-right text-muted tabular-nums"
+      >
+        {session.entryCountEstimated ? `≈${formatCount(session.entryCount)}` : formatCount(session.entryCount)}
       </span>
       <span data-testid="branch-count" className="text-right text-muted tabular-nums">
         {session.branchCount === undefined ? "–" : session.branchCount === 0 ? <span className="text-subtle">0</span> : formatCount(session.branchCount)}

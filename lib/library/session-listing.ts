@@ -15,6 +15,8 @@ export interface SessionListing {
   /** true when `name` is a session_info name (not the first message) */
   named: boolean;
   entryCount: number;
+  /** entryCount is estimated from the start and end of a big file (the library reads bounded bytes per file) */
+  entryCountEstimated?: boolean;
   branchCount?: number;
   size: number;
   /** last modification of the file, ISO */

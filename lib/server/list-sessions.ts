@@ -59,6 +59,7 @@ async function describe(resolved: ResolvedSessionFile): Promise<SessionListing |
     hasHeader: summary.id !== null,
   };
   if (summary.branchCount !== null) listing.branchCount = summary.branchCount;
+  if (summary.entryCountEstimated) listing.entryCountEstimated = true;
   return listing;
 }
 

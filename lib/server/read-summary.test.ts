@@ -69,6 +69,7 @@ describe("readBoundedSummary", () => {
     expect(summary.sessionName).toBe("Renamed at the end");
     // not counted: an estimate from the lines read, close to the real count
     expect(Math.abs(summary.entryCount - entries) / entries).toBeLessThan(0.05);
+    expect(summary.entryCountEstimated).toBe(true);
     expect(summary.branchCount).toBeNull();
   });
 

@@ -95,6 +95,7 @@ function summariseEnds(head: Buffer, tail: Buffer, between: number): SessionSumm
     ...start,
     sessionName: tailScanner.sawName ? end.sessionName : start.sessionName,
     entryCount: estimate,
+    entryCountEstimated: true,
     branchCount: null,
   };
 }

@@ -13,6 +13,8 @@ export interface SessionSummary {
   firstMessage: string | null;
   /** non-blank lines that are not session headers: entries, unreadable lines included */
   entryCount: number;
+  /** true when entryCount is an estimate (a big file read only at its ends), not a count */
+  entryCountEstimated?: boolean;
   /** entries with more than one child; null when not counted (file over the branch-count limit) */
   branchCount: number | null;
 }
