@@ -2,6 +2,7 @@
 import { expect, test } from "@playwright/test";
 import { expectedEntryLines, expectedTitle, openFixture } from "./fixtures/core";
 import { statSync } from "node:fs";
+import path from "node:path";
 import { SUMMARY_LIMITS } from "../lib/server/read-summary";
 import { SESSION_FILES, SESSIONS_DIR, type FixtureName } from "./fixtures/session-files";
 

@@ -20,11 +20,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { forkV4Log, Session, SessionQueryError, type NewerForkResult, type Reader } from "./index";
-import { stableStringify } from "./testing/golden";
-import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng, type WrittenEntry } from "./testing/random-session";
+import { forkV4Log, Session, type NewerForkResult, type Reader } from "./index";
+import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type PiContext } from "./testing/oracle";
+import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng } from "./testing/random-session";
 import { driveV4, newerCaOps, type NewerCaSessionManager, type V4Entry, type V4Session } from "./testing/random-session-newer";
 
 const SEED = Number(process.env.DIFF_NEWER_SEED ?? 20261202);
@@ -32,26 +31,7 @@ const SESSIONS = Number(process.env.DIFF_NEWER_SESSIONS ?? 20);
 const V4_SESSIONS = Number(process.env.DIFF_V4_SESSIONS ?? 25);
 const PERSISTED_FORK_EVERY = 5;
 
-const REPO = path.resolve(__dirname, "../..");
-const moduleUrl = (file: string) => pathToFileURL(path.join(REPO, "node_modules", file)).href;
-
-interface PiContext {
-  messages: unknown[];
-  model: unknown;
-  thinkingLevel: unknown;
-  activeToolNames?: unknown;
-}
-
-interface CaModule {
-  SessionManager: {
-    new (cwd: string, sessionDir: string, sessionFile: string, persist: boolean, newSessionOptions: undefined, preloadedFileEntries: unknown[]): NewerCaSessionManager;
-    create(cwd: string, sessionDir: string): NewerCaSessionManager;
-    open(file: string, sessionDir?: string): NewerCaSessionManager;
-  };
-  buildContextEntries(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): WrittenEntry[];
-  buildSessionContext(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): PiContext;
-  loadEntriesFromFile(file: string): unknown[];
-}
+type CaModule = OracleCaModule<NewerCaSessionManager>;
 
 /** One pi-coding-agent version under test and the rules that read what it writes. */
 interface Version {
@@ -136,28 +116,12 @@ const seen = {
   v4Forks: 0,
 };
 
-const jsonRound = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-
 function same(actual: unknown, expected: unknown, where: string): void {
   totals.checks++;
-  if (actual === expected) return;
-  if (typeof actual === "object" && typeof expected === "object" && actual !== null && expected !== null && stableStringify(actual) === stableStringify(expected)) return;
-  expect(jsonRound(actual), where).toEqual(jsonRound(expected));
+  sameJson(actual, expected, where);
 }
 
-const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);
-const serialize = (lines: readonly unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 const role = (m: unknown) => (m as { role?: unknown }).role;
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
-async function settle<T>(run: () => T | Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { ok: true, value: await run() };
-  } catch (error) {
-    if (error instanceof SessionQueryError || (error instanceof Error && error.name === "SessionError")) return { ok: false, error: error.message };
-    throw error;
-  }
-}
 
 function startClock(rng: Rng): SessionClock {
   return new SessionClock(rng, Date.UTC(2026, 0, 1) + rng.int(300 * 86_400_000), (ms) => vi.setSystemTime(ms));

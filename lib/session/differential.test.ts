@@ -22,10 +22,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Session, SessionQueryError, type Reader } from "./index";
+import { Session, type Reader } from "./index";
 import { stableStringify } from "./testing/golden";
+import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type Outcome, type PiContext } from "./testing/oracle";
 import {
   driveCodingAgent,
   driveHarness,
@@ -53,26 +53,7 @@ const PERSISTED_FORK_EVERY = process.env.DIFF_FULL_FORKS === "1" ? 1 : 4;
 // pi's modules, imported by file path (the package roots do not load on Node 20)
 // ---------------------------------------------------------------------------
 
-const REPO = path.resolve(__dirname, "../..");
-const moduleUrl = (file: string) => pathToFileURL(path.join(REPO, "node_modules", file)).href;
-
-interface PiContext {
-  messages: unknown[];
-  model: unknown;
-  thinkingLevel: unknown;
-  activeToolNames?: unknown;
-}
-
-interface CaModule {
-  SessionManager: {
-    new (cwd: string, sessionDir: string, sessionFile: string, persist: boolean, newSessionOptions: undefined, preloadedFileEntries: unknown[]): CaSessionManager;
-    create(cwd: string, sessionDir: string): CaSessionManager;
-    open(file: string, sessionDir?: string): CaSessionManager;
-  };
-  buildContextEntries(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): WrittenEntry[];
-  buildSessionContext(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): PiContext;
-  loadEntriesFromFile(file: string): unknown[];
-}
+type CaModule = OracleCaModule<CaSessionManager>;
 
 interface HxStorage {
   getLeafId(): Promise<string | null>;
@@ -136,19 +117,9 @@ const seen = {
   hxLeafNull: 0,
 };
 
-const jsonRound = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-
-/**
- * Equal after a JSON round trip (key order and `undefined` fields do not
- * count). Cheap when equal: only a mismatch goes through `expect`, for its diff.
- */
 function same(actual: unknown, expected: unknown, where: string): void {
   totals.checks++;
-  if (actual === expected) return;
-  if (typeof actual === "object" && typeof expected === "object" && actual !== null && expected !== null) {
-    if (JSON.stringify(actual) === JSON.stringify(expected) || stableStringify(actual) === stableStringify(expected)) return;
-  }
-  expect(jsonRound(actual), where).toEqual(jsonRound(expected));
+  sameJson(actual, expected, where);
 }
 
 const jsonCache = new WeakMap<object, string>();
@@ -166,24 +137,10 @@ function sameMessages(actual: readonly unknown[], expected: readonly unknown[], 
   same([...actual], [...expected], where);
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
-
-async function settle<T>(run: () => T | Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { ok: true, value: await run() };
-  } catch (error) {
-    if (error instanceof SessionQueryError || (error instanceof Error && error.name === "SessionError")) return { ok: false, error: error.message };
-    throw error;
-  }
-}
-
 function sameOutcome<A, B>(ours: Outcome<A>, theirs: Outcome<B>, where: string, compare: (a: A, b: B) => void): void {
   if (ours.ok && theirs.ok) return compare(ours.value, theirs.value);
   expect(ours.ok ? "returns" : `throws ${ours.error}`, where).toBe(theirs.ok ? "returns" : `throws ${theirs.error}`);
 }
-
-const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);
-const serialize = (lines: readonly unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 
 interface Private {
   labelsById: Map<string, string>;
