@@ -48,23 +48,13 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { listSessions } from "../lib/server/list-sessions";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { generateSession, sessionChunks, type GenerateOptions, type GenerateStats } from "./generate";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const KEEP = process.env.BENCH_KEEP === "1";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// the same flags as playwright.config.ts
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+const CHROMIUM = CHROMIUM_PATH;
 const PI_EXPORT = resolve(process.cwd(), "node_modules/@earendil-works/pi-coding-agent/dist/core/export-html/index.js");
 const PAN_MS = 2000;
 const QUIET_MS = 500;
