@@ -10,7 +10,7 @@ import { useId, useMemo, useState } from "react";
 import { useViewer, type SessionSource } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
-import { describeRedaction, redactJsonl, redactSession } from "@/lib/export/redact";
+import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } from "@/lib/export/redact";
 import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
 import { downloadText } from "./download";
@@ -37,46 +37,36 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
   );
   const noteId = useId();
 
-  function exportFork() {
+  /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */
+  function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
     try {
+      const file = build();
+      downloadText(file.name, file.text, file.mime);
+      setRedaction(file.counts ? describeRedaction(file.counts) : null);
+      setFailure(null);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  // the fork is pi's fork of the file as it is, masked as text afterwards; transcripts are made from a masked session
+  const exportFork = () =>
+    runExport(() => {
       const sourcePath = sourcePathOf(source);
       const fork = session.fork(id, sourcePath ? { sourcePath } : {});
       const redacted = redact ? redactJsonl(fork.text) : null;
-      downloadText(fork.fileName, redacted ? redacted.value : fork.text, "application/x-ndjson");
-      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
-      setFailure(null);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
-  }
+      return { name: fork.fileName, text: redacted ? redacted.value : fork.text, mime: "application/x-ndjson", counts: redacted?.counts ?? null };
+    });
 
-  function exportTranscript() {
-    try {
+  function exportTranscript(format: "markdown" | "html") {
+    runExport(() => {
       const redacted = redact ? redactSession(session) : null;
       const from = redacted ? redacted.value : session;
-      const markdown = transcriptMarkdown(from, id);
-      const title = from.name ?? transcriptTitle(from, from.branch(id));
-      downloadText(transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id), markdown, "text/markdown");
-      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
-      setFailure(null);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  function exportHtml() {
-    try {
-      const redacted = redact ? redactSession(session) : null;
-      const from = redacted ? redacted.value : session;
-      const html = transcriptHtml(from, id);
-      const title = from.name ?? transcriptTitle(from, from.branch(id));
-      const name = transcriptFileName(title, typeof session.header?.id === "string" ? session.header.id : null, id).replace(/\.md$/, ".html");
-      downloadText(name, html, "text/html");
-      setRedaction(redacted ? describeRedaction(redacted.counts) : null);
-      setFailure(null);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
+      const name = transcriptFileName(from.name ?? transcriptTitle(from, from.branch(id)), typeof session.header?.id === "string" ? session.header.id : null, id);
+      const counts = redacted?.counts ?? null;
+      if (format === "html") return { name: name.replace(/\.md$/, ".html"), text: transcriptHtml(from, id), mime: "text/html", counts };
+      return { name, text: transcriptMarkdown(from, id), mime: "text/markdown", counts };
+    });
   }
 
   const notes = [problems.fork && `Fork unavailable: ${problems.fork}`, problems.transcript && `Transcript unavailable: ${problems.transcript}`, failure && `Export failed: ${failure}`].filter(Boolean);
@@ -96,7 +86,7 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
         <button
           type="button"
           className={buttonClass}
-          onClick={exportTranscript}
+          onClick={() => exportTranscript("markdown")}
           disabled={problems.transcript !== null}
           aria-describedby={problems.transcript ? noteId : undefined}
           title={problems.transcript ?? "Download the path root → this entry as Markdown"}
@@ -106,7 +96,7 @@ export function ExportButtons({ session, id, revision }: { session: Session; id:
         <button
           type="button"
           className={buttonClass}
-          onClick={exportHtml}
+          onClick={() => exportTranscript("html")}
           disabled={problems.transcript !== null}
           aria-describedby={problems.transcript ? noteId : undefined}
           title={problems.transcript ?? "Download the path root → this entry as one self-contained HTML file (no scripts, no network requests)"}
