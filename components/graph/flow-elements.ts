@@ -4,7 +4,7 @@
  * context, after the scrubbed line) is computed here. Node objects whose data
  * did not change are reused, so memoised node components skip re-rendering.
  */
-import type { Edge, Node } from "@xyflow/react";
+import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import { countKinds, type EntryDescription, type EntryKind, type KindCounts } from "@/lib/layout/describe";
 import { idsOf, type DisplayTree } from "@/lib/layout/display-tree";
 import type { GraphLayout } from "@/lib/layout/tidy-layout";
@@ -80,6 +80,20 @@ export interface EntryFacts {
   moveTarget(id: string): string | null;
 }
 
+/**
+ * Where each card's 1 px handles sit (React Flow's CSS centres them on the card's edge), known up front.
+ * React Flow mounts every node whose handles it has not measured yet, whether on screen or not: without
+ * these, the first frame of a 100k-entry session mounted all ~3,000 cards (82k layout objects) only to
+ * drop all but a dozen once measured.
+ */
+function handlesOf(type: GraphFlowNode["type"], width: number, height: number): NodeHandle[] {
+  const at = (id: string, kind: "source" | "target", position: Position, x: number, y: number): NodeHandle => ({ id, type: kind, position, x: x - 0.5, y: y - 0.5, width: 1, height: 1 });
+  const top = at("in", "target", Position.Top, width / 2, 0);
+  const bottom = at("out", "source", Position.Bottom, width / 2, height);
+  if (type === "cursor") return [top, at("move-out", "source", Position.Left, 0, height / 2), bottom];
+  return [top, at("move-in", "target", Position.Right, width, height / 2), bottom];
+}
+
 /** One line for an entry in a segment's summary: its words, else its tool calls, else what it is. */
 function summaryLine(d: EntryDescription): string {
   return d.text || d.tools.join(" · ") || d.title;
@@ -124,7 +138,8 @@ function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boole
 
 function reuse<T extends GraphFlowNode>(previous: ReadonlyMap<string, GraphFlowNode>, next: T): T {
   const old = previous.get(next.id);
-  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y && sameData(old.data, next.data)) return old as T;
+  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y && old.width === next.width && old.height === next.height && sameData(old.data, next.data)) return old as T;
+  next.handles = handlesOf(next.type, next.width!, next.height!);
   return next;
 }
 
