@@ -74,7 +74,7 @@ export function Inspector() {
   if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
   else if (tab === "stats") panel = <StatsTab session={session} selectedId={entry ? entry.id : null} revision={revision} />;
   else if (!selectedId || !entry) panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
-  else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={entry} />;
+  else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={session.tree.full(entry)} />;
   else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} revision={revision} />;
   else panel = <ContextTab key={entry.id} session={session} id={entry.id} revision={revision} />;
 

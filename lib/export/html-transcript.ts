@@ -35,7 +35,7 @@ interface Format {
 /** The transcript of `session.branch(id)` as an HTML document. Throws what `branch` throws. */
 export function transcriptHtml(session: Session, id: string, options: TranscriptOptions = {}): string {
   const reader = options.reader ?? session.reader;
-  const path = session.branch(id, reader);
+  const path = session.branch(id, reader).map((entry) => session.tree.full(entry));
   const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true };
   const title = transcriptTitle(session, path);
   const labels = session.labels(reader);

@@ -154,7 +154,7 @@ export function redactSession(session: Session): Redacted<Session> {
   const counts: RedactionCounts = {};
   const lines: ReadLine[] = [];
   if (session.header) lines.push({ kind: "value", value: redactJsonValue(session.header, counts) });
-  for (const entry of session.tree.entries) lines.push({ kind: "value", value: redactJsonValue(entry, counts) as JsonObject });
+  for (const entry of session.tree.entries) lines.push({ kind: "value", value: redactJsonValue(session.tree.full(entry), counts) as JsonObject });
   const parser = new SessionParser();
   parser.pushLines(lines);
   return { value: new Session(parser.end(null), { reader: session.reader }), counts, total: summed(counts) };

@@ -87,10 +87,14 @@ export function newerCaContext(tree: SessionTree, id: string | null, rules: Newe
   if (state.error) throw new SessionQueryError("invalid", state.error);
   const entries = newerCaContextEntries(tree, id);
   let messages: ContextMessage[];
-  if (rules === "ca-0.86") messages = entries.flatMap(newerCaMessages);
+  if (rules === "ca-0.86") messages = entries.flatMap((entry) => newerCaMessages(tree.full(entry)));
   else {
     const edits = contextEdits(entries);
-    messages = entries.flatMap((entry, index) => (entry.type === "compaction" && index > 0 ? [] : projectEdited(entry, edits.get(entry.id))));
+    messages = entries.flatMap((entry, index) => {
+      if (entry.type === "compaction" && index > 0) return [];
+      const edit = edits.get(entry.id);
+      return projectEdited(tree.full(entry), edit && tree.full(edit));
+    });
   }
   return { entryIds: entries.map((e) => e.id), messages, model: state.model, thinkingLevel: state.thinkingLevel };
 }

@@ -102,7 +102,7 @@ export function caContext(tree: SessionTree, id: string | null): SessionContext 
   const state = stateAt(tree, id);
   if (state.error) throw new SessionQueryError("invalid", state.error);
   const entries = caContextEntries(tree, id);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(caMessages), model: state.model, thinkingLevel: state.thinkingLevel };
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => caMessages(tree.full(e))), model: state.model, thinkingLevel: state.thinkingLevel };
 }
 
 function timeMs(value: unknown): number {
@@ -180,5 +180,5 @@ export function hxContext(tree: SessionTree, id: string | null): SessionContext 
     } else if (entry.type === "active_tools_change") activeToolNames = Array.isArray(entry.activeToolNames) ? [...entry.activeToolNames] : [];
   }
   const entries = hxContextEntries(path);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(hxMessages), model, thinkingLevel, activeToolNames };
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => hxMessages(tree.full(e))), model, thinkingLevel, activeToolNames };
 }

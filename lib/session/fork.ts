@@ -38,7 +38,7 @@ export function forkSession(tree: SessionTree, header: SessionHeader | null, lea
   let parentId: string | null = null;
   for (const entry of path) {
     if (entry.type === "label") continue;
-    kept.push({ ...entry, parentId });
+    kept.push({ ...tree.full(entry), parentId });
     parentId = entry.id;
   }
   const timestamp = options.timestamp ?? new Date().toISOString();

@@ -1,5 +1,6 @@
 import { isObject } from "./json";
 import { migrateEntries } from "./migrate";
+import type { ElidedLines } from "./light-lines";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "./tree";
 import { V4Log } from "./v4-log";
@@ -42,6 +43,16 @@ export class SessionParser {
   /** What end() found, so reopen() can take back what end() added (a live tail goes on from there). */
   private endMark: { lineNo: number; diagnostics: number; extraHeaders: number; treeRevision: number; sawParsedLine: boolean; legacy: boolean } | null = null;
   private reopens = 0;
+  private cutLines: ElidedLines | null = null;
+
+  /**
+   * The text pushed from now on is light lines (LightReader): the lines `lines`
+   * holds are cut, and their full text is read from there when needed.
+   */
+  readCutLinesFrom(lines: ElidedLines): void {
+    this.cutLines = lines;
+    this.tree.readCutLinesFrom(lines);
+  }
 
   push(chunk: string): void {
     if (this.ended) throw new Error("SessionParser: push after end");
@@ -55,6 +66,9 @@ export class SessionParser {
     try {
       value = JSON.parse(text);
     } catch (error) {
+      // a cut light line fails where its full line fails, but the message counts positions: take the full line's
+      const line = this.lineNo + 1;
+      if (this.cutLines?.has(line)) return this.acceptInvalid(parseError(this.cutLines.text(line)), text.charCodeAt(0) === 0xfeff, false);
       return this.acceptInvalid(error instanceof Error ? error.message : String(error), text.charCodeAt(0) === 0xfeff, false);
     }
     this.acceptValue(value, false);
@@ -283,6 +297,15 @@ export class SessionParser {
     }
     for (let i = 0; i < legacy.entries.length; i++) this.tree.add(legacy.entries[i]!, legacy.lines[i]!);
   }
+}
+
+function parseError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return "not valid JSON";
 }
 
 /** Parse a whole text at once. */

@@ -131,12 +131,13 @@ function buildDocs(session: Session): Doc[] {
   const add = (entryId: string, field: SearchField, text: string) => {
     if (text.trim()) docs.push({ entryId, field, text, lower: foldCase(text) });
   };
-  for (const entry of session.tree.entries) {
-    if (typeof entry.id !== "string") continue;
-    for (const [field, text] of entryFields(entry)) add(entry.id, field, text);
+  for (const light of session.tree.entries) {
+    const id = light.id;
+    if (typeof id !== "string") continue;
+    for (const [field, text] of entryFields(session.tree.full(light))) add(id, field, text);
     // the label an entry carries (what its card shows), not only the label entry that set it
-    const label = labels.get(entry.id)?.label;
-    if (label) add(entry.id, "label", label);
+    const label = labels.get(id)?.label;
+    if (label) add(id, "label", label);
   }
   return docs;
 }

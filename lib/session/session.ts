@@ -19,6 +19,8 @@ export interface OpenOptions {
   reader?: "auto" | Reader;
   /** schemaIssues of the file's lines, checked elsewhere (the viewer's read worker) on the same text */
   schemaChecked?: SchemaChecked;
+  /** the check is running elsewhere and arrives later (acceptSchema): until then, no schema diagnostics */
+  schemaPending?: boolean;
 }
 
 /**
@@ -60,12 +62,28 @@ export class Session {
   private choiceCache: { rev: number; value: ReaderChoice } | null = null;
   private shapeCache: { rev: number; value: TreeShape } | null = null;
   private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
+  private schemaChecked: SchemaChecked | undefined;
+  private schemaLater: boolean;
 
   constructor(
     readonly parser: SessionParser,
     private readonly options: OpenOptions = {},
   ) {
     this.tree = parser.tree;
+    this.schemaChecked = options.schemaChecked;
+    this.schemaLater = options.schemaPending === true;
+  }
+
+  /** True while the schema check runs elsewhere: schemaDiagnostics() is empty until acceptSchema. */
+  get schemaPending(): boolean {
+    return this.schemaLater;
+  }
+
+  /** The schema check done elsewhere has finished. */
+  acceptSchema(checked: SchemaChecked): void {
+    this.schemaChecked = checked;
+    this.schemaLater = false;
+    this.schemaCache = null;
   }
 
   static fromText(text: string, options?: OpenOptions): Session {
@@ -164,6 +182,7 @@ export class Session {
    * lazily, once per revision: the reader itself never needs them.
    */
   schemaDiagnostics(): Diagnostic[] {
+    if (this.schemaLater) return [];
     const rev = this.tree.revision;
     if (this.schemaCache?.rev === rev) return this.schemaCache.value;
     const out: Diagnostic[] = [];
@@ -178,7 +197,7 @@ export class Session {
       if (!result.success) out.push({ line: this.parser.headerLine, kind: "schema", severity: "info", message: `header differs from what pi writes: ${result.error.issues.map((i) => `${i.path.join(".") || "header"}: ${i.message}`).join("; ")}` });
     }
     // a migrated file's entries are no longer the text's objects (ids, parents and versions were filled in)
-    const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.options.schemaChecked : undefined;
+    const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.schemaChecked : undefined;
     for (const node of this.tree.byId.values()) {
       if (node.entry.type === "message" && node.entry.message == null) continue; // reported already
       const issues = checked && node.line <= checked.lines ? (checked.issues.get(node.line) ?? []) : schemaIssues(node.entry);

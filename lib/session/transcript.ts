@@ -27,7 +27,7 @@ const TITLE_WORDS = 12;
  */
 export function transcriptMarkdown(session: Session, id: string, options: TranscriptOptions = {}): string {
   const reader = options.reader ?? session.reader;
-  const path = session.branch(id, reader);
+  const path = session.branch(id, reader).map((entry) => session.tree.full(entry));
   const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true };
   const out: string[] = [`# ${escapeInline(transcriptTitle(session, path))}`, ""];
   out.push(...facts(session, path, id, reader), "");

@@ -1,5 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "./json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
+import type { ElidedLines } from "./light-lines";
 import { FormatEvidence } from "./rules";
 import type { Diagnostic, SessionEntry, TreeEntry } from "./types";
 
@@ -72,6 +73,11 @@ export class SessionTree {
   private sortedChildren = new Map<string | null, string[]>();
   private version = 0;
   private shapeVersion = 0;
+  /** where the full text of entries added from cut light lines is (see light-lines.ts) */
+  private cutLines: ElidedLines | null = null;
+  private readonly cutEntryLine = new WeakMap<object, number>();
+  /** full entries read lately, by line: the selection and its context are read again on every render */
+  private readonly fullCache = new Map<number, TreeEntry>();
 
   /** Bumped on every change; memo tables compare against it. */
   get revision(): number {
@@ -87,8 +93,40 @@ export class SessionTree {
     return this.byId.size;
   }
 
+  /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
+  readCutLinesFrom(lines: ElidedLines): void {
+    this.cutLines = lines;
+  }
+
+  /** True when some entries hold cut strings (the index was built from light lines). */
+  get hasCutEntries(): boolean {
+    return this.cutLines !== null && this.cutLines.size > 0;
+  }
+
+  /**
+   * The entry as written. Entries in the index may come from light lines, whose
+   * long strings are cut: whatever shows or exports content reads it through
+   * here. Everything else (ids, parents, types, roles, labels, models, usage,
+   * the shape of the content) is the same in both.
+   */
+  full<T extends SessionEntry>(entry: T): T {
+    const line = this.cutEntryLine.get(entry);
+    if (line === undefined) return entry;
+    const cache = this.fullCache;
+    let full = cache.get(line);
+    if (full) {
+      cache.delete(line); // most recently used last
+    } else {
+      full = JSON.parse(this.cutLines!.text(line)) as TreeEntry;
+      if (cache.size >= FULL_CACHE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(line, full);
+    return full as unknown as T;
+  }
+
   add(entry: SessionEntry, line: number): void {
     this.version++;
+    if (this.cutLines?.has(line)) this.cutEntryLine.set(entry, line);
     const index = this.entries.length;
     this.entries.push(entry);
     this.entryLines.push(line);
@@ -308,6 +346,8 @@ export class SessionTree {
     this.diagnostics.push(entryId === undefined ? { line, kind, severity, message } : { line, kind, severity, message, entryId });
   }
 }
+
+const FULL_CACHE = 512;
 
 function parentIdOf(entry: SessionEntry): string | null {
   return typeof entry.parentId === "string" ? entry.parentId : null;

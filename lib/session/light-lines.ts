@@ -1,0 +1,280 @@
+/**
+ * Light lines: a session's JSONL with every long string value cut short, made
+ * from the file's bytes before they are decoded. In a browser, decoding UTF-8
+ * that is not pure ASCII runs at about 40 MB/s, so decoding and parsing a
+ * 100 MB session whole takes seconds; nearly all of its bytes sit in a few long
+ * strings (tool output, file contents, base64 images) that the tree index never
+ * reads. The index is built from the light lines, and a line's full text is
+ * decoded from its bytes only when its content is shown or exported (see
+ * ElidedLines and SessionTree.full).
+ *
+ * A light line parses to the same JSON as its full line except that each cut
+ * string is a prefix of the original followed by "…": same keys, same types,
+ * same nesting, same line count. A line is left whole when cutting could change
+ * how it parses: a string with a control character or a bad escape (then the
+ * full line is not valid JSON and must fail as itself), or no string worth
+ * cutting. Values of keys the index reads (ids, types, roles, labels, names,
+ * models) are never cut.
+ */
+
+/** a string value longer than this many bytes (as written, escapes included) is cut */
+export const CUT_OVER = 2048;
+/** bytes of a cut string that are kept (less, to end on a whole character or escape): more than a card or a row shows */
+export const CUT_KEEP = 1024;
+
+/** keys whose string values the index, the rules or the schema check read in full */
+const NEVER_CUT = new Set([
+  "id",
+  "parentId",
+  "targetId",
+  "type",
+  "role",
+  "firstKeptEntryId",
+  "fromId",
+  "label",
+  "name",
+  "customType",
+  "toolName",
+  "toolCallId",
+  "provider",
+  "model",
+  "modelId",
+  "api",
+  "thinkingLevel",
+  "stopReason",
+  "timestamp",
+  "cwd",
+  "version",
+  "parentSession",
+  "kind",
+  "mimeType",
+  "activeToolNames",
+]);
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+/** "…" in UTF-8 */
+const ELLIPSIS = [0xe2, 0x80, 0xa6];
+
+function isHex(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+}
+
+/** Index of the closing quote of the string whose content starts at `from`, or -1 when the string is not valid JSON. */
+function stringEnd(b: Uint8Array, from: number, end: number): number {
+  let j = from;
+  while (j < end) {
+    const c = b[j]!;
+    if (c === QUOTE) return j;
+    if (c === BACKSLASH) {
+      const n = b[j + 1];
+      if (n === 0x75) {
+        if (j + 6 > end || !isHex(b[j + 2]!) || !isHex(b[j + 3]!) || !isHex(b[j + 4]!) || !isHex(b[j + 5]!)) return -1;
+        j += 6;
+      } else if (n === QUOTE || n === BACKSLASH || n === 0x2f || n === 0x62 || n === 0x66 || n === 0x6e || n === 0x72 || n === 0x74) {
+        j += 2;
+      } else return -1;
+    } else if (c < 0x20) return -1;
+    else j++;
+  }
+  return -1;
+}
+
+/** The last position ≤ `limit` that ends a whole character or escape of the (valid) string content starting at `from`. */
+function cutPoint(b: Uint8Array, from: number, limit: number): number {
+  let i = from;
+  for (;;) {
+    const c = b[i]!;
+    const len = c === BACKSLASH ? (b[i + 1] === 0x75 ? 6 : 2) : c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    if (i + len > limit) return i;
+    i += len;
+  }
+}
+
+function isSpace(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === NEWLINE;
+}
+
+/** A growing byte buffer. */
+export class ByteSink {
+  private buf = new Uint8Array(1 << 16);
+  length = 0;
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  copy(from: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    this.buf.set(from.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  bytes(values: readonly number[]): void {
+    this.reserve(values.length);
+    for (const v of values) this.buf[this.length++] = v;
+  }
+
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/**
+ * Writes the light form of the line b[start, end) (no newline) to `out` and
+ * returns true, or writes nothing and returns false when the line stays whole.
+ */
+export function cutLine(b: Uint8Array, start: number, end: number, out: ByteSink): boolean {
+  if (end - start <= CUT_OVER) return false;
+  const mark = out.length;
+  let copied = start;
+  let key = "";
+  let i = start;
+  for (;;) {
+    const open = b.indexOf(QUOTE, i);
+    if (open === -1 || open >= end) break;
+    const close = stringEnd(b, open + 1, end);
+    if (close === -1) {
+      out.length = mark; // the line is not valid JSON: JSON.parse must see it as written
+      return false;
+    }
+    let k = close + 1;
+    while (k < end && isSpace(b[k])) k++;
+    const length = close - open - 1;
+    if (b[k] === 0x3a) {
+      key = length <= 32 ? String.fromCharCode(...b.subarray(open + 1, close)) : "";
+    } else if (length > CUT_OVER && !NEVER_CUT.has(key)) {
+      out.copy(b, copied, cutPoint(b, open + 1, open + 1 + CUT_KEEP));
+      out.bytes(ELLIPSIS);
+      copied = close;
+    }
+    i = close + 1;
+  }
+  if (copied === start) return false;
+  out.copy(b, copied, end);
+  return true;
+}
+
+/** One slice of light lines: whole lines only, and where the cut ones sit in the raw bytes. */
+export interface LightChunk {
+  /** the light lines, each ended by "\n" */
+  text: string;
+  /** the raw bytes of the same lines (whole lines, newlines included) */
+  raw: Uint8Array;
+  /** per cut line: [line number (1-based, in the file), start, end) in `raw`, the newline excluded */
+  cut: Int32Array;
+  /** bytes of the file consumed so far */
+  done: number;
+}
+
+/**
+ * Turns a file's bytes, in chunks of any size, into LightChunks of whole
+ * lines. Lines are split on "\n" as SessionParser splits them; a final line
+ * without newline is returned whole by end().
+ */
+export class LightReader {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private line = 0;
+  private done = 0;
+  /** bytes up to and including the last newline */
+  complete = 0;
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  /** `minBytes`: hold input back until this much has come (fewer, larger chunks) */
+  constructor(private readonly minBytes = 1 << 20) {}
+
+  push(bytes: Uint8Array): LightChunk | null {
+    this.done += bytes.byteLength;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.byteLength;
+    // a chunk without a newline completes no line: joining now would copy a long line once per chunk
+    if (this.pendingBytes < this.minBytes || bytes.indexOf(NEWLINE) === -1) return null;
+    return this.flush();
+  }
+
+  /** Whatever whole lines are held back, as a chunk (null if none). */
+  flush(): LightChunk | null {
+    const all = this.joinPending();
+    const last = all.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      this.keep(all);
+      return null;
+    }
+    const raw = all.subarray(0, last + 1);
+    this.keep(all.slice(last + 1));
+    this.complete += raw.byteLength;
+    const out = new ByteSink();
+    const cut: number[] = [];
+    let s = 0;
+    while (s < raw.length) {
+      const nl = raw.indexOf(NEWLINE, s);
+      this.line++;
+      if (cutLine(raw, s, nl, out)) cut.push(this.line, s, nl);
+      else out.copy(raw, s, nl);
+      out.bytes([NEWLINE]);
+      s = nl + 1;
+    }
+    return { text: this.decoder.decode(out.view()), raw, cut: Int32Array.from(cut), done: this.done };
+  }
+
+  /** The final line without newline, decoded whole ("" when the file ended with a newline). */
+  end(): string {
+    return this.decoder.decode(this.joinPending());
+  }
+
+  private keep(rest: Uint8Array): void {
+    this.pending = rest.byteLength ? [rest] : [];
+    this.pendingBytes = rest.byteLength;
+  }
+
+  private joinPending(): Uint8Array {
+    if (this.pending.length === 1) return this.pending[0]!;
+    const all = new Uint8Array(this.pendingBytes);
+    let at = 0;
+    for (const part of this.pending) {
+      all.set(part, at);
+      at += part.byteLength;
+    }
+    return all;
+  }
+}
+
+/**
+ * The full text of the lines a LightReader cut, from their raw bytes: what
+ * SessionTree.full reads an entry's content from.
+ */
+export class ElidedLines {
+  private readonly at = new Map<number, { raw: Uint8Array; start: number; end: number }>();
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  add(chunk: Pick<LightChunk, "raw" | "cut">): void {
+    const { raw, cut } = chunk;
+    for (let i = 0; i < cut.length; i += 3) this.at.set(cut[i]!, { raw, start: cut[i + 1]!, end: cut[i + 2]! });
+  }
+
+  has(line: number): boolean {
+    return this.at.has(line);
+  }
+
+  get size(): number {
+    return this.at.size;
+  }
+
+  lines(): IterableIterator<number> {
+    return this.at.keys();
+  }
+
+  /** The line as written (decoded as the whole file would be); throws for a line that was not cut. */
+  text(line: number): string {
+    const at = this.at.get(line);
+    if (!at) throw new Error(`line ${line} was not cut`);
+    return this.decoder.decode(at.raw.subarray(at.start, at.end));
+  }
+}
