@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { Session } from "../lib/session";
 import { expectedTitle, openFixture } from "./fixtures/core";
 import { SESSION_FILES, sessionFile, viewUrl } from "./fixtures/session-files";
 
@@ -172,6 +173,28 @@ test("unreadable lines raise the diagnostics banner with the core's line numbers
   await expect(items).toHaveCount(diagnostics.length);
   expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))))).toEqual(diagnostics.map((d) => d.line));
   for (const line of session.parser.unreadable.keys()) await expect(page.getByTestId("diagnostics").locator(`li[data-line="${line}"]`).first()).toContainText(`line ${line}`);
+});
+
+test("schema notes join the diagnostics after the session is shown, checked on the light text", async ({ page }) => {
+  // an unreadable line raises the banner; line 6 has a usage count that is a string and an answer long enough
+  // to be cut in the light text, so its note comes from the worker's check, after the tree is on screen
+  const lines = readFileSync(sessionFile("ca-tiny"), "utf8").split("\n");
+  const answer = JSON.parse(lines[4]!);
+  answer.message.usage.input = "many";
+  answer.message.content[1].text += ` ${"long output ".repeat(400)}`;
+  lines[4] = JSON.stringify(answer);
+  lines.splice(3, 0, '{"type":"message","id":"bad');
+  const text = lines.join("\n");
+  const diagnostics = Session.fromText(text).diagnostics();
+  expect(diagnostics.map((d) => [d.line, d.kind])).toEqual([[4, "invalid-json"], [6, "schema"]]);
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({ name: "odd-usage.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
+  await ready(page);
+  await page.getByTestId("diagnostics-banner").getByRole("button", { name: /Show details/ }).click();
+  const items = page.getByTestId("diagnostics").locator("li");
+  await expect(items).toHaveCount(diagnostics.length);
+  expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))))).toEqual([4, 6]);
+  await expect(items.nth(1)).toContainText("message.usage.input");
 });
 
 test("a file pi refuses (BOM before the header) says so", async ({ page }) => {

@@ -12,10 +12,11 @@ import { useViewer } from "./store";
 export function DiagnosticsBanner() {
   const session = useViewer((s) => s.session);
   const revision = useViewer((s) => s.revision);
+  const diagnosticsRevision = useViewer((s) => s.diagnosticsRevision);
   const fileName = useViewer((s) => s.fileName);
   const [open, setOpen] = useState(false);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const summary = useMemo(() => (session ? summarizeDiagnostics(session) : null), [session, revision]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; the revisions say when
+  const summary = useMemo(() => (session ? summarizeDiagnostics(session) : null), [session, revision, diagnosticsRevision]);
   if (!summary || summary.worst === null) return null;
   const error = summary.worst === "error";
   const refused = session?.parser.caRefused;

@@ -1,6 +1,7 @@
 // Loads a session into the viewer store through parse.worker.ts, with progress; the page parses and indexes
-// the text as it arrives. The user-timing measures session:read and session:ready say where a load's time went.
-import { Session, SessionParser, type SchemaChecked } from "@/lib/session";
+// the light lines as they arrive (long strings cut, their bytes kept: lib/session/light-lines.ts). The user-timing measures session:read and session:ready say where a load's time went.
+import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
+import { LightSessionReader } from "@/lib/session/light-session";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 import { viewer, type InspectorTab, type SessionSource } from "./store";
 
@@ -48,69 +49,79 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     return { cancel() {}, dispose() {} };
   }
   if (target.tab) viewer.setTab(target.tab);
-  const parser = new SessionParser();
+  const reader = new LightSessionReader();
   const started = performance.now();
   const worker = new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
-  let finished = false;
+  /** the session is in the store (or the load failed): Cancel has nothing left to stop */
+  let settled = false;
+  let stopped = false;
   const stop = () => {
-    finished = true;
+    stopped = true;
     worker.terminate();
   };
-  // the session is made once the page has parsed the text and the worker has checked it (whichever comes last)
-  let schemaChecked: SchemaChecked | null = null;
-  let parsed: { complete: number } | null = null;
-  const ready = () => {
-    if (!parsed || !schemaChecked) return;
+  const fail = (message: string) => {
+    settled = true;
     stop();
-    const session = new Session(parser, { schemaChecked });
-    performance.measure("session:read", { start: started });
-    viewer.sessionReady(session, target.entryId);
-    performance.measure("session:ready", { start: started });
-    onLoaded?.({ session, complete: parsed.complete });
+    viewer.failLoading(message);
   };
+  let session: Session | null = null;
+  let parser: SessionParser | null = null;
+  let schema: SchemaChecked | null = null;
+  const ready = (made: Session, complete: number) => {
+    settled = true;
+    session = made;
+    performance.measure("session:read", { start: started });
+    viewer.sessionReady(made, target.entryId);
+    performance.measure("session:ready", { start: started });
+    onLoaded?.({ session: made, complete });
+  };
+  let complete = 0;
   worker.onmessage = (event: MessageEvent<ParseReply>) => {
-    if (finished) return;
+    if (stopped) return;
     const reply = event.data;
-    if (reply.type === "error") {
-      stop();
-      viewer.failLoading(describeLoadError(reply.error));
-      return;
-    }
+    if (reply.type === "error") return fail(describeLoadError(reply.error));
     try {
-      if (reply.type === "schema") {
-        schemaChecked = { lines: reply.lines, issues: reply.issues };
-        performance.measure("session:schema", { start: started });
-        return ready();
+      if (reply.type === "progress") return viewer.progress(reply.done, reply.total);
+      if (reply.type === "lines") {
+        // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
+        reader.push({ text: reply.text, raw: reply.raw ?? new Uint8Array(0), cut: reply.cut, done: reply.done });
+        return viewer.progress(reply.done, reply.total);
       }
-      // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
-      parser.push(reply.text);
-      viewer.progress(reply.done, reply.total);
-      if (reply.type === "text") return;
-      parser.end();
-      performance.measure("session:parsed", { start: started });
-      parsed = { complete: reply.complete };
-      ready();
+      if (reply.type === "end") {
+        viewer.progress(reply.done, reply.total);
+        parser = reader.end(reply.last);
+        complete = reply.complete;
+        performance.measure("session:parsed", { start: started });
+        // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
+        // an empty one waits, as its notes are all there is to show
+        if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
+        return;
+      }
+      schema = { lines: reply.lines, issues: reply.issues };
+      performance.measure("session:schema", { start: started });
+      stop();
+      if (session) {
+        session.acceptSchema(schema);
+        viewer.diagnosticsChanged();
+      } else if (parser) ready(new Session(parser, { schemaChecked: schema }), complete);
     } catch (error) {
       // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
-      stop();
-      viewer.failLoading(`The session could not be indexed: ${error instanceof Error ? error.message : String(error)}`);
+      fail(`The session could not be indexed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
   worker.onerror = (event) => {
-    if (finished) return;
-    stop();
-    viewer.failLoading(`The file could not be read: ${event.message || "the reader stopped"}.`);
+    if (stopped) return;
+    if (settled) return stop(); // the schema check failed after the session was shown: it stays without those notes
+    fail(`The file could not be read: ${event.message || "the reader stopped"}.`);
   };
   const request = target.request.kind === "url" ? { kind: "url" as const, url: new URL(target.request.url, window.location.href).href } : target.request;
   worker.postMessage(request);
   return {
     cancel() {
-      if (finished) return;
-      stop();
-      viewer.failLoading(CANCELLED);
+      if (!settled) fail(CANCELLED);
     },
     dispose() {
-      if (!finished) stop();
+      if (!stopped) stop();
     },
   };
 }

@@ -1,6 +1,7 @@
-// Messages between the viewer page and parse.worker.ts. The worker reads and decodes bytes; the page feeds
-// the text to a SessionParser, one slice per task, which builds the index where the UI can use it. Meanwhile the
-// worker checks the same text against pi's schemas, on the machine's other core.
+// Messages between the viewer page and parse.worker.ts. The worker reads the bytes and turns them into light
+// lines (lib/session/light-lines.ts: long strings cut before decoding, the slow part in a browser); the page
+// builds the index from them, one slice per task, and keeps the cut lines' bytes to read content from later.
+// Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).
 
 export type ParseRequest =
   /** a file picked or dropped by the user: read in the browser, never sent anywhere */
@@ -9,14 +10,19 @@ export type ParseRequest =
   | { kind: "url"; url: string };
 
 export type ParseReply =
-  /** the next slice of the file's text (any length; lines may span slices) */
-  | { type: "text"; text: string; done: number; total: number }
   /**
-   * the end, with the decoder's last characters; `complete`: the bytes up to and including the last newline,
-   * where a live tail of the file resumes (it re-reads a final line without newline in full)
+   * the next whole lines: their light text, their raw bytes (transferred, only when some line was cut) and
+   * where each cut line sits in them ([line, start, end] triples)
    */
-  | { type: "end"; text: string; done: number; total: number; complete: number }
-  /** after the end: schemaIssues of the text's newline-ended lines (lib/session SchemaChecked), checked in the worker */
+  | { type: "lines"; text: string; raw: Uint8Array | null; cut: Int32Array; done: number; total: number }
+  /** progress while bytes arrive that complete no line yet */
+  | { type: "progress"; done: number; total: number }
+  /**
+   * the end: `last` is the final line without newline, whole ("" if none); `complete`: the bytes up to and
+   * including the last newline, where a live tail of the file resumes (it re-reads a final line in full)
+   */
+  | { type: "end"; last: string; done: number; total: number; complete: number }
+  /** after the end: schemaIssues of the newline-ended lines (lib/session SchemaChecked), checked in the worker */
   | { type: "schema"; lines: number; issues: ReadonlyMap<number, string[]> }
   | { type: "error"; error: LoadError };
 

@@ -1,57 +1,70 @@
-// Reads a session's bytes off the main thread: a File in slices or a URL as a stream, decoded as UTF-8
-// (a BOM is kept, as pi sees it) and posted as text, one slice at a time. The page parses the text itself:
-// posting parsed objects costs more than parsing (structured clone of a 100 MB session's entries takes
-// several times as long as JSON.parse of its text), and strings cross to the page as a plain copy.
-// Once the text is posted, the worker checks it against pi's schemas (the zod checks are the most costly part
-// of Session.diagnostics) while the page parses, and posts only the issues found.
+// Reads a session's bytes off the main thread, a File as a stream or a URL, and posts them as light lines
+// (lib/session/light-lines.ts): long strings are cut from the bytes before decoding, because Chromium decodes
+// UTF-8 that is not pure ASCII at about 40 MB/s, seconds for a big session. The raw bytes of the cut lines go
+// to the page too, transferred, not copied: the page reads their content from them when it is shown.
+// The page parses the light text itself: posting parsed objects costs more than parsing (structured clone of
+// a 100 MB session's entries takes several times as long as JSON.parse of its text).
+// Once all lines are posted, the worker checks the light text against pi's schemas and posts only the issues.
+import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 
-const CHUNK = 1024 * 1024;
-
 const scope = globalThis as unknown as {
-  postMessage(reply: ParseReply): void;
+  postMessage(reply: ParseReply, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent<ParseRequest>) => void) | null;
 };
 
 class Reading {
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  done = 0;
-  /** the text posted, kept for the schema check after the end: the page gets every slice first */
+  private readonly reader = new LightReader();
+  /** the light text posted, kept for the schema check after the end: the page gets every slice first */
   private readonly texts: string[] = [];
-  /** bytes up to and including the last "\n" (a newline byte never sits inside a multi-byte character) */
-  private complete = 0;
+  private done = 0;
 
-  constructor(public total: number) {}
+  constructor(private total: number) {}
 
   bytes(chunk: Uint8Array): void {
-    const newline = chunk.lastIndexOf(0x0a);
-    if (newline !== -1) this.complete = this.done + newline + 1;
     this.done += chunk.byteLength;
-    const text = this.decoder.decode(chunk, { stream: true });
-    this.texts.push(text);
-    scope.postMessage({ type: "text", text, done: this.done, total: this.total });
+    const lines = this.reader.push(chunk);
+    if (lines) this.post(lines);
+    else scope.postMessage({ type: "progress", done: this.done, total: this.total });
+  }
+
+  private post(lines: LightChunk): void {
+    this.texts.push(lines.text);
+    // raw is a view on a buffer of its own (LightReader copies what it keeps back), so the buffer can move
+    const raw = lines.cut.length > 0 ? lines.raw : null;
+    const transfer: Transferable[] = [lines.cut.buffer];
+    if (raw) transfer.push(raw.buffer);
+    scope.postMessage({ type: "lines", text: lines.text, raw, cut: lines.cut, done: this.done, total: this.total }, transfer);
   }
 
   end(): void {
-    const text = this.decoder.decode();
-    scope.postMessage({ type: "end", text, done: this.done, total: Math.max(this.total, this.done), complete: this.complete });
+    const rest = this.reader.flush();
+    if (rest) this.post(rest);
+    const last = this.reader.end();
+    this.total = Math.max(this.total, this.done);
+    scope.postMessage({ type: "end", last, done: this.done, total: this.total, complete: this.reader.complete });
     const checker = new SchemaLineChecker();
     for (let i = 0; i < this.texts.length; i++) {
       checker.push(this.texts[i]!);
       this.texts[i] = "";
     }
-    checker.push(text);
     scope.postMessage({ type: "schema", ...checker.result() });
   }
 }
 
-async function readBlob(blob: Blob): Promise<void> {
-  const reading = new Reading(blob.size);
-  for (let offset = 0; offset < blob.size; offset += CHUNK) {
-    reading.bytes(new Uint8Array(await blob.slice(offset, offset + CHUNK).arrayBuffer()));
+async function readStream(stream: ReadableStream<Uint8Array>, reading: Reading): Promise<void> {
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    reading.bytes(value);
   }
   reading.end();
+}
+
+async function readBlob(blob: Blob): Promise<void> {
+  await readStream(blob.stream(), new Reading(blob.size));
 }
 
 async function readUrl(url: string): Promise<void> {
@@ -63,15 +76,8 @@ async function readUrl(url: string): Promise<void> {
   }
   if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
   const reading = new Reading(Number(response.headers.get("content-length")) || 0);
-  if (response.body) {
-    const stream = response.body.getReader();
-    for (;;) {
-      const { done, value } = await stream.read();
-      if (done) break;
-      reading.bytes(value);
-    }
-  }
-  reading.end();
+  if (response.body) await readStream(response.body, reading);
+  else reading.end();
 }
 
 /** The server's JSON `{error}` when it sent one, else the status text. */

@@ -43,6 +43,8 @@ export interface ViewerState {
   fileName: string | null;
   load: LoadState;
   revision: number;
+  /** changes when the session's diagnostics grow without the tree changing (the schema check arrives late) */
+  diagnosticsRevision: number;
   selectedId: string | null;
   tab: InspectorTab;
   /** folded linear segments the user opened, by segment key (see lib/layout) */
@@ -75,6 +77,7 @@ const initial: ViewerState = {
   fileName: null,
   load: { phase: "idle", done: 0, total: 0, error: null },
   revision: 0,
+  diagnosticsRevision: 0,
   selectedId: null,
   tab: "entry",
   expandedSegments: new Set(),
@@ -131,6 +134,10 @@ export const viewer = {
   /** The session grew (live tail). */
   sessionChanged(): void {
     set({ revision: state.revision + 1 });
+  },
+  /** The session's diagnostics changed, not its entries (Session.acceptSchema). */
+  diagnosticsChanged(): void {
+    set({ diagnosticsRevision: state.diagnosticsRevision + 1 });
   },
   setLive(live: LiveStatus): void {
     if (live !== state.live) set({ live });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser, SessionQueryError } from "./index";
+import { SchemaLineChecker } from "./schema-lines";
 import { FIXTURES_DIR } from "./testing/golden";
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8");
@@ -119,6 +120,22 @@ describe("diagnostics", () => {
     expect(schema.line).toBe(2);
     expect(schema.message).toContain("provider");
     expect(s.tree.get("m")).toBeDefined();
+  });
+
+  it("holds schema findings back while the check runs elsewhere, then gives the same ones it would have found", () => {
+    const text = header + user("a", null) + line({ type: "model_change", id: "m", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", provider: 7 });
+    const parser = new SessionParser();
+    parser.push(text);
+    parser.end();
+    const s = new Session(parser, { schemaPending: true });
+    expect(s.schemaPending).toBe(true);
+    expect(s.schemaDiagnostics()).toEqual([]);
+    const checker = new SchemaLineChecker();
+    checker.push(text);
+    s.acceptSchema(checker.result());
+    expect(s.schemaPending).toBe(false);
+    expect(s.schemaDiagnostics()).toEqual(Session.fromText(text).schemaDiagnostics());
+    expect(s.schemaDiagnostics().map((d) => d.line)).toEqual([3]);
   });
 
   it("accepts every entry pi wrote in the fixtures without schema findings", () => {
