@@ -28,7 +28,7 @@ export interface ContextModel {
   tokens: number;
   images: number;
   /** path entries the context leaves out, and the compaction whose summary stands for them */
-  cut: { compactionId: string | null; entries: TreeEntry[] } | null;
+  cut: { compactionId: string | null; entries: readonly TreeEntry[] } | null;
   usage: { depth: number; usage: Usage } | null;
 }
 
@@ -72,13 +72,18 @@ export function contextModel(session: Session, id: string): ContextModel {
 
 /** Entries of the full root→id path that are not among the context entries. */
 function cutEntries(session: Session, id: string, entries: ContextEntryView[]): ContextModel["cut"] {
-  // the harness's own path already stops at a compaction; the full path shows what lies behind it
-  const path = safe(() => session.branch(id, "ca")) ?? safe(() => session.branch(id)) ?? [];
-  const kept = new Set(entries.map((e) => e.entry.id));
-  const cut = path.filter((e) => !kept.has(e.id));
+  // the harness's own path already stops at a compaction; the full path shows what lies behind it.
+  // The graph's overlay asked the session the same question on selection: its answer is remembered.
+  const cut = safe(() => session.cutFromContext(id)) ?? cutFromReaderPath(session, id, entries);
   if (cut.length === 0) return null;
   const head = entries[0]?.entry;
   return { compactionId: head?.type === "compaction" ? head.id : null, entries: cut };
+}
+
+/** When the coding agent's walk fails (a parent cycle the reader's own path stops short of): what its path has besides the context. */
+function cutFromReaderPath(session: Session, id: string, entries: ContextEntryView[]): readonly TreeEntry[] {
+  const kept = new Set(entries.map((e) => e.entry.id));
+  return (safe(() => session.branch(id)) ?? []).filter((e) => !kept.has(e.id));
 }
 
 /** Why newer rules send nothing for an entry that 0.84's would send (pi ≥ 0.87 edits and compactions, v4 deferred messages). */

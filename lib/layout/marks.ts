@@ -25,10 +25,7 @@ export function pathIds(session: Session, id: string | null): Set<string> {
 export function cutFromContext(session: Session, id: string | null): Set<string> {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
-    const kept = new Set(session.contextEntries(id).map((entry) => entry.id));
-    const cut = new Set<string>();
-    for (const entry of session.branch(id, "ca")) if (!kept.has(entry.id)) cut.add(entry.id);
-    return cut;
+    return new Set(session.cutFromContext(id).map((entry) => entry.id));
   } catch {
     return new Set();
   }

@@ -48,6 +48,35 @@ describe("leaf history", () => {
   });
 });
 
+describe("remembered paths", () => {
+  it("gives each caller its own array and forgets a path once the tree grows", () => {
+    const parser = new SessionParser();
+    parser.push(header + user("a", null) + user("b", "a") + user("c", "x"));
+    const s = new Session(parser);
+    const first = s.branch("b");
+    first.reverse();
+    expect(s.branch("b").map((e) => e.id)).toEqual(["a", "b"]);
+    expect(s.branch("c").map((e) => e.id)).toEqual(["c"]);
+    // the orphan's parent arrives: its path now runs to the root
+    parser.push(user("x", "b"));
+    expect(s.branch("c").map((e) => e.id)).toEqual(["a", "b", "x", "c"]);
+  });
+
+  it("cutFromContext is pi's path less pi's context, for every entry of a file compacted twice", () => {
+    const s = Session.fromText(fixture("ca-compaction-multi-a"));
+    const golden = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "golden", "ca-compaction-multi-a.golden.json"), "utf8")).codingAgent;
+    let cutSome = 0;
+    for (const [id, record] of Object.entries<{ path: string[]; context: string[] }>(golden.leaves)) {
+      const kept = new Set(record.context);
+      const expected = record.path.filter((p) => !kept.has(p));
+      expect(s.cutFromContext(id).map((e) => e.id), id).toEqual(expected);
+      expect(s.cutFromContext(id).map((e) => e.id), `${id}, asked again`).toEqual(expected);
+      if (expected.length) cutSome++;
+    }
+    expect(cutSome).toBeGreaterThan(0);
+  });
+});
+
 describe("reader choice", () => {
   it("uses the coding agent's rules when the harness would refuse a file with leaf entries, and says so", () => {
     const text = header + user("a", null) + "not json\n" + line({ type: "leaf", id: "m1", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" });

@@ -7,6 +7,7 @@ import { forkV4Log } from "./fork-v4";
 import { RULE_SETS, type FormatTrace } from "./rules";
 import type { V4Lane } from "./v4-log";
 import { harnessRefusal } from "./harness";
+import { RecentAnswers } from "./recent-answers";
 import { headerSchema, schemaIssues } from "./schema";
 import { CURRENT_VERSION, SessionParser } from "./parse";
 import { caBranch, hxBranch } from "./path";
@@ -64,6 +65,8 @@ export class Session {
   private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
   private schemaChecked: SchemaChecked | undefined;
   private schemaLater: boolean;
+  private readonly walks = new RecentAnswers<readonly TreeEntry[]>(8);
+  private readonly cuts = new RecentAnswers<readonly TreeEntry[]>(4);
 
   constructor(
     readonly parser: SessionParser,
@@ -207,11 +210,23 @@ export class Session {
     return out;
   }
 
-  /** getBranch: root → id, by the chosen reader (the harness's path stops at compactions). */
+  /** getBranch: root → id, by the chosen reader (the harness's path stops at compactions). A fresh array: callers may change it. */
   branch(id: string, reader: Reader = this.reader): TreeEntry[] {
-    if (reader === "hx") return hxBranch(this.tree, id);
-    if (reader === "v4") return v4Branch(this.tree, id);
-    return caBranch(this.tree, id);
+    const walk = reader === "hx" || reader === "v4" ? reader : "ca";
+    const path = this.walks.get(this.tree.revision, `${walk}\0${id}`, () => (walk === "hx" ? hxBranch(this.tree, id) : walk === "v4" ? v4Branch(this.tree, id) : caBranch(this.tree, id)));
+    return path.slice();
+  }
+
+  /**
+   * Entries on the coding agent's full root → id path that id's context (by the chosen reader) leaves out:
+   * cut by a compaction, or behind the harness's shorter path. Throws what `branch` and `contextEntries` throw.
+   * Shared, not copied (tens of thousands of entries on a deep session): read it, do not change it.
+   */
+  cutFromContext(id: string): readonly TreeEntry[] {
+    return this.cuts.get(this.tree.revision, `${this.reader}\0${id}`, () => {
+      const kept = new Set(this.contextEntries(id).map((entry) => entry.id));
+      return this.branch(id, "ca").filter((entry) => !kept.has(entry.id));
+    });
   }
 
   contextEntries(id: string | null, reader: Reader = this.reader): TreeEntry[] {
