@@ -1,6 +1,7 @@
 // Messages between the viewer page and parse.worker.ts. The worker reads the bytes and turns them into light
-// lines (lib/session/light-lines.ts: long strings cut before decoding, the slow part in a browser); the page
-// builds the index from them, one slice per task, and keeps the cut lines' bytes to read content from later.
+// lines (lib/session/light-lines.ts: long strings cut, the rest escaped to ASCII, before decoding, the slow
+// part in a browser); the page decodes them and builds the index, one slice per task, and keeps the changed
+// lines' bytes to read content from later.
 // Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).
 
 export type ParseRequest =
@@ -11,10 +12,10 @@ export type ParseRequest =
 
 export type ParseReply =
   /**
-   * the next whole lines: their light text, their raw bytes (transferred, only when some line was cut) and
-   * where each cut line sits in them ([line, start, end] triples)
+   * the next whole lines: their light lines as UTF-8, their raw bytes (only when some line's light text
+   * differs) and where each such line sits in them ([line, start, end, LineForm] quads), all transferred
    */
-  | { type: "lines"; text: string; raw: Uint8Array | null; cut: Int32Array; done: number; total: number }
+  | { type: "lines"; light: Uint8Array; raw: Uint8Array | null; cut: Int32Array; done: number; total: number }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

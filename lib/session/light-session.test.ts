@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateSession } from "../../bench/generate";
 import { transcriptHtml } from "../export/html-transcript";
-import { CUT_KEEP, CUT_OVER, ElidedLines, LightReader, cutLine, ByteSink } from "./light-lines";
+import { CUT_KEEP, CUT_OVER, ElidedLines, LightReader, LineForm, lightLine, ByteSink } from "./light-lines";
 import { readLight } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
 import { compareNodes, searchSession, Session, statsFor, type Reader } from "./index";
@@ -139,13 +139,30 @@ function sameAnswers(full: Session, light: Session, where: string): void {
   if (a && b) expect(outcome(() => compareNodes(light, a, b)), where).toEqual(outcome(() => compareNodes(full, a, b)));
 }
 
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** All the light text a LightReader makes of `bytes` read in `size`-byte chunks, and its ElidedLines. */
+function readAll(bytes: Uint8Array, size: number): { light: string; lines: ElidedLines } {
+  const reader = new LightReader(size);
+  const lines = new ElidedLines();
+  let light = "";
+  const take = (chunk: ReturnType<LightReader["push"]>) => {
+    if (!chunk) return;
+    lines.add(chunk);
+    light += decoder.decode(chunk.light);
+  };
+  for (let at = 0; at < bytes.length; at += size) take(reader.push(bytes.subarray(at, at + size)));
+  take(reader.flush());
+  return { light: light + reader.end(), lines };
+}
+
 describe("light lines", () => {
   it("cut a long string to a prefix ending on a whole character, and keep everything else", () => {
     const long = `${"ab".repeat(CUT_KEEP / 2 - 1)}é${"x".repeat(CUT_OVER)}`;
     const line = JSON.stringify({ type: "message", id: "a1", message: { role: "user", content: [{ type: "text", text: long }] } });
     const out = new ByteSink();
-    expect(cutLine(encoder.encode(line), 0, encoder.encode(line).length, out)).toBe(true);
-    const light = JSON.parse(new TextDecoder().decode(out.view()));
+    expect(lightLine(encoder.encode(line), 0, encoder.encode(line).length, out)).toBe(LineForm.Cut);
+    const light = JSON.parse(decoder.decode(out.view()));
     const text: string = light.message.content[0].text;
     expect(text.endsWith("…")).toBe(true);
     expect(long.startsWith(text.slice(0, -1))).toBe(true);
@@ -153,64 +170,91 @@ describe("light lines", () => {
     expect({ ...light, message: { ...light.message, content: [{ ...light.message.content[0], text: long }] } }).toEqual(JSON.parse(line));
   });
 
-  it("never cut the values the index reads, nor a line that is not valid JSON", () => {
-    const big = "z".repeat(CUT_OVER * 2);
+  it("write every other character as an escape, so a valid line becomes ASCII and parses the same", () => {
+    const value = { type: "message", id: "é1", message: { role: "user", content: "naïve → 漢字 😀 \u2028 \"q\" \\ tab\t", clé: ["ü", 1, null] } };
+    const line = encoder.encode(JSON.stringify(value));
     const out = new ByteSink();
+    expect(lightLine(line, 0, line.length, out)).toBe(LineForm.Escaped);
+    expect(out.view().every((b) => b < 0x80)).toBe(true);
+    expect(JSON.parse(decoder.decode(out.view()))).toEqual(value);
+    const ascii = encoder.encode(JSON.stringify({ type: "message", id: "a", message: { role: "user", content: "plain" } }));
+    const plain = new ByteSink();
+    expect(lightLine(ascii, 0, ascii.length, plain)).toBe(LineForm.Same);
+    expect(plain.view()).toEqual(ascii);
+  });
+
+  it("leave bytes that are not UTF-8 for the decoder to replace as it does in the full text", () => {
+    // truncated sequences, an encoded surrogate, an overlong form, a stray continuation byte, next to valid characters
+    const prefix = encoder.encode('{"type":"message","id":"a","message":{"role":"user","content":"é');
+    const bad = [0xe2, 0x82, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0x41, 0xc0, 0xaf, 0xf0, 0x9f, 0x98, 0x80, 0xf0, 0x90, 0x80, 0xe2, 0x80, 0xa6, 0xbf];
+    const suffix = encoder.encode('"}}');
+    const line = new Uint8Array([...prefix, ...bad, ...suffix]);
+    const out = new ByteSink();
+    expect(lightLine(line, 0, line.length, out)).toBe(LineForm.Escaped);
+    expect(JSON.parse(decoder.decode(out.view()))).toEqual(JSON.parse(decoder.decode(line)));
+  });
+
+  it("never cut the values the index reads, nor rewrite a line that is not valid JSON", () => {
+    const big = "z".repeat(CUT_OVER * 2);
     for (const line of [
       JSON.stringify({ type: "label", id: big, parentId: big, targetId: big, label: big }),
       JSON.stringify({ type: "session_info", id: "a", name: big }),
-      `{"type":"message","id":"a","message":{"role":"user","content":"${big}\u0001"}}`,
-      `{"type":"message","id":"a","message":{"role":"user","content":"${big}\\x"}}`,
-      `{"type":"message","id":"a","message":{"role":"user","content":"${big}`,
     ]) {
       const bytes = encoder.encode(line);
-      expect(cutLine(bytes, 0, bytes.length, out), line.slice(0, 80)).toBe(false);
-      expect(out.length).toBe(0);
+      const out = new ByteSink();
+      expect(lightLine(bytes, 0, bytes.length, out), line.slice(0, 80)).toBe(LineForm.Same);
+      expect(out.view()).toEqual(bytes);
+    }
+    for (const line of [
+      `{"type":"message","id":"a","message":{"role":"user","content":"${big}é\u0001"}}`,
+      `{"type":"message","id":"a","message":{"role":"user","content":"${big}é\\x"}}`,
+      `{"type":"message","id":"a","message":{"role":"user","content":"${big}é`,
+      `{"type":"message","id":"é","message":{"role":"user","content":"${big}"} ü}`,
+      `\ufeff{"type":"message","id":"é"}`,
+    ]) {
+      const bytes = encoder.encode(line);
+      const out = new ByteSink();
+      expect(lightLine(bytes, 0, bytes.length, out), line.slice(0, 80)).toBe(LineForm.Same);
+      expect(out.view()).toEqual(bytes);
     }
   });
 
-  it("split lines where SessionParser does, whatever the chunk size, and keep the cut lines' bytes", () => {
+  it("split lines where SessionParser does, whatever the chunk size, and keep the changed lines' bytes", () => {
     const text = stretch(generateSession({ entries: 300, seed: 3 }));
     const bytes = encoder.encode(text);
     for (const size of [1, 7, 4096, 1 << 20]) {
-      const reader = new LightReader(size);
-      const lines = new ElidedLines();
-      let light = "";
-      for (let at = 0; at < bytes.length; at += size) {
-        const chunk = reader.push(bytes.subarray(at, at + size));
-        if (chunk) {
-          lines.add(chunk);
-          light += chunk.text;
-        }
-      }
-      const rest = reader.flush();
-      if (rest) {
-        lines.add(rest);
-        light += rest.text;
-      }
-      light += reader.end();
+      const { light, lines } = readAll(bytes, size);
       const fullLines = text.split("\n");
       const lightLines = light.split("\n");
       expect(lightLines.length, `chunk ${size}`).toBe(fullLines.length);
-      expect(lines.size, `chunk ${size}`).toBeGreaterThan(200);
-      for (let i = 0; i < fullLines.length; i++) expect(lines.has(i + 1) ? lines.text(i + 1) : lightLines[i], `chunk ${size} line ${i + 1}`).toBe(fullLines[i]);
+      expect(lines.cutCount, `chunk ${size}`).toBeGreaterThan(200);
+      for (let i = 0; i < fullLines.length; i++) {
+        const at = `chunk ${size} line ${i + 1}`;
+        expect(lines.has(i + 1) ? lines.text(i + 1) : lightLines[i], at).toBe(fullLines[i]);
+        if (!lines.isCut(i + 1) && i < fullLines.length - 1) expect(JSON.parse(lightLines[i]!), at).toEqual(JSON.parse(fullLines[i]!));
+      }
+      expect([...light.slice(0, light.lastIndexOf("\n"))].every((c) => c.charCodeAt(0) < 0x80), `chunk ${size}: light text is ASCII`).toBe(true);
     }
+  });
+
+  it("report a broken line that was escaped with the full line's error, positions and all", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const text = `${header}\n{"type":"message","id":"é1","parentId":null "message":{"role":"user","content":"ü"}}\n{"type":"message","id":"b","parentId":null,"message":{"role":"user","content":"漢字"}}\n`;
+    const full = Session.fromText(text);
+    const light = new Session(readLight(encoder.encode(text)));
+    expect(full.diagnostics()[0]!.message).toMatch(/position \d+/);
+    expect(light.diagnostics()).toEqual(full.diagnostics());
   });
 
   it("give the worker's schema check the same issues as the full text", () => {
     for (const { name, text } of cases()) {
       const bytes = encoder.encode(text);
-      const reader = new LightReader(4096);
-      const light = new SchemaLineChecker();
-      for (let at = 0; at < bytes.length; at += 4096) {
-        const chunk = reader.push(bytes.subarray(at, at + 4096));
-        if (chunk) light.push(chunk.text);
-      }
-      const rest = reader.flush();
-      if (rest) light.push(rest.text);
+      const { light } = readAll(bytes, 4096);
+      const checker = new SchemaLineChecker();
+      checker.push(light.slice(0, light.lastIndexOf("\n") + 1));
       const full = new SchemaLineChecker();
       full.push(text.slice(0, text.lastIndexOf("\n") + 1));
-      expect(light.result(), name).toEqual(full.result());
+      expect(checker.result(), name).toEqual(full.result());
     }
   });
 });

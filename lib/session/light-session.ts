@@ -15,6 +15,7 @@ export class LightSessionReader {
   private readonly parser = new SessionParser();
   /** the light text so far, for a file that must be read again in full */
   private texts: string[] = [];
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   constructor() {
     this.parser.readCutLinesFrom(this.lines);
@@ -22,8 +23,9 @@ export class LightSessionReader {
 
   push(chunk: LightChunk): void {
     this.lines.add(chunk);
-    this.texts.push(chunk.text);
-    this.parser.push(chunk.text);
+    const text = this.decoder.decode(chunk.light);
+    this.texts.push(text);
+    this.parser.push(text);
   }
 
   /** `last`: the final line without newline, whole ("" if none). */

@@ -47,7 +47,7 @@ export class SessionParser {
 
   /**
    * The text pushed from now on is light lines (LightReader): the lines `lines`
-   * holds are cut, and their full text is read from there when needed.
+   * holds differ from their text (cut or escaped), which is read from there when needed.
    */
   readCutLinesFrom(lines: ElidedLines): void {
     this.cutLines = lines;

@@ -100,7 +100,7 @@ export class SessionTree {
 
   /** True when some entries hold cut strings (the index was built from light lines). */
   get hasCutEntries(): boolean {
-    return this.cutLines !== null && this.cutLines.size > 0;
+    return this.cutLines !== null && this.cutLines.cutCount > 0;
   }
 
   /**
@@ -126,7 +126,7 @@ export class SessionTree {
 
   add(entry: SessionEntry, line: number): void {
     this.version++;
-    if (this.cutLines?.has(line)) this.cutEntryLine.set(entry, line);
+    if (this.cutLines?.isCut(line)) this.cutEntryLine.set(entry, line);
     const index = this.entries.length;
     this.entries.push(entry);
     this.entryLines.push(line);
