@@ -84,7 +84,8 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
       if (reply.type === "progress") return viewer.progress(reply.done, reply.total);
       if (reply.type === "lines") {
         // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
-        reader.push({ light: reply.light, raw: reply.raw ?? new Uint8Array(0), cut: reply.cut, done: reply.done });
+        reader.push(reply);
+        worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
         return viewer.progress(reply.done, reply.total);
       }
       if (reply.type === "end") {

@@ -8,14 +8,19 @@ export type ParseRequest =
   /** a file picked or dropped by the user: read in the browser, never sent anywhere */
   | { kind: "file"; file: Blob }
   /** a URL (same origin, e.g. /api/sessions/raw?path=…, or a CORS-enabled one) fetched by the worker */
-  | { kind: "url"; url: string };
+  | { kind: "url"; url: string }
+  /**
+   * a slice's light lines, handed back once the page has decoded them (transferred): the worker checks them
+   * against pi's schemas when all are back, without keeping a copy meanwhile
+   */
+  | { kind: "read"; light: Uint8Array };
 
 export type ParseReply =
   /**
-   * the next whole lines: their light lines as UTF-8, their raw bytes (only when some line's light text
-   * differs) and where each such line sits in them ([line, start, end, LineForm] quads), all transferred
+   * the next whole lines: their light lines as UTF-8, the byte buffers of the lines whose light text differs
+   * and where each such line sits in them (lib/session LightChunk), all transferred
    */
-  | { type: "lines"; light: Uint8Array; raw: Uint8Array | null; cut: Int32Array; done: number; total: number }
+  | { type: "lines"; light: Uint8Array; raws: Uint8Array[]; cut: Int32Array; done: number; total: number }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

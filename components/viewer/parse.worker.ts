@@ -5,7 +5,8 @@
 // not copied (a posted string is copied twice); the page decodes and parses them, and reads an entry's
 // content from the raw bytes when it is shown. Posting parsed objects would cost more than parsing
 // (structured clone of a 100 MB session's entries takes several times as long as JSON.parse of its text).
-// Once all lines are posted, the worker checks the light text against pi's schemas and posts only the issues.
+// The page hands each slice's light lines back once decoded; when all are back, the worker checks the light
+// text against pi's schemas and posts only the issues.
 import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
@@ -17,8 +18,14 @@ const scope = globalThis as unknown as {
 
 class Reading {
   private readonly reader = new LightReader();
-  /** a copy of the light lines posted, for the schema check after the end: the page gets every slice first */
-  private readonly lights: Uint8Array[] = [];
+  /** light lines the page has handed back, in order, waiting for the schema check (it starts at the end) */
+  private lights: Uint8Array[] = [];
+  private readonly checker = new SchemaLineChecker();
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private posted = 0;
+  private checked = 0;
+  private ended = false;
+  private reported = false;
   private done = 0;
 
   constructor(private total: number) {}
@@ -31,12 +38,18 @@ class Reading {
   }
 
   private post(lines: LightChunk): void {
-    this.lights.push(lines.light.slice());
-    // light and raw are views on buffers of their own (LightReader copies what it keeps back), so the buffers can move
-    const raw = lines.cut.length > 0 ? lines.raw : null;
-    const transfer: Transferable[] = [lines.light.buffer, lines.cut.buffer];
-    if (raw) transfer.push(raw.buffer);
-    scope.postMessage({ type: "lines", light: lines.light, raw, cut: lines.cut, done: this.done, total: this.total }, transfer);
+    this.posted++;
+    // the buffers are the reader's own or the stream's (LightReader copies what it keeps back), so they can move
+    const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer]);
+    for (const raw of lines.raws) transfer.add(raw.buffer);
+    const reply = { type: "lines", light: lines.light, raws: lines.raws, cut: lines.cut, done: this.done, total: this.total } as const;
+    scope.postMessage(reply, [...transfer] as Transferable[]);
+  }
+
+  /** A slice's light lines back from the page. */
+  read(light: Uint8Array): void {
+    this.lights.push(light);
+    if (this.ended) this.check();
   }
 
   end(): void {
@@ -45,13 +58,19 @@ class Reading {
     const last = this.reader.end();
     this.total = Math.max(this.total, this.done);
     scope.postMessage({ type: "end", last, done: this.done, total: this.total, complete: this.reader.complete });
-    const checker = new SchemaLineChecker();
-    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-    for (let i = 0; i < this.lights.length; i++) {
-      checker.push(decoder.decode(this.lights[i]!));
-      this.lights[i] = new Uint8Array(0);
-    }
-    scope.postMessage({ type: "schema", ...checker.result() });
+    this.ended = true;
+    this.check();
+  }
+
+  /** Checks the slices that are back (after the end: while reading, the worker's time goes to the page's lines). */
+  private check(): void {
+    const lights = this.lights;
+    this.lights = [];
+    for (const light of lights) this.checker.push(this.decoder.decode(light));
+    this.checked += lights.length;
+    if (this.checked < this.posted || this.reported) return;
+    this.reported = true;
+    scope.postMessage({ type: "schema", ...this.checker.result() });
   }
 }
 
@@ -65,8 +84,11 @@ async function readStream(stream: ReadableStream<Uint8Array>, reading: Reading):
   reading.end();
 }
 
+let reading: Reading | null = null;
+
 async function readBlob(blob: Blob): Promise<void> {
-  await readStream(blob.stream(), new Reading(blob.size));
+  reading = new Reading(blob.size);
+  await readStream(blob.stream(), reading);
 }
 
 async function readUrl(url: string): Promise<void> {
@@ -77,7 +99,7 @@ async function readUrl(url: string): Promise<void> {
     throw { kind: "network", message: "The file could not be fetched: the network failed, or the server does not allow cross-origin requests (CORS)." } satisfies LoadError;
   }
   if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
-  const reading = new Reading(Number(response.headers.get("content-length")) || 0);
+  reading = new Reading(Number(response.headers.get("content-length")) || 0);
   if (response.body) await readStream(response.body, reading);
   else reading.end();
 }
@@ -101,6 +123,7 @@ function asLoadError(error: unknown): LoadError {
 
 scope.onmessage = (event) => {
   const request = event.data;
+  if (request.kind === "read") return reading?.read(request.light);
   const job = request.kind === "file" ? readBlob(request.file) : readUrl(request.url);
   job.catch((error: unknown) => scope.postMessage({ type: "error", error: asLoadError(error) }));
 };

@@ -64,12 +64,32 @@ function isHex(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 
-/** Index of the closing quote of the string whose content starts at `from`, or -1 when the string is not valid JSON. */
+/** Bytes that end a run of plain string content: control characters (the newline too), quote, backslash, and any byte outside ASCII. */
+const STOP = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STOP[c] = 1;
+STOP[QUOTE] = 1;
+STOP[BACKSLASH] = 1;
+STOP.fill(1, 0x80);
+
+/** Whether the last string stringEnd closed had a byte outside ASCII: its second answer, kept here so the hot loop allocates nothing. */
+let stringHadNonAscii = false;
+
+/**
+ * Index of the closing quote of the string whose content starts at `from`, or -1 when the string is not valid JSON.
+ * Runs of plain content are skipped with one table look-up per byte: this loop reads nearly every byte of the file.
+ */
 function stringEnd(b: Uint8Array, from: number, end: number): number {
+  let nonAscii = false;
   let j = from;
-  while (j < end) {
+  for (;;) {
+    // stops at the line's newline, and past the buffer (undefined is not 0)
+    while (STOP[b[j]!] === 0) j++;
+    if (j >= end) return -1;
     const c = b[j]!;
-    if (c === QUOTE) return j;
+    if (c === QUOTE) {
+      stringHadNonAscii = nonAscii;
+      return j;
+    }
     if (c === BACKSLASH) {
       const n = b[j + 1];
       if (n === 0x75) {
@@ -79,9 +99,11 @@ function stringEnd(b: Uint8Array, from: number, end: number): number {
         j += 2;
       } else return -1;
     } else if (c < 0x20) return -1;
-    else j++;
+    else {
+      nonAscii = true;
+      j++;
+    }
   }
-  return -1;
 }
 
 /** The last position ≤ `limit` that ends a whole character or escape of the (valid) string content starting at `from`. */
@@ -146,14 +168,22 @@ function writeEscaped(b: Uint8Array, start: number, end: number, out: ByteSink):
   out.copy(b, run, end);
 }
 
+function neverCut(b: Uint8Array, keyStart: number, keyEnd: number): boolean {
+  return keyEnd - keyStart <= 32 && NEVER_CUT.has(String.fromCharCode(...b.subarray(keyStart, keyEnd)));
+}
+
 function isSpace(c: number | undefined): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === NEWLINE;
 }
 
 /** A growing byte buffer. */
 export class ByteSink {
-  private buf = new Uint8Array(1 << 16);
+  private buf: Uint8Array;
   length = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.buf = new Uint8Array(capacity);
+  }
 
   private reserve(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -168,6 +198,11 @@ export class ByteSink {
     this.reserve(end - start);
     this.buf.set(from.subarray(start, end), this.length);
     this.length += end - start;
+  }
+
+  byte(value: number): void {
+    this.reserve(1);
+    this.buf[this.length++] = value;
   }
 
   bytes(values: readonly number[]): void {
@@ -208,7 +243,9 @@ export function lightLine(b: Uint8Array, start: number, end: number, out: ByteSi
   };
   let form: LineForm = LineForm.Same;
   let copied = start;
-  let key = "";
+  // the last key's content, read only when a long value might be cut (decoding every key costs more than the scan)
+  let keyStart = 0;
+  let keyEnd = 0;
   let i = start;
   for (;;) {
     let open = b.indexOf(QUOTE, i);
@@ -221,14 +258,17 @@ export function lightLine(b: Uint8Array, start: number, end: number, out: ByteSi
     while (k < end && isSpace(b[k])) k++;
     const length = close - open - 1;
     const isKey = b[k] === 0x3a;
-    if (isKey) key = length <= 32 ? String.fromCharCode(...b.subarray(open + 1, close)) : "";
-    if (!isKey && length > CUT_OVER && !NEVER_CUT.has(key)) {
+    if (isKey) {
+      keyStart = open + 1;
+      keyEnd = close;
+    }
+    if (!isKey && length > CUT_OVER && !neverCut(b, keyStart, keyEnd)) {
       out.copy(b, copied, open + 1);
       writeEscaped(b, open + 1, cutPoint(b, open + 1, open + 1 + CUT_KEEP), out);
       out.bytes(ELLIPSIS);
       copied = close;
       form = LineForm.Cut;
-    } else if (!isAscii(b, open + 1, close)) {
+    } else if (stringHadNonAscii) {
       out.copy(b, copied, open + 1);
       writeEscaped(b, open + 1, close, out);
       copied = close;
@@ -240,91 +280,134 @@ export function lightLine(b: Uint8Array, start: number, end: number, out: ByteSi
   return form;
 }
 
-/** One slice of light lines: whole lines only, and where the cut ones sit in the raw bytes. */
+/** One slice of light lines: whole lines only, and where the changed ones sit in the raw bytes. */
 export interface LightChunk {
   /** the light lines, each ended by "\n", as UTF-8 (ASCII but for lines left as written) */
   light: Uint8Array;
-  /** the raw bytes of the same lines (whole lines, newlines included) */
-  raw: Uint8Array;
+  /** the byte buffers the changed lines are in: the input chunks themselves, and a joined copy of a line that spanned chunks */
+  raws: Uint8Array[];
   /**
-   * per line whose light text differs: [line number (1-based, in the file), start, end) in `raw`, the
-   * newline excluded, LineForm]
+   * per line whose light text differs: [line number (1-based, in the file), index in `raws`, start, end) in that
+   * raw, the newline excluded, LineForm]
    */
   cut: Int32Array;
   /** bytes of the file consumed so far */
   done: number;
 }
 
+/** Numbers per line in LightChunk.cut. */
+export const CUT_FIELDS = 5;
+
 /**
  * Turns a file's bytes, in chunks of any size, into LightChunks of whole
  * lines. Lines are split on "\n" as SessionParser splits them; a final line
  * without newline is returned whole by end().
+ *
+ * Lines are read where they are: only a line that spans input chunks is copied,
+ * and the light text goes to one buffer per slice. Writing to freshly allocated
+ * memory is what a big file's read costs most in a browser (each new page is
+ * zeroed on first touch), so nothing is joined or copied that need not be.
+ * A chunk that holds changed lines is kept as it is (LightChunk.raws): the
+ * caller must not reuse the bytes it pushes.
  */
 export class LightReader {
-  private pending: Uint8Array[] = [];
-  private pendingBytes = 0;
+  /** the start of a line that continues in the next chunk */
+  private carry: Uint8Array[] = [];
+  private carryBytes = 0;
   private line = 0;
   private done = 0;
   /** bytes up to and including the last newline */
   complete = 0;
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** the slice being filled */
+  private out: ByteSink | null = null;
+  private raws: Uint8Array[] = [];
+  private cut: number[] = [];
+  private sliceBytes = 0;
 
-  /** `minBytes`: hold input back until this much has come (fewer, larger chunks) */
+  /** `minBytes`: hand out a slice once this much input has been read into it (fewer, larger slices) */
   constructor(private readonly minBytes = 1 << 20) {}
 
   push(bytes: Uint8Array): LightChunk | null {
     this.done += bytes.byteLength;
-    this.pending.push(bytes);
-    this.pendingBytes += bytes.byteLength;
-    // a chunk without a newline completes no line: joining now would copy a long line once per chunk
-    if (this.pendingBytes < this.minBytes || bytes.indexOf(NEWLINE) === -1) return null;
-    return this.flush();
+    const first = bytes.indexOf(NEWLINE);
+    if (first === -1) {
+      if (bytes.byteLength) this.carry.push(bytes);
+      this.carryBytes += bytes.byteLength;
+      return null;
+    }
+    let from = 0;
+    if (this.carryBytes > 0) {
+      // the line that spans chunks, joined: the only bytes copied
+      const line = new Uint8Array(this.carryBytes + first + 1);
+      let at = 0;
+      for (const part of this.carry) {
+        line.set(part, at);
+        at += part.byteLength;
+      }
+      line.set(bytes.subarray(0, first + 1), at);
+      this.carry = [];
+      this.carryBytes = 0;
+      this.readLines(line, 0, line.byteLength);
+      from = first + 1;
+    }
+    const last = bytes.lastIndexOf(NEWLINE);
+    this.readLines(bytes, from, last + 1);
+    if (last + 1 < bytes.byteLength) {
+      // copied out: `bytes` may be handed on (transferred) with the slice
+      this.carry.push(bytes.slice(last + 1));
+      this.carryBytes = bytes.byteLength - last - 1;
+    }
+    return this.sliceBytes >= this.minBytes ? this.take() : null;
   }
 
   /** Whatever whole lines are held back, as a chunk (null if none). */
   flush(): LightChunk | null {
-    const all = this.joinPending();
-    const last = all.lastIndexOf(NEWLINE);
-    if (last === -1) {
-      this.keep(all);
-      return null;
-    }
-    const raw = all.subarray(0, last + 1);
-    this.keep(all.slice(last + 1));
-    this.complete += raw.byteLength;
-    const out = new ByteSink();
-    const cut: number[] = [];
-    let s = 0;
-    while (s < raw.length) {
-      const nl = raw.indexOf(NEWLINE, s);
-      this.line++;
-      const form = lightLine(raw, s, nl, out);
-      if (form !== LineForm.Same) cut.push(this.line, s, nl, form);
-      out.bytes([NEWLINE]);
-      s = nl + 1;
-    }
-    return { light: out.view(), raw, cut: Int32Array.from(cut), done: this.done };
+    return this.out ? this.take() : null;
   }
 
   /** The final line without newline, decoded whole ("" when the file ended with a newline). */
   end(): string {
-    return this.decoder.decode(this.joinPending());
-  }
-
-  private keep(rest: Uint8Array): void {
-    this.pending = rest.byteLength ? [rest] : [];
-    this.pendingBytes = rest.byteLength;
-  }
-
-  private joinPending(): Uint8Array {
-    if (this.pending.length === 1) return this.pending[0]!;
-    const all = new Uint8Array(this.pendingBytes);
+    const rest = new Uint8Array(this.carryBytes);
     let at = 0;
-    for (const part of this.pending) {
-      all.set(part, at);
+    for (const part of this.carry) {
+      rest.set(part, at);
       at += part.byteLength;
     }
-    return all;
+    this.carry = [];
+    this.carryBytes = 0;
+    return this.decoder.decode(rest);
+  }
+
+  /** Reads the whole lines in b[start, end) into the current slice. */
+  private readLines(b: Uint8Array, start: number, end: number): void {
+    if (start >= end) return;
+    this.complete += end - start;
+    this.sliceBytes += end - start;
+    // light text is never longer than its bytes but for escapes: room for the slice, grown if needed
+    const out = (this.out ??= new ByteSink(this.minBytes + (end - start) + (1 << 12)));
+    let raw = -1;
+    let s = start;
+    while (s < end) {
+      const nl = b.indexOf(NEWLINE, s);
+      this.line++;
+      const form = lightLine(b, s, nl, out);
+      if (form !== LineForm.Same) {
+        if (raw === -1) raw = this.raws.push(b) - 1;
+        this.cut.push(this.line, raw, s, nl, form);
+      }
+      out.byte(NEWLINE);
+      s = nl + 1;
+    }
+  }
+
+  private take(): LightChunk {
+    const chunk = { light: this.out!.view(), raws: this.raws, cut: Int32Array.from(this.cut), done: this.done };
+    this.out = null;
+    this.raws = [];
+    this.cut = [];
+    this.sliceBytes = 0;
+    return chunk;
   }
 }
 
@@ -338,11 +421,11 @@ export class ElidedLines {
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private cutLines = 0;
 
-  add(chunk: Pick<LightChunk, "raw" | "cut">): void {
-    const { raw, cut } = chunk;
-    for (let i = 0; i < cut.length; i += 4) {
-      const isCut = cut[i + 3] === LineForm.Cut;
-      this.at.set(cut[i]!, { raw, start: cut[i + 1]!, end: cut[i + 2]!, cut: isCut });
+  add(chunk: Pick<LightChunk, "raws" | "cut">): void {
+    const { raws, cut } = chunk;
+    for (let i = 0; i < cut.length; i += CUT_FIELDS) {
+      const isCut = cut[i + 4] === LineForm.Cut;
+      this.at.set(cut[i]!, { raw: raws[cut[i + 1]!]!, start: cut[i + 2]!, end: cut[i + 3]!, cut: isCut });
       if (isCut) this.cutLines++;
     }
   }

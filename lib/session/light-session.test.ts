@@ -237,6 +237,38 @@ describe("light lines", () => {
     }
   });
 
+  it("read lines where they are: a chunk with changed lines is kept as pushed, only a line that spans chunks is copied", () => {
+    const bytes = encoder.encode(stretch(generateSession({ entries: 60, seed: 5 })));
+    const reader = new LightReader(1);
+    const pushed = new Set<Uint8Array>();
+    const raws: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += 1 << 16) {
+      const part = bytes.subarray(at, at + (1 << 16));
+      pushed.add(part);
+      raws.push(...(reader.push(part)?.raws ?? []));
+    }
+    raws.push(...(reader.flush()?.raws ?? []));
+    const copies = raws.filter((raw) => !pushed.has(raw));
+    expect(raws.length - copies.length).toBeGreaterThan(0);
+    expect(copies.length).toBeGreaterThan(0);
+    // a copy is one whole line: the one that spanned chunks
+    for (const copy of copies) expect(copy.indexOf(0x0a)).toBe(copy.length - 1);
+  });
+
+  it("decode light lines in pieces at line ends, a line longer than a piece and lines with other characters included", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const entry = (i: number) =>
+      JSON.stringify({ type: "message", id: `m${i}`, parentId: i ? `m${i - 1}` : null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `line ${i} é 漢字` } });
+    const broken = `{"type":"message","id":"x","note":"ü ${"z".repeat(70_000)}" "message":{}}`;
+    const text = [header, ...Array.from({ length: 2000 }, (_, i) => entry(i)), broken, entry(2000), ""].join("\n");
+    const full = Session.fromText(text);
+    const light = new Session(readLight(encoder.encode(text)));
+    expect(light.tree.size).toBe(2001);
+    expect(light.diagnostics()).toEqual(full.diagnostics());
+    expect(light.diagnostics().some((d) => d.line === 2002)).toBe(true);
+    expect(light.context("m2000").messages).toEqual(full.context("m2000").messages);
+  });
+
   it("report a broken line that was escaped with the full line's error, positions and all", () => {
     const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
     const text = `${header}\n{"type":"message","id":"é1","parentId":null "message":{"role":"user","content":"ü"}}\n{"type":"message","id":"b","parentId":null,"message":{"role":"user","content":"漢字"}}\n`;

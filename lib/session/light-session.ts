@@ -13,8 +13,8 @@ import { CURRENT_VERSION, SessionParser } from "./parse";
 export class LightSessionReader {
   readonly lines = new ElidedLines();
   private readonly parser = new SessionParser();
-  /** the light text so far, for a file that must be read again in full */
-  private texts: string[] = [];
+  /** the light text so far, for a file that must be read again in full; null once the header says it need not be */
+  private texts: string[] | null = [];
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   constructor() {
@@ -23,9 +23,22 @@ export class LightSessionReader {
 
   push(chunk: LightChunk): void {
     this.lines.add(chunk);
-    const text = this.decoder.decode(chunk.light);
-    this.texts.push(text);
-    this.parser.push(text);
+    const light = chunk.light;
+    // decoded a few lines at a time: in Chromium a megabyte-long string takes ten times as long to make as
+    // the same text in small strings (a fresh large object, its pages zeroed as they are first written)
+    for (let start = 0; start < light.length; ) {
+      const end = pieceEnd(light, start);
+      const text = this.decoder.decode(light.subarray(start, end));
+      this.texts?.push(text);
+      this.parser.push(text);
+      start = end;
+    }
+    if (this.texts && this.parser.formatKnown && this.readsAsLight()) this.texts = null;
+  }
+
+  /** True when the light index is the session's index: a v3 file is read as written, line by line. */
+  private readsAsLight(): boolean {
+    return this.parser.sourceVersion === CURRENT_VERSION && !this.parser.isV4Log;
   }
 
   /** `last`: the final line without newline, whole ("" if none). */
@@ -34,8 +47,8 @@ export class LightSessionReader {
     parser.push(last);
     parser.end();
     const texts = this.texts;
-    this.texts = [];
-    if (this.lines.size === 0 || (parser.sourceVersion === CURRENT_VERSION && !parser.isV4Log)) return parser;
+    this.texts = null;
+    if (this.lines.size === 0 || this.readsAsLight() || !texts) return parser;
     const whole = new SessionParser();
     const reader = new LineReader();
     let line = 0;
@@ -43,6 +56,19 @@ export class LightSessionReader {
     whole.push(last);
     return whole.end();
   }
+}
+
+/** Bytes of light text decoded at once: well under V8's large-object size. */
+const PIECE = 1 << 15;
+const NEWLINE = 0x0a;
+
+/** Where the piece of `light` that starts at `start` ends: after the last newline within PIECE bytes, else after the next one. */
+function pieceEnd(light: Uint8Array, start: number): number {
+  if (light.length - start <= PIECE) return light.length;
+  const within = light.lastIndexOf(NEWLINE, start + PIECE - 1);
+  if (within >= start) return within + 1;
+  const next = light.indexOf(NEWLINE, start + PIECE);
+  return next === -1 ? light.length : next + 1;
 }
 
 /** Reads a whole file's bytes as the viewer's worker does, in `chunkBytes` slices. */

@@ -54,6 +54,11 @@ export class SessionParser {
     this.tree.readCutLinesFrom(lines);
   }
 
+  /** True once the first parsed line has settled how the file is read: sourceVersion and isV4Log are final. */
+  get formatKnown(): boolean {
+    return this.sawParsedLine;
+  }
+
   push(chunk: string): void {
     if (this.ended) throw new Error("SessionParser: push after end");
     this.reader.scan(chunk, this.onText);
