@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Session } from "../session";
 import { clip, countKinds, describeEntry, kindOf, modelOf, toolCallLabel } from "./describe";
+import { prng } from "../session/testing/prng";
 import { allFixtureSessions } from "./testing/fixtures";
 import { fixtureSession } from "./testing/fixtures";
 
@@ -71,6 +72,21 @@ describe("describeEntry", () => {
     expect(clip("a\n\n  b", 10)).toBe("a b");
     expect(clip("x".repeat(20), 10)).toHaveLength(10);
     expect(countKinds(["user", "assistant", "toolResult", "bashExecution", "label"])).toEqual({ user: 1, assistant: 1, tool: 2, other: 1 });
+  });
+
+  it("clips as collapsing \\s+ to one space, trimming and cutting would (the start of the text only)", () => {
+    const byRegex = (text: string, max: number) => {
+      const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
+      return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+    };
+    const pieces = ["a", "bc", " ", "  ", "\n", "\t\r", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u200b", "é", "😀", "xyz"];
+    const rand = prng(11);
+    for (let n = 0; n < 3000; n++) {
+      let text = "";
+      const length = Math.floor(rand() * 300);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(rand() * pieces.length)];
+      for (const max of [1, 2, 7, 48, 120]) expect(clip(text, max), JSON.stringify(text)).toBe(byRegex(text, max));
+    }
   });
 });
 

@@ -39,11 +39,44 @@ export interface EntryDescription {
 
 const MAX_TEXT = 120;
 
+/** What `\s` and String.prototype.trim treat as white space. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * The start of `text` with white space runs collapsed to one space and trimmed, at most `max` characters
+ * (the last one "…" when cut). Reads only as far as it needs (tool outputs run to megabytes), and at
+ * most max × 4 characters: every card of a big session is described, so no regular expression here.
+ */
 export function clip(text: string, max = MAX_TEXT): string {
-  // tool outputs run to megabytes: look only at the start
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const flat = head.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const stop = Math.min(text.length, max * 4);
+  let out = "";
+  let run = -1;
+  let space = false;
+  for (let i = 0; i < stop; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      if (run !== -1) {
+        out += text.slice(run, i);
+        run = -1;
+        space = true;
+      }
+      continue;
+    }
+    if (run === -1) {
+      if (space) out += " ";
+      space = false;
+      run = i;
+    }
+    if (out.length + (i - run) >= max) {
+      // one character past the limit: the text is cut
+      return `${(out + text.slice(run, i + 1)).slice(0, max - 1)}…`;
+    }
+  }
+  if (run !== -1) out += text.slice(run, stop);
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
