@@ -233,6 +233,16 @@ function checkSession(parser: SessionParser, text: string, originalLines: Set<st
 
   query(`${context} diagnostics`, () => session.diagnostics());
   query(`${context} shape`, () => session.shape());
+  // nothing is hidden: every entry hangs below one of the roots drawn (cycles get a stand-in root)
+  const reached = new Set<string>();
+  const stack = [...session.shape().roots];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (reached.has(id)) continue;
+    reached.add(id);
+    stack.push(...tree.children(id));
+  }
+  expect(reached.size, `${context}: every entry is reached from the roots drawn`).toBe(tree.byId.size);
   query(`${context} leaf context`, () => session.context(session.leafId));
   const ids = [...tree.byId.keys()];
   for (let k = 0; k < Math.min(6, ids.length); k++) {

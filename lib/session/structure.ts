@@ -28,6 +28,14 @@ export function treeShape(tree: SessionTree): TreeShape {
       entryId: id,
     });
   }
+  const roots = [...tree.roots];
+  const cycleRoots = new Set<string>();
+  const cycles: string[][] = [];
+  if (tree.structureRevision === 0) {
+    // every entry was hung from one indexed before it (or is a root): all are reached, no cycle is possible
+    selfParents(tree, diagnostics);
+    return { roots, cycleRoots, cycles, diagnostics };
+  }
   const reached = new Set<string>();
   const visit = (start: string) => {
     const stack = [start];
@@ -39,9 +47,6 @@ export function treeShape(tree: SessionTree): TreeShape {
     }
   };
   for (const root of tree.roots) visit(root);
-  const roots = [...tree.roots];
-  const cycleRoots = new Set<string>();
-  const cycles: string[][] = [];
   for (const id of tree.byId.keys()) {
     if (reached.has(id)) continue;
     // walk up until an id repeats: that stretch is the cycle
@@ -71,10 +76,14 @@ export function treeShape(tree: SessionTree): TreeShape {
       entryId: first,
     });
   }
+  selfParents(tree, diagnostics);
+  return { roots, cycleRoots, cycles, diagnostics };
+}
+
+function selfParents(tree: SessionTree, diagnostics: Diagnostic[]): void {
   for (const [id, node] of tree.byId) {
     if (node.entry.parentId === id) {
       diagnostics.push({ line: node.line, kind: "cycle", severity: "error", message: `entry ${id} is its own parent: pi lists it as a root but never finishes walking its path`, entryId: id });
     }
   }
-  return { roots, cycleRoots, cycles, diagnostics };
 }
