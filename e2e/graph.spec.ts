@@ -107,6 +107,24 @@ test.describe("session graph", () => {
     expect(await nodes.count()).toBe(before + run.length - 1);
   });
 
+  test("the minimap draws every card, and dragging it pans the graph", async ({ page }) => {
+    const graph = await openGraph(page, "ca-large");
+    const counts = await graph.getByTitle(/nodes drawn/).textContent();
+    const cards = Number(/· ([\d,]+) nodes/.exec(counts ?? "")![1]!.replace(/,/g, ""));
+    const minimap = graph.getByTestId("graph-minimap");
+    // one closed rectangle per card, in paths by colour; the last path is the mask around the viewport
+    const rects = await minimap.locator("path").evaluateAll((paths) => paths.slice(0, -1).reduce((n, p) => n + (p.getAttribute("d")!.match(/z/g) ?? []).length, 0));
+    expect(rects).toBe(cards);
+    const viewport = graph.locator(".react-flow__viewport");
+    const before = await viewport.getAttribute("style");
+    const box = (await minimap.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 20, box.y + box.height / 2 + 10, { steps: 4 });
+    await page.mouse.up();
+    await expect(viewport).not.toHaveAttribute("style", before!);
+  });
+
   test("a deep link into a folded run expands it and selects the entry", async ({ page }) => {
     const graph = await openGraph(page, "ca-large");
     const run = (await graph.locator("[data-entry-ids]").first().getAttribute("data-entry-ids"))!.split(" ");

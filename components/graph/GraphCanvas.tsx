@@ -4,12 +4,13 @@
  * The React Flow canvas: draws the model and maps clicks and keys to store
  * actions; where the viewport goes is use-viewport-follow's business.
  */
-import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, type Node, type NodeMouseHandler } from "@xyflow/react";
+import { Background, BackgroundVariant, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
 import type { GraphFlowNode } from "./flow-elements";
 import { runGraphAction, type ActionHost } from "./graph-actions";
+import { GraphMiniMap } from "./GraphMiniMap";
 import { GraphToolbar } from "./GraphToolbar";
 import { KIND_FILL } from "./icons";
 import { KeyHelp } from "./KeyHelp";
@@ -33,8 +34,7 @@ function announcement(model: GraphModel): string {
   return `${node.data.title}: ${node.data.text || node.data.tools}${node.data.leaf ? ", the leaf" : ""}`;
 }
 
-function minimapColor(node: Node): string {
-  const n = node as GraphFlowNode;
+function minimapColor(n: GraphFlowNode): string {
   if (n.data.leaf) return "var(--accent)";
   if (n.type === "segment") return n.data.activePath ? "color-mix(in oklab, var(--accent) 55%, #94a3b8)" : "#94a3b8";
   if (n.type === "cursor") return KIND_FILL.leaf;
@@ -126,18 +126,7 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} color={dark ? "#262b33" : "#d9dee6"} />
         <Controls showInteractive={false} position="bottom-left" fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }} />
-        <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          nodeColor={minimapColor}
-          nodeStrokeWidth={0}
-          nodeBorderRadius={4}
-          bgColor="var(--graph-card)"
-          maskColor={dark ? "rgb(0 0 0 / 0.45)" : "rgb(148 163 184 / 0.18)"}
-          ariaLabel="Minimap"
-          style={{ width: 168, height: 120 }}
-        />
+        <GraphMiniMap nodes={nodes} colorOf={minimapColor} background="var(--graph-card)" mask={dark ? "rgb(0 0 0 / 0.45)" : "rgb(148 163 184 / 0.18)"} />
       </ReactFlow>
       <GraphToolbar
         entries={model.session.tree.size}
