@@ -15,7 +15,7 @@ import { SessionFileInput } from "@/components/ui/SessionFileInput";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
-import { CANCELLED, loadSession, type LoadJob } from "./load-session";
+import { CANCELLED, loadSession, prepareParser, type LoadJob } from "./load-session";
 import { startLiveTail, type LiveTail } from "./live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
@@ -39,6 +39,7 @@ export function ViewerApp(props: PlanInput) {
   useEffect(() => {
     if (plan.kind !== "load") {
       viewer.reset();
+      prepareParser();
       return;
     }
     const target = plan.target;
