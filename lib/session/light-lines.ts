@@ -344,15 +344,7 @@ export class LightReader {
     let from = 0;
     if (this.carryBytes > 0) {
       // the line that spans chunks, joined: the only bytes copied
-      const line = new Uint8Array(this.carryBytes + first + 1);
-      let at = 0;
-      for (const part of this.carry) {
-        line.set(part, at);
-        at += part.byteLength;
-      }
-      line.set(bytes.subarray(0, first + 1), at);
-      this.carry = [];
-      this.carryBytes = 0;
+      const line = this.takeCarry(bytes.subarray(0, first + 1));
       this.readLines(line, 0, line.byteLength);
       from = first + 1;
     }
@@ -373,15 +365,21 @@ export class LightReader {
 
   /** The final line without newline, decoded whole ("" when the file ended with a newline). */
   end(): string {
-    const rest = new Uint8Array(this.carryBytes);
+    return this.decoder.decode(this.takeCarry());
+  }
+
+  /** The carried bytes and then `tail`, joined into one buffer; the carry is emptied. */
+  private takeCarry(tail: Uint8Array = new Uint8Array(0)): Uint8Array {
+    const joined = new Uint8Array(this.carryBytes + tail.byteLength);
     let at = 0;
     for (const part of this.carry) {
-      rest.set(part, at);
+      joined.set(part, at);
       at += part.byteLength;
     }
+    joined.set(tail, at);
     this.carry = [];
     this.carryBytes = 0;
-    return this.decoder.decode(rest);
+    return joined;
   }
 
   /** Reads the whole lines in b[start, end) into the current slice. */
