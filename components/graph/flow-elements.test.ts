@@ -4,12 +4,13 @@ import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
 import { toFlowElements, type ViewMarks } from "./flow-elements";
-import { displayFor, factsOf, layoutFor, shownLeaf } from "./graph-model";
+import { displayTreeOf } from "@/lib/layout/display-tree";
+import { foldsFor, factsOf, layoutFor, shownLeaf } from "./graph-model";
 
 function elementsFor(session: Session, selectedId: string | null, historyStep: number | null = null, previous?: Parameters<typeof toFlowElements>[4]) {
   const { leafId, ghostAfterLine } = shownLeaf(session, historyStep);
   const labels = session.labels();
-  const display = displayFor(session, { expandedSegments: new Set(), collapsed: new Set() }, leafId, labels);
+  const display = displayTreeOf(foldsFor(session, new Set(), leafId, labels), new Set());
   const layout = layoutFor(session, display);
   const view: ViewMarks = { leafId, activePath: pathIds(session, leafId), selectedId, cut: cutFromContext(session, selectedId), ghostAfterLine, labels, models: modelSwitches(session) };
   return { display, ...toFlowElements(display, layout, view, factsOf(session), previous) };

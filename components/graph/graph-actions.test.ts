@@ -6,7 +6,8 @@ import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
 import { toFlowElements } from "./flow-elements";
 import { runGraphAction, type ActionHost } from "./graph-actions";
-import { displayFor, factsOf, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
+import { displayTreeOf } from "@/lib/layout/display-tree";
+import { foldsFor, factsOf, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
 import type { GraphAction } from "./keys";
 
 /** The model as the hook would build it from the store right now. */
@@ -14,7 +15,7 @@ function model(session: Session): GraphModel {
   const state = viewer.get();
   const { leafId, ghostAfterLine } = shownLeaf(session, state.historyStep);
   const labels = session.labels();
-  const display = displayFor(session, state, leafId, labels);
+  const display = displayTreeOf(foldsFor(session, state.collapsed, leafId, labels), state.expandedSegments);
   const layout = layoutFor(session, display);
   const activePath = pathIds(session, leafId);
   const view = { leafId, activePath, selectedId: state.selectedId, cut: new Set<string>(), ghostAfterLine, labels, models: modelSwitches(session) };

@@ -6,7 +6,7 @@
 import type { ViewerState } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
-import { buildDisplayTree, type DisplayTree } from "@/lib/layout/display-tree";
+import { planFolds, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
 import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
 import type { EntryFacts, FlowElements } from "./flow-elements";
@@ -53,14 +53,15 @@ export function shownLeaf(session: Session, historyStep: number | null): { leafI
   return step ? { leafId: step.leafId, ghostAfterLine: step.line } : { leafId: session.leafId, ghostAfterLine: null };
 }
 
-export function displayFor(
+/** The fold walk for the graph's options; the expanded segments are applied to it by displayTreeOf. */
+export function foldsFor(
   session: Session,
-  state: Pick<ViewerState, "expandedSegments" | "collapsed">,
+  collapsed: ViewerState["collapsed"],
   leafId: string | null,
   labels: { has(id: string): boolean },
   visible?: ((id: string) => boolean) | null,
-): DisplayTree {
-  return buildDisplayTree(session, { expanded: state.expandedSegments, collapsed: state.collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
+): FoldPlan {
+  return planFolds(session, { collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
 }
 
 export function layoutFor(session: Session, display: DisplayTree): GraphLayout {

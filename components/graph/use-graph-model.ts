@@ -11,7 +11,8 @@ import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { toFlowElements, type GraphFlowNode } from "./flow-elements";
-import { displayFor, factsOf, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
+import { displayTreeOf } from "@/lib/layout/display-tree";
+import { factsOf, foldsFor, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
 
 export type { GraphModel } from "./graph-model";
 
@@ -37,10 +38,9 @@ export function useGraphModel(): GraphModel | null {
   const models = useMemo(() => (session ? modelSwitches(session) : new Map<string, string>()), [session, revision]);
   const leafId = shown?.leafId ?? null;
   const visible = useMemo(() => (session ? visibilityOf(session, treeFilter) : null), [session, revision, treeFilter]);
-  const display = useMemo(
-    () => (session ? displayFor(session, { expandedSegments, collapsed }, leafId, labels, visible) : null),
-    [session, revision, expandedSegments, collapsed, leafId, labels, visible],
-  );
+  const folds = useMemo(() => (session ? foldsFor(session, collapsed, leafId, labels, visible) : null), [session, revision, collapsed, leafId, labels, visible]);
+  // opening a segment re-reads the fold plan, without another walk over the entries
+  const display = useMemo(() => (folds ? displayTreeOf(folds, expandedSegments) : null), [folds, expandedSegments]);
   const layout = useMemo(() => (session && display ? layoutFor(session, display) : null), [session, display]);
   const activePath = useMemo(() => (session ? pathIds(session, leafId) : EMPTY), [session, revision, leafId]);
   const cut = useMemo(() => (session && overlay ? cutFromContext(session, selectedId) : EMPTY), [session, revision, overlay, selectedId]);

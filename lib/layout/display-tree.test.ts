@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { buildDisplayTree, idsOf, segmentNodeKey, type DisplayTree } from "./display-tree";
+import { describe, expect, it, vi } from "vitest";
+import { buildDisplayTree, displayTreeOf, idsOf, planFolds, segmentNodeKey, type DisplayTree } from "./display-tree";
 import { FOLD_THRESHOLD } from "./sizes";
 import { buildSession, chainSpecs, type EntrySpec } from "./testing/builders";
 import { allFixtureSessions, fixtureSession } from "./testing/fixtures";
@@ -93,5 +93,59 @@ describe("buildDisplayTree", () => {
     const display = buildDisplayTree(session, { threshold: 1 });
     for (const root of session.shape().cycleRoots) expect(display.keyOf.has(root)).toBe(true);
     expect(shownIds(display).length).toBe(session.tree.size);
+  });
+
+  it("opens each segment of a plan in place: its entries replace it, chained, and nothing else moves", () => {
+    const session = fixtureSession("ca-large");
+    const plan = planFolds(session, { keep: [session.leafId], labelled: session.labels() });
+    const folded = displayTreeOf(plan, new Set());
+    const before = JSON.stringify([...folded.nodes.values()]);
+    expect(plan.runs.size).toBeGreaterThan(3);
+    for (const [segment, run] of plan.runs) {
+      const key = segmentNodeKey(segment);
+      const shut = folded.nodes.get(key)!;
+      const open = displayTreeOf(plan, new Set([segment]));
+      expect(open.nodes.has(key)).toBe(false);
+      // the run's entries, in order, each the parent of the next; the segment's parent and children at its ends
+      run.forEach((id, i) => {
+        const node = open.nodes.get(id)!;
+        expect(node.parent).toBe(i === 0 ? shut.parent : run[i - 1]);
+        expect(node.children).toEqual(i === run.length - 1 ? shut.children : [run[i + 1]]);
+        expect(open.keyOf.get(id)).toBe(id);
+      });
+      if (shut.parent !== null) expect(open.nodes.get(shut.parent)!.children).toEqual(folded.nodes.get(shut.parent)!.children.map((k) => (k === key ? segment : k)));
+      for (const child of shut.children) expect(open.nodes.get(child)!.parent).toBe(run[run.length - 1]);
+      // every other node as it was
+      for (const [other, node] of folded.nodes) {
+        if (other === key || other === shut.parent || shut.children.includes(other)) continue;
+        expect(open.nodes.get(other)).toEqual(node);
+      }
+      expect(open.nodes.size).toBe(folded.nodes.size - 1 + run.length);
+      for (const id of session.tree.byId.keys()) {
+        if (!run.includes(id)) expect(open.keyOf.get(id)).toBe(folded.keyOf.get(id));
+      }
+    }
+    // opening segments left the plan and the folded tree as they were
+    expect(JSON.stringify([...displayTreeOf(plan, new Set()).nodes.values()])).toBe(before);
+  });
+
+  it("reads no entry when it applies expanded segments to a plan", () => {
+    const session = fixtureSession("ca-large");
+    const plan = planFolds(session, { keep: [session.leafId] });
+    const tree = session.tree;
+    let reads = 0;
+    const count = <T extends unknown[], R>(f: (...args: T) => R) => (...args: T): R => (reads++, f(...args));
+    const get = tree.get.bind(tree);
+    const children = tree.children.bind(tree);
+    const spied = [vi.spyOn(tree, "get").mockImplementation(count(get)), vi.spyOn(tree, "children").mockImplementation(count(children))];
+    try {
+      const display = displayTreeOf(plan, new Set(plan.runs.keys()));
+      expect(shownIds(display).length).toBe(session.tree.size);
+      expect(reads).toBe(0);
+      planFolds(session, { keep: [session.leafId] });
+      expect(reads).toBeGreaterThan(session.tree.size); // the spies do count a walk
+    } finally {
+      for (const spy of spied) spy.mockRestore();
+    }
   });
 });

@@ -3,8 +3,11 @@
  * children in pi's order) with long single-child chains folded into segments
  * and user-collapsed subtrees hidden behind their top entry.
  *
- * Built with an explicit stack and a visited set: no recursion over session
- * depth, and parent cycles or duplicate ids cannot make it loop.
+ * Built in two steps so that opening or closing a segment costs the size of
+ * the display, not of the session: planFolds walks the entries once (with an
+ * explicit stack and a visited set: no recursion over session depth, and
+ * parent cycles or duplicate ids cannot make it loop); displayTreeOf applies
+ * the expanded segments to that plan.
  * Not responsible for positions (see tidy-layout.ts) or for highlighting.
  */
 import type { Session, SessionTree } from "../session";
@@ -42,11 +45,18 @@ export interface DisplayTree {
   nodes: Map<string, DisplayNode>;
   roots: string[];
   /** entry id → the display node that shows it: itself, its folded segment, or its collapsed ancestor */
-  keyOf: Map<string, string>;
+  keyOf: DisplayKeys;
   /** every run long enough to fold, folded or expanded, by segment key */
-  runs: Map<string, string[]>;
+  runs: ReadonlyMap<string, readonly string[]>;
   /** entry id → segment key of the run it belongs to */
-  runOf: Map<string, string>;
+  runOf: ReadonlyMap<string, string>;
+}
+
+/** The part of a Map that callers use; answered from the fold plan rather than stored per entry. */
+export interface DisplayKeys {
+  get(id: string): string | undefined;
+  has(id: string): boolean;
+  readonly size: number;
 }
 
 export interface DisplayOptions {
@@ -82,10 +92,36 @@ function isLandmark(tree: SessionTree, id: string): boolean {
   return entry.type === "message" && typeof message?.role === "string" && LANDMARK_ROLES.has(message.role);
 }
 
+/** One step of the fold walk, in pre-order: an entry of its own, or a run long enough to fold. */
+type FoldItem =
+  | { kind: "entry"; id: string; parent: number; childCount: number; hidden: number }
+  | { kind: "run"; segment: string; ids: string[]; parent: number };
+
+/**
+ * What the walk over the entries decided, for every expansion state at once: which runs fold, which entries
+ * stand alone, which hide under a collapsed ancestor. Expanding or folding a segment only re-reads this
+ * (see displayTreeOf): its cost is the display's size, not the session's.
+ */
+export interface FoldPlan {
+  /** in pre-order; `parent` is the index of the item a node hangs from, -1 for a root */
+  readonly items: readonly FoldItem[];
+  /** entries that are their own display node whatever is expanded */
+  readonly alone: ReadonlySet<string>;
+  /** entry id → the collapsed entry that hides it */
+  readonly hiddenBy: ReadonlyMap<string, string>;
+  readonly runs: ReadonlyMap<string, readonly string[]>;
+  readonly runOf: ReadonlyMap<string, string>;
+}
+
+/** The display tree for one expansion state. */
 export function buildDisplayTree(session: Session, options: DisplayOptions = {}): DisplayTree {
+  return displayTreeOf(planFolds(session, options), options.expanded ?? new Set<string>());
+}
+
+/** Walks the entries once: everything of `options` but `expanded`, which displayTreeOf applies. */
+export function planFolds(session: Session, options: Omit<DisplayOptions, "expanded"> = {}): FoldPlan {
   const tree = session.tree;
   const threshold = options.threshold ?? FOLD_THRESHOLD;
-  const expanded = options.expanded ?? new Set<string>();
   const collapsed = options.collapsed ?? new Set<string>();
   const keep = new Set<string>();
   for (const id of options.keep ?? []) if (id) keep.add(id);
@@ -95,7 +131,11 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
   const rootIds = forest ? forest.roots : session.shape().roots;
   const isRoot = new Set(rootIds);
 
-  const out: DisplayTree = { nodes: new Map(), roots: [], keyOf: new Map(), runs: new Map(), runOf: new Map() };
+  const items: FoldItem[] = [];
+  const alone = new Set<string>();
+  const hiddenBy = new Map<string, string>();
+  const runs = new Map<string, string[]>();
+  const runOf = new Map<string, string>();
   const visited = new Set<string>();
 
   const foldable = (id: string): boolean =>
@@ -106,17 +146,11 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
     !labelled.has(id) &&
     !isLandmark(tree, id);
 
-  const emit = (node: DisplayNode): void => {
-    out.nodes.set(node.key, node);
-    if (node.parent === null) out.roots.push(node.key);
-    else out.nodes.get(node.parent)!.children.push(node.key);
-  };
-
-  const emitEntry = (id: string, parent: string | null): EntryDisplayNode => {
-    const node: EntryDisplayNode = { kind: "entry", key: id, id, parent, children: [], childCount: childrenOf(id).length, hidden: 0 };
-    emit(node);
-    out.keyOf.set(id, id);
-    return node;
+  const placeEntry = (id: string, parent: number): FoldItem & { kind: "entry" } => {
+    const item = { kind: "entry" as const, id, parent, childCount: childrenOf(id).length, hidden: 0 };
+    items.push(item);
+    alone.add(id);
+    return item;
   };
 
   /** Marks the subtree below a collapsed entry as shown by that entry; returns how many it hides. */
@@ -127,15 +161,15 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
       const child = stack.pop()!;
       if (visited.has(child)) continue;
       visited.add(child);
-      out.keyOf.set(child, id);
+      hiddenBy.set(child, id);
       hidden++;
       for (const grandchild of childrenOf(child)) stack.push(grandchild);
     }
     return hidden;
   };
 
-  const stack: { id: string; parent: string | null }[] = [];
-  for (let i = rootIds.length - 1; i >= 0; i--) stack.push({ id: rootIds[i]!, parent: null });
+  const stack: { id: string; parent: number }[] = [];
+  for (let i = rootIds.length - 1; i >= 0; i--) stack.push({ id: rootIds[i]!, parent: -1 });
 
   while (stack.length) {
     const { id, parent } = stack.pop()!;
@@ -152,34 +186,84 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
       }
       if (run.length > threshold) {
         const segment = run[0]!;
-        out.runs.set(segment, run);
-        for (const member of run) out.runOf.set(member, segment);
-        if (!expanded.has(segment)) {
-          const key = segmentNodeKey(segment);
-          emit({ kind: "segment", key, segment, ids: run, parent, children: [] });
-          for (const member of run) out.keyOf.set(member, key);
-          stack.push({ id: next, parent: key });
-          continue;
-        }
+        runs.set(segment, run);
+        for (const member of run) runOf.set(member, segment);
+        items.push({ kind: "run", segment, ids: run, parent });
+        stack.push({ id: next, parent: items.length - 1 });
+        continue;
       }
       let last = parent;
       for (const member of run) {
-        emitEntry(member, last);
-        last = member;
+        placeEntry(member, last);
+        last = items.length - 1;
       }
       stack.push({ id: next, parent: last });
       continue;
     }
 
-    const node = emitEntry(id, parent);
+    const item = placeEntry(id, parent);
+    const at = items.length - 1;
     const children = childrenOf(id);
     if (collapsed.has(id) && children.length) {
-      node.hidden = hideBelow(id);
+      item.hidden = hideBelow(id);
       continue;
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ id: children[i]!, parent: id });
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ id: children[i]!, parent: at });
   }
+  return { items, alone, hiddenBy, runs, runOf };
+}
+
+/** The display tree of a fold plan with the segments in `expanded` opened: no walk over the entries. */
+export function displayTreeOf(plan: FoldPlan, expanded: ReadonlySet<string>): DisplayTree {
+  const out: DisplayTree = { nodes: new Map(), roots: [], keyOf: new PlanKeys(plan, expanded), runs: plan.runs, runOf: plan.runOf };
+  /** per item: the key its children hang from (a run's last entry when expanded, else its segment) */
+  const tails: string[] = new Array<string>(plan.items.length);
+  const emit = (node: DisplayNode): void => {
+    out.nodes.set(node.key, node);
+    if (node.parent === null) out.roots.push(node.key);
+    else out.nodes.get(node.parent)!.children.push(node.key);
+  };
+  plan.items.forEach((item, i) => {
+    const parent = item.parent === -1 ? null : tails[item.parent]!;
+    if (item.kind === "entry") {
+      emit({ kind: "entry", key: item.id, id: item.id, parent, children: [], childCount: item.childCount, hidden: item.hidden });
+      tails[i] = item.id;
+    } else if (!expanded.has(item.segment)) {
+      const key = segmentNodeKey(item.segment);
+      emit({ kind: "segment", key, segment: item.segment, ids: item.ids, parent, children: [] });
+      tails[i] = key;
+    } else {
+      let last = parent;
+      for (const id of item.ids) {
+        emit({ kind: "entry", key: id, id, parent: last, children: [], childCount: 1, hidden: 0 });
+        last = id;
+      }
+      tails[i] = last!;
+    }
+  });
   return out;
+}
+
+class PlanKeys implements DisplayKeys {
+  constructor(
+    private readonly plan: FoldPlan,
+    private readonly expanded: ReadonlySet<string>,
+  ) {}
+
+  get(id: string): string | undefined {
+    if (this.plan.alone.has(id)) return id;
+    const segment = this.plan.runOf.get(id);
+    if (segment !== undefined) return this.expanded.has(segment) ? id : segmentNodeKey(segment);
+    return this.plan.hiddenBy.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  get size(): number {
+    return this.plan.alone.size + this.plan.runOf.size + this.plan.hiddenBy.size;
+  }
 }
 
 /** The entry ids a display node stands for. */
