@@ -10,7 +10,7 @@
  * the expanded segments to that plan.
  * Not responsible for positions (see tidy-layout.ts) or for highlighting.
  */
-import type { Session, SessionTree } from "../session";
+import type { Session, TreeEntry } from "../session";
 import { FOLD_THRESHOLD } from "./sizes";
 import { visibleForest } from "./tree-filter";
 
@@ -84,9 +84,7 @@ export function segmentNodeKey(segment: string): string {
 const LANDMARK_TYPES = new Set(["compaction", "branch_summary", "model_change", "leaf"]);
 const LANDMARK_ROLES = new Set(["branchSummary", "compactionSummary"]);
 
-function isLandmark(tree: SessionTree, id: string): boolean {
-  const entry = tree.get(id);
-  if (!entry) return true;
+function isLandmark(entry: TreeEntry): boolean {
   if (typeof entry.type === "string" && LANDMARK_TYPES.has(entry.type)) return true;
   const message = entry.message as { role?: unknown } | null | undefined;
   return entry.type === "message" && typeof message?.role === "string" && LANDMARK_ROLES.has(message.role);
@@ -138,16 +136,18 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
   const runOf = new Map<string, string>();
   const visited = new Set<string>();
 
-  const foldable = (id: string): boolean =>
+  // each entry is looked up once: at 100k entries every extra map read is felt when a session opens
+  const foldable = (id: string, entry: TreeEntry | undefined, children: readonly string[]): boolean =>
+    entry !== undefined &&
+    children.length === 1 &&
     !isRoot.has(id) &&
-    childrenOf(id).length === 1 &&
     !collapsed.has(id) &&
     !keep.has(id) &&
     !labelled.has(id) &&
-    !isLandmark(tree, id);
+    !isLandmark(entry);
 
-  const placeEntry = (id: string, parent: number): FoldItem & { kind: "entry" } => {
-    const item = { kind: "entry" as const, id, parent, childCount: childrenOf(id).length, hidden: 0 };
+  const placeEntry = (id: string, parent: number, childCount: number): FoldItem & { kind: "entry" } => {
+    const item = { kind: "entry" as const, id, parent, childCount, hidden: 0 };
     items.push(item);
     alone.add(id);
     return item;
@@ -173,16 +173,21 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
 
   while (stack.length) {
     const { id, parent } = stack.pop()!;
-    if (visited.has(id) || !tree.get(id)) continue;
+    if (visited.has(id)) continue;
+    const entry = tree.get(id);
+    if (!entry) continue;
     visited.add(id);
+    const children = childrenOf(id);
 
-    if (foldable(id)) {
+    if (foldable(id, entry, children)) {
       const run = [id];
-      let next = childrenOf(id)[0]!;
-      while (!visited.has(next) && foldable(next)) {
+      let next = children[0]!;
+      while (!visited.has(next)) {
+        const after = childrenOf(next);
+        if (!foldable(next, tree.get(next), after)) break;
         visited.add(next);
         run.push(next);
-        next = childrenOf(next)[0]!;
+        next = after[0]!;
       }
       if (run.length > threshold) {
         const segment = run[0]!;
@@ -194,16 +199,15 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
       }
       let last = parent;
       for (const member of run) {
-        placeEntry(member, last);
+        placeEntry(member, last, 1);
         last = items.length - 1;
       }
       stack.push({ id: next, parent: last });
       continue;
     }
 
-    const item = placeEntry(id, parent);
+    const item = placeEntry(id, parent, children.length);
     const at = items.length - 1;
-    const children = childrenOf(id);
     if (collapsed.has(id) && children.length) {
       item.hidden = hideBelow(id);
       continue;
