@@ -1,8 +1,10 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseOffset, sessionTailResponse } from "./serve-tail";
+import { resolveSessionPath, SessionPathError } from "./safe-path";
+import { parseOffset, sessionTailResponse, tailSession } from "./serve-tail";
+import type { TailChunk, TailReset } from "./tail-file";
 
 let root: string;
 let file: string;
@@ -110,6 +112,39 @@ describe("sessionTailResponse", () => {
     const body = await response.text();
     expect(body).not.toContain("SECRET");
     expect(body).not.toContain(root);
+  });
+});
+
+describe("tailSession", () => {
+  /** a session file checked by resolveSessionPath, then replaced at its path by a link to a file outside */
+  async function swapped(name: string) {
+    file = path.join(root, "sessions", "--w--", name);
+    writeFileSync(file, HEADER);
+    const resolved = await resolveSessionPath(process.env.PI_SESSIONS_DIR!, `--w--/${name}`);
+    const link = `${file}.link`;
+    symlinkSync(path.join(root, "secret.jsonl"), link);
+    return { resolved, swap: () => renameSync(link, file) };
+  }
+
+  it("refuses to start on a link put at the path after the check", async () => {
+    const { resolved, swap } = await swapped("swap-start.jsonl");
+    swap();
+    const sent: TailChunk[] = [];
+    await expect(tailSession(resolved, 0, { append: (c) => sent.push(c), reset: () => {} })).rejects.toBeInstanceOf(SessionPathError);
+    expect(sent).toEqual([]);
+  });
+
+  it("stops, sending nothing of it, when a link is put at the path while it follows the file", async () => {
+    const { resolved, swap } = await swapped("swap-later.jsonl");
+    const sent: TailChunk[] = [];
+    const resets: TailReset[] = [];
+    const tail = await tailSession(resolved, bytes(HEADER), { append: (c) => sent.push(c), reset: (r) => resets.push(r) }, { pollMs: 60_000 });
+    await tail.check();
+    swap();
+    await tail.check();
+    expect(resets).toEqual(["replaced"]);
+    expect(sent.map((c) => c.text).join("")).not.toContain("SECRET");
+    tail.close();
   });
 });
 

@@ -5,9 +5,9 @@
 //           the stream ends and the client reads the file again.
 // The `id` is the byte offset to resume from, so EventSource's own reconnect (Last-Event-ID) loses and repeats nothing.
 import { libraryRoot } from "./library";
-import { resolveSessionPath, SessionPathError } from "./safe-path";
+import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { errorResponse } from "./serve-session";
-import { tailFile, type Tail, type TailOptions } from "./tail-file";
+import { tailFile, type Tail, type TailHandlers, type TailOptions } from "./tail-file";
 
 const HEARTBEAT_MS = 15_000;
 
@@ -41,13 +41,21 @@ export interface TailRequest {
   signal: AbortSignal;
 }
 
+/**
+ * Tails a session file that resolveSessionPath checked. Every read opens that very file (openSessionFile):
+ * a link or another file put at its path since the check is never read, and ends the tail.
+ */
+export function tailSession(resolved: ResolvedSessionFile, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
+  return tailFile(resolved.file, offset, handlers, { ...options, open: () => openSessionFile(resolved) });
+}
+
 export async function sessionTailResponse(request: TailRequest, options: TailOptions & { heartbeatMs?: number } = {}): Promise<Response> {
-  let file: string;
+  let resolved: ResolvedSessionFile;
   let offset: number;
   try {
     offset = parseOffset(request.lastEventId || request.offset);
     const library = await libraryRoot();
-    file = (await resolveSessionPath(library.dir, request.path)).file;
+    resolved = await resolveSessionPath(library.dir, request.path);
   } catch (error) {
     return errorResponse(error);
   }
@@ -80,8 +88,8 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
       // the comment makes the response start at once (EventSource reports "open"); retry: reconnect soon
       send(`retry: 2000\n: tailing from ${offset}\n\n`);
       try {
-        tail = await tailFile(
-          file,
+        tail = await tailSession(
+          resolved,
           offset,
           {
             append(chunk) {
@@ -94,8 +102,10 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
           },
           options,
         );
-      } catch {
-        send(`event: reset\ndata: ${JSON.stringify({ reason: "removed" })}\n\n`);
+      } catch (error) {
+        // a refused open means another file is at the path now; anything else, that none is
+        const reason = error instanceof SessionPathError ? "replaced" : "removed";
+        send(`event: reset\ndata: ${JSON.stringify({ reason })}\n\n`);
         finish();
         return;
       }

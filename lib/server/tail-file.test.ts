@@ -1,4 +1,5 @@
 import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -113,6 +114,24 @@ describe("tailFile", () => {
     await t.tail.check();
     expect(t.resets).toEqual(["replaced"]);
     expect(t.chunks).toEqual([]);
+  });
+
+  it("resets when the opener hands it another file than the one it started on, and sends none of it", async () => {
+    writeFileSync(file, "a\n");
+    const other = path.join(dir, "other.jsonl");
+    writeFileSync(other, "OTHER\n".repeat(10));
+    let target = file;
+    const chunks: TailChunk[] = [];
+    const resets: TailReset[] = [];
+    const tail = await tailFile(file, 0, { append: (c) => chunks.push(c), reset: (r) => resets.push(r) }, { pollMs: 60_000, open: () => open(target, "r") });
+    tails.push(tail);
+    await tail.check();
+    expect(chunks.map((c) => c.text)).toEqual(["a\n"]);
+    target = other; // as a path swapped between the tail's stat and its open would
+    appendFileSync(file, "b\n");
+    await tail.check();
+    expect(resets).toEqual(["replaced"]);
+    expect(chunks.map((c) => c.text)).toEqual(["a\n"]);
   });
 
   it("resets when the file is rewritten in place, even if it grew", async () => {

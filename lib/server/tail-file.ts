@@ -1,7 +1,7 @@
 // Follows a file that another program appends to: the complete lines written after a byte offset, and a reset
 // when the file is cut, replaced or removed (then whoever reads it must start over). Node only.
 import { watch, type FSWatcher } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open, stat, type FileHandle } from "node:fs/promises";
 
 /** Complete lines: the bytes [offset, end) of the file, decoded; `end` is just after a "\n". */
 export interface TailChunk {
@@ -30,6 +30,12 @@ export interface TailOptions {
   pollMs?: number;
   /** the most bytes one chunk carries, unless a single line is longer */
   maxChunkBytes?: number;
+  /**
+   * opens the file for each read (default: by its path). A server passes a guarded open that refuses a link
+   * or another file swapped in after its checks (lib/server/safe-path openSessionFile); a refusal ends the
+   * tail as "replaced".
+   */
+  open?: () => Promise<FileHandle>;
 }
 
 export interface Tail {
@@ -53,19 +59,28 @@ const SIGNATURE_BYTES = 64;
 export async function tailFile(file: string, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
   const pollMs = options.pollMs ?? 1000;
   const maxChunk = options.maxChunkBytes ?? 1024 * 1024;
+  const openFile = options.open ?? (() => open(file, "r"));
   let pos = offset;
   let closed = false;
   let again = false;
   let watcher: FSWatcher | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
 
-  const first = await stat(file);
+  // the identity is the opened file's, not the path's: the path may name another file by now
+  const firstHandle = await openFile();
+  let first;
+  let signature: Buffer;
+  try {
+    first = await firstHandle.stat();
+    signature = await readRange(firstHandle, Math.max(0, Math.min(offset, first.size) - SIGNATURE_BYTES), Math.min(offset, first.size));
+  } finally {
+    await firstHandle.close();
+  }
   const identity = { dev: first.dev, ino: first.ino };
   if (offset > first.size) {
     handlers.reset("truncated");
     return { offset, check: async () => {}, close: () => {} };
   }
-  let signature = await readRange(file, Math.max(0, offset - SIGNATURE_BYTES), offset);
 
   const close = () => {
     if (closed) return;
@@ -90,8 +105,15 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
     if (st.ino !== identity.ino || st.dev !== identity.dev) return stop("replaced");
     if (st.size < pos) return stop("truncated");
     if (st.size === pos) return;
-    const handle = await open(file, "r");
+    let handle: FileHandle;
     try {
+      handle = await openFile();
+    } catch {
+      return stop("replaced");
+    }
+    try {
+      const opened = await handle.stat();
+      if (opened.ino !== identity.ino || opened.dev !== identity.dev) return stop("replaced");
       const from = pos - signature.length;
       let want = Math.min(st.size - pos, maxChunk);
       let data: Buffer;
@@ -163,14 +185,9 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   };
 }
 
-async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
   if (end <= start) return Buffer.alloc(0);
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(end - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  const buffer = Buffer.alloc(end - start);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+  return buffer.subarray(0, bytesRead);
 }
