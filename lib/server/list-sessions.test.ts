@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { libraryRoot, loadLibrary } from "./library";
-import { listSessions } from "./list-sessions";
+import { describeSessions, findSessionFiles, listSessions } from "./list-sessions";
 
 let root: string;
 let dir: string;
@@ -80,6 +81,25 @@ describe("listSessions", () => {
     const after = (await listSessions(dir)).find((s) => s.id === "mid")!;
     expect(before.name).toBe("api work");
     expect(after).toMatchObject({ name: "Renamed", entryCount: 2 });
+  });
+
+  it("leaves out a file swapped for a FIFO or an outside link after its check, without waiting on it", async () => {
+    const swapDir = path.join(root, "swap");
+    for (const name of ["fifo", "link", "kept"]) {
+      mkdirSync(path.join(swapDir, "--p--"), { recursive: true });
+      writeFileSync(path.join(swapDir, "--p--", `${name}.jsonl`), header(name, "2026-01-01T10:00:00.000Z", "/p") + "\n");
+    }
+    const checked = await findSessionFiles(swapDir);
+    expect(checked.map((f) => f.rel).sort()).toEqual(["--p--/fifo.jsonl", "--p--/kept.jsonl", "--p--/link.jsonl"]);
+    // a FIFO opened for reading without O_NONBLOCK would wait for a writer forever
+    const fifo = path.join(swapDir, "fifo.tmp");
+    execFileSync("mkfifo", [fifo]);
+    renameSync(fifo, path.join(swapDir, "--p--", "fifo.jsonl"));
+    const link = path.join(swapDir, "link.tmp");
+    symlinkSync(path.join(root, "outside", "secret.jsonl"), link);
+    renameSync(link, path.join(swapDir, "--p--", "link.jsonl"));
+    const listed = await describeSessions(checked);
+    expect(listed.map((s) => s.id)).toEqual(["kept"]);
   });
 
   it("returns nothing for a missing directory", async () => {

@@ -4,7 +4,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { cachedSummary } from "./read-summary";
-import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import type { SessionListing } from "@/lib/library/session-listing";
 
 export type { SessionListing };
@@ -41,8 +41,9 @@ export async function describeSessions(files: ResolvedSessionFile[]): Promise<Se
 }
 
 async function describe(resolved: ResolvedSessionFile): Promise<SessionListing | null> {
-  const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs).catch(() => null);
-  if (!summary) return null; // unreadable (permissions, vanished): not listed
+  // opened as the raw endpoint opens it: a link, a FIFO or another file put at the path since the check is refused
+  const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
+  if (!summary) return null; // unreadable (permissions, vanished, swapped): not listed
   const rel = resolved.rel;
   const slash = rel.indexOf("/");
   const listing: SessionListing = {

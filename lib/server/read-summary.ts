@@ -2,7 +2,7 @@
 // (path, size, mtime). Small files are scanned whole (exact counts); a big file is read only at its start
 // (header, first user message, early name) and its end (a later rename), and its entry count is estimated,
 // so listing a directory of huge sessions costs the same as listing small ones.
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { SummaryScanner, type SessionSummary } from "./session-summary";
 
 export interface SummaryLimits {
@@ -25,12 +25,15 @@ export interface BoundedSummary {
   bytesRead: number;
 }
 
-export async function readSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS): Promise<SessionSummary> {
-  return (await readBoundedSummary(file, size, limits)).summary;
+/** How a file is opened: by its path, or (in the server) by a guarded open of the file a path check passed. */
+export type OpenFile = () => Promise<FileHandle>;
+
+export async function readSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS, openFile?: OpenFile): Promise<SessionSummary> {
+  return (await readBoundedSummary(file, size, limits, openFile)).summary;
 }
 
-export async function readBoundedSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS): Promise<BoundedSummary> {
-  const handle = await open(file, "r");
+export async function readBoundedSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS, openFile?: OpenFile): Promise<BoundedSummary> {
+  const handle = await (openFile ? openFile() : open(file, "r"));
   try {
     let bytesRead = 0;
     const read = async (position: number, length: number): Promise<Buffer> => {
@@ -109,10 +112,10 @@ function countNewlines(bytes: Buffer): number {
 const cache = new Map<string, { size: number; mtimeMs: number; summary: Promise<SessionSummary> }>();
 
 /** The summary of a file as it is now; unchanged files (same size and mtime) are not read again. */
-export function cachedSummary(file: string, size: number, mtimeMs: number): Promise<SessionSummary> {
+export function cachedSummary(file: string, size: number, mtimeMs: number, openFile?: OpenFile): Promise<SessionSummary> {
   const hit = cache.get(file);
   if (hit && hit.size === size && hit.mtimeMs === mtimeMs) return hit.summary;
-  const summary = readSummary(file, size);
+  const summary = readSummary(file, size, SUMMARY_LIMITS, openFile);
   cache.set(file, { size, mtimeMs, summary });
   summary.catch(() => cache.delete(file));
   return summary;
