@@ -32,14 +32,15 @@ async function watchViolations(page: Page): Promise<string[]> {
 
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
-for (const [name, url] of [
-  ["library", "/"],
-  ["viewer", viewUrl("ca-branching-a")],
+for (const [name, url, status] of [
+  ["library", "/", 200],
+  ["viewer", viewUrl("ca-branching-a"), 200],
+  ["not found", "/no/such/page", 404],
 ] as const) {
   test(`${name}: a nonce CSP without unsafe-inline scripts, and the security headers`, async ({ request }) => {
     const first = await request.get(url);
     const second = await request.get(url);
-    expect(first.status()).toBe(200);
+    expect(first.status()).toBe(status);
     const csp = first.headers()["content-security-policy"]!;
     expect(csp).toBeTruthy();
     const d = directives(csp);
@@ -76,6 +77,20 @@ test("the viewer runs under the policy: the worker parses, the graph and inspect
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
   for (const tab of ["Path", "Context", "Entry"]) await page.locator("#inspector").getByRole("tab", { name: tab, exact: true }).click();
   expect([...problems, ...(await violations(page))]).toEqual([]);
+});
+
+test("the not-found page runs under the policy and leads back to the library", async ({ page }) => {
+  const problems = await watchViolations(page);
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "There is no page at this address" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("not-found.png") });
+  // Next's client ran (window.next is set when its scripts hydrate the page): they carried the nonce
+  await expect.poll(() => page.evaluate(() => "next" in window)).toBe(true);
+  await page.getByRole("link", { name: "Back to the library" }).click();
+  await expect(page.getByTestId("session-row").first()).toBeVisible(SLOW);
+  // the 404 response itself is the one console error a browser reports for it
+  expect([...problems.filter((p) => !/status of 404/.test(p)), ...(await violations(page))]).toEqual([]);
 });
 
 test("an inline script injected into the page is blocked by the policy", async ({ page }) => {
