@@ -194,9 +194,19 @@ test("with Follow on, the selection follows each new leaf", async ({ page }) => 
   await expect.poll(() => selectedId(graph)).toBe(read(file).leafId); // turning it on goes to the leaf
 
   const id = newId();
-  appendFileSync(file, userLine(id, read(file).leafId, "followed"));
+  const before = read(file).leafId!;
+  appendFileSync(file, userLine(id, before, "followed"));
   await expect(graph.locator(`[data-entry-id="${id}"][data-selected="true"]`)).toHaveCount(1, { timeout: 30_000 });
   await expect(page).toHaveURL(new RegExp(`entry=${id}`));
+
+  // choosing another entry (the one just above, on screen) stops following: what comes next does not take it away
+  await graph.locator(`[data-entry-id="${before}"]`).click();
+  await expect(follow).toHaveAttribute("aria-pressed", "false");
+  const later = newId();
+  appendFileSync(file, userLine(later, id, "not followed"));
+  await expect(page.getByTestId("leaf-id")).toHaveText(later, { timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`entry=${before}`));
+  await expect(follow).toHaveAttribute("aria-pressed", "false");
 });
 
 test("a file rewritten under the page is read again", async ({ page }) => {

@@ -39,7 +39,7 @@ export function LiveIndicator() {
         className={cn(PILL, follow ? "border-accent/40 bg-accent-soft text-accent" : "border-border bg-surface text-muted hover:bg-surface-2 hover:text-foreground")}
         onClick={() => viewer.setFollow(!follow)}
         aria-pressed={follow}
-        title={follow ? "Following: each new leaf is selected and shown. Click to stop." : "Follow: select and show each new leaf as it is written. Off, the view stays where it is."}
+        title={follow ? "Following: each new leaf is selected and shown. Click, or choose another entry, to stop." : "Follow: select and show each new leaf as it is written. Off, the view stays where it is."}
         data-testid="follow-toggle"
       >
         <Icon name="leaf" size={12} />

@@ -148,7 +148,10 @@ export const viewer = {
     set(follow && leafId !== null ? { follow, selectedId: leafId } : { follow });
   },
   select(id: string | null): void {
-    if (id !== state.selectedId) set({ selectedId: id });
+    if (id === state.selectedId) return;
+    // choosing another entry than the leaf stops following: the next line written would take it away again
+    const stopFollowing = state.follow && id !== (state.session?.leafId ?? null);
+    set(stopFollowing ? { selectedId: id, follow: false } : { selectedId: id });
   },
   setTab(tab: InspectorTab): void {
     set({ tab });
