@@ -104,6 +104,7 @@ export function SearchBox() {
           aria-autocomplete="list"
           aria-activedescendant={showList && hits[active] ? `${listId}-${active}` : undefined}
           placeholder="Search text, tools, labels"
+          title={'Entries that hold every word, in any field; "quoted words" as a phrase'}
           value={text}
           onChange={(e) => {
             setText(e.target.value);

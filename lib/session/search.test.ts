@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser } from "./index";
-import { foldCase, searchSession } from "./search";
+import { foldCase, queryTerms, searchSession } from "./search";
 import { FIXTURES_DIR } from "./testing/golden";
 
 const FIXTURES = ["ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-multi-a", "hx-retained-a", "ca-medium-a", "ca-large"];
@@ -53,10 +53,11 @@ function searchableStrings(text: string): Map<string, string[]> {
   return out;
 }
 
+/** Entries where each word of the query, or each "quoted phrase" (a quote that starts a term), is in one of their strings. */
 function expectedEntries(strings: Map<string, string[]>, query: string): Set<string> {
-  const q = query.toLowerCase();
+  const terms = [...query.matchAll(/"([^"]*)"?|(\S+)/g)].map((m) => (m[1] ?? m[2]!).toLowerCase()).filter((t) => t.trim());
   const ids = new Set<string>();
-  for (const [id, list] of strings) if (list.some((s) => s.toLowerCase().includes(q))) ids.add(id);
+  for (const [id, list] of strings) if (terms.every((t) => list.some((s) => s.toLowerCase().includes(t)))) ids.add(id);
   return ids;
 }
 
@@ -68,7 +69,9 @@ function queriesFrom(strings: Map<string, string[]>): string[] {
   for (const s of picks) {
     const words = s.split(/\s+/).filter((w) => w.length > 4);
     if (words[1]) out.add(words[1].toUpperCase());
-    if (words.length > 3) out.add(`${words[2]} ${words[3]}`);
+    if (words.length > 3) out.add(`${words[2]} ${words[3]}`).add(`"${words[2]} ${words[3]}"`);
+    // words from two different entries: each entry with both, wherever they are in it
+    if (words[1]) out.add(`${words[1]} ${all[0]!.split(/\s+/).find((w) => w.length > 4) ?? ""}`);
   }
   out.add("read");
   out.add("the");
@@ -85,8 +88,9 @@ describe("searchSession", () => {
         const result = searchSession(session, query, 1_000_000);
         expect(new Set(result.entryIds), `query ${JSON.stringify(query)}`).toEqual(expectedEntries(strings, query));
         expect(result.total).toBe(result.hits.length);
+        const shown = result.terms.map((t) => t.replace(/\s+/g, " "));
         for (const hit of result.hits) {
-          expect(foldCase(hit.snippet.slice(hit.start, hit.end))).toBe(foldCase(query.trim()).replace(/\s+/g, " "));
+          expect(shown).toContain(foldCase(hit.snippet.slice(hit.start, hit.end)));
           expect(hit.count).toBeGreaterThan(0);
         }
       }
@@ -127,5 +131,44 @@ describe("searchSession", () => {
     const entry = JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "İstanbul needle here", timestamp: 1 } });
     const hit = searchSession(Session.fromText(`${header}\n${entry}\n`), "NEEDLE").hits[0]!;
     expect(hit.snippet.slice(hit.start, hit.end)).toBe("needle");
+  });
+
+  it("needs every word somewhere in the entry, and a quoted phrase as written", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const user = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: text, timestamp: 1 } });
+    const call = (id: string, parentId: string, text: string, path: string) =>
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId,
+        timestamp: "2026-01-01T00:00:02.000Z",
+        message: { role: "assistant", content: [{ type: "text", text }, { type: "toolCall", id: "c", name: "read", arguments: { path } }], timestamp: 2 },
+      });
+    const session = Session.fromText([header, user("a", null, "Fix the Tree view"), call("b", "a", "Reading the tree", "src/Tree.tsx"), user("c", "b", "tree alone")].join("\n") + "\n");
+    const ids = (query: string) => [...searchSession(session, query).entryIds];
+    expect(ids("tree")).toEqual(["a", "b", "c"]);
+    // both words, in different fields of one entry: its text and its tool call
+    expect(ids("reading TREE.TSX")).toEqual(["b"]);
+    expect(ids("tree fix")).toEqual(["a"]);
+    expect(ids("tree nowhere")).toEqual([]);
+    expect(ids('"the tree"')).toEqual(["a", "b"]);
+    expect(ids('"tree view"')).toEqual(["a"]);
+    expect(ids('"view tree"')).toEqual([]);
+    expect(ids('"fix the" view')).toEqual(["a"]);
+    // one hit per field that holds a term, its snippet marking that field's first match
+    const hits = searchSession(session, "reading tsx").hits;
+    expect(hits.map((h) => [h.entryId, h.field, h.snippet.slice(h.start, h.end)])).toEqual([
+      ["b", "text", "Reading"],
+      ["b", "toolCall", "tsx"],
+    ]);
+  });
+
+  it("splits a query into words and quoted phrases", () => {
+    expect(queryTerms("  Foo   bar ")).toEqual(["foo", "bar"]);
+    expect(queryTerms('say "Hello  World" twice')).toEqual(["say", "hello  world", "twice"]);
+    expect(queryTerms('"open ended')).toEqual(["open ended"]);
+    expect(queryTerms('a a A ""')).toEqual(["a"]);
+    expect(queryTerms('key":"value x"y')).toEqual(['key":"value', 'x"y']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Full-text search over a session: message text and thinking, tool calls
  * (name and JSON arguments), tool results, bash runs, summaries, custom
- * messages, labels and the session name. Case-insensitive substring match.
+ * messages, labels and the session name. Case-insensitive substring match of
+ * every word of the query (a "quoted phrase" is one term), as search boxes do.
  *
  * The lowercased text of every field is built lazily, once per tree
  * revision, so typing a query over 100k entries only runs `indexOf`.
@@ -16,17 +17,19 @@ export type SearchField = "text" | "thinking" | "toolCall" | "toolResult" | "bas
 export interface SearchHit {
   entryId: string;
   field: SearchField;
-  /** text around the first match, whitespace collapsed */
+  /** text around the field's first match of any term, whitespace collapsed */
   snippet: string;
   /** where the match sits in `snippet` */
   start: number;
   end: number;
-  /** matches in this field */
+  /** matches of all terms in this field */
   count: number;
 }
 
 export interface SearchResult {
   query: string;
+  /** what must occur in an entry: the query's words and "quoted phrases", case-folded */
+  terms: string[];
   /** the first `limit` hits, in file order (one per entry and field) */
   hits: SearchHit[];
   /** all hits (entry and field pairs), the listed ones included */
@@ -163,30 +166,68 @@ function snippetOf(text: string, at: number, length: number): { snippet: string;
 }
 
 /**
- * Entries whose text holds `query` (trimmed, case-insensitive). The result of
- * the last query is kept per session, so many readers of the same query (the
- * list, every graph card) share one scan.
+ * The terms of a query, case-folded: its words, and "quoted phrases" (spaces kept; a quote left open runs to
+ * the end). Repeated terms count once.
+ */
+export function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  // a quote opens a phrase only where a term starts: inside a word it is a character like any other
+  for (const match of query.matchAll(/"([^"]*)"?|\S+/g)) {
+    const term = foldCase(match[1] ?? match[0]);
+    if (term.trim()) terms.add(term);
+  }
+  return [...terms];
+}
+
+/**
+ * Entries that hold every term of `query` (queryTerms), each in any of their fields; a hit is a field of such
+ * an entry that holds at least one term. The result of the last query is kept per session, so many readers of
+ * the same query (the list, every graph card) share one scan.
  */
 export function searchSession(session: Session, query: string, limit = SEARCH_LIMIT): SearchResult {
   const q = foldCase(query.trim());
   const index = indexFor(session);
   if (index.last && index.last.query === q && index.lastLimit === limit) return index.last;
+  const terms = queryTerms(q);
   const hits: SearchHit[] = [];
   const entryIds = new Set<string>();
   let total = 0;
-  if (q) {
-    for (const doc of index.docs) {
-      const at = doc.lower.indexOf(q);
-      if (at < 0) continue;
+  const docs = index.docs;
+  // an entry's fields are consecutive docs: look at them together, then keep the entry if it holds every term
+  const found: { doc: Doc; at: number; length: number }[] = [];
+  const seen = new Set<string>();
+  for (let from = 0; terms.length && from < docs.length; ) {
+    const entryId = docs[from]!.entryId;
+    let to = from;
+    found.length = 0;
+    seen.clear();
+    for (; to < docs.length && docs[to]!.entryId === entryId; to++) {
+      const doc = docs[to]!;
+      let first = -1;
+      let firstLength = 0;
+      for (const term of terms) {
+        const at = doc.lower.indexOf(term);
+        if (at < 0) continue;
+        seen.add(term);
+        if (first < 0 || at < first) {
+          first = at;
+          firstLength = term.length;
+        }
+      }
+      if (first >= 0) found.push({ doc, at: first, length: firstLength });
+    }
+    from = to;
+    if (seen.size < terms.length) continue;
+    entryIds.add(entryId);
+    for (const { doc, at, length } of found) {
       total++;
-      entryIds.add(doc.entryId);
       if (hits.length >= limit) continue;
       let count = 0;
-      for (let i = at; i >= 0; i = doc.lower.indexOf(q, i + q.length)) count++;
-      hits.push({ entryId: doc.entryId, field: doc.field, ...snippetOf(doc.text, at, q.length), count });
+      for (const term of terms) for (let i = doc.lower.indexOf(term); i >= 0; i = doc.lower.indexOf(term, i + term.length)) count++;
+      hits.push({ entryId: doc.entryId, field: doc.field, ...snippetOf(doc.text, at, length), count });
     }
   }
-  const result: SearchResult = { query: q, hits, total, entryIds };
+  const result: SearchResult = { query: q, terms, hits, total, entryIds };
   index.last = result;
   index.lastLimit = limit;
   return result;
