@@ -11,10 +11,13 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Icon as UiIcon } from "@/components/ui/Icon";
 import { Kbd } from "@/components/ui/Badge";
 import { useViewer, viewer } from "@/components/viewer/store";
+import { prepareSearch } from "@/lib/session";
 import { SearchResults } from "./SearchResults";
 import { useSearchResult } from "./use-search";
 
 const DEBOUNCE_MS = 150;
+/** work per step while the index is built ahead of the first query: short enough that typing stays smooth */
+const PREPARE_SLICE_MS = 12;
 
 function typingElsewhere(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -29,6 +32,26 @@ export function SearchBox() {
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
   const result = useSearchResult();
+  const session = useViewer((s) => s.session);
+  const preparing = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  // a big session's index takes about a second to build: build it in steps from the moment the box is focused,
+  // so that the first query does not stop the page for all of it
+  const prepare = () => {
+    if (!session || preparing.current !== null) return;
+    const step = () => {
+      preparing.current = null;
+      if (!prepareSearch(session, PREPARE_SLICE_MS)) preparing.current = setTimeout(step, 0);
+    };
+    step();
+  };
+  useEffect(
+    () => () => {
+      if (preparing.current !== null) clearTimeout(preparing.current);
+      preparing.current = null;
+    },
+    [session],
+  );
 
   // the store can change the query too (a deep link, a new session): follow it, during render
   const [seenQuery, setSeenQuery] = useState(query);
@@ -110,7 +133,10 @@ export function SearchBox() {
             setText(e.target.value);
             setOpen(true);
           }}
-          onFocus={() => setOpen(true)}
+          onFocus={() => {
+            setOpen(true);
+            prepare();
+          }}
           onBlur={() => setOpen(false)}
           onKeyDown={onKeyDown}
           spellCheck={false}

@@ -13,7 +13,7 @@ export { uuidv7, randomEntryId } from "./ids";
 export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./schema";
 export { statsOf, type SessionStats } from "./stats";
 export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./compare";
-export { searchSession, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./search";
+export { searchSession, prepareSearch, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./search";
 export { statsFor, type PanelStats, type StatsScope } from "./branch-stats";
 export { RULE_SETS, FormatEvidence, rulesBadgeText, type RuleSet, type FormatTrace, type RulesChoice } from "./rules";
 export { newerCaContext, newerCaContextEntries, newerCaMessages, projectEdited, contextEdits, type NewerCaRules } from "./context-newer";

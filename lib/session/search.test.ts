@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser } from "./index";
-import { foldCase, queryTerms, searchSession } from "./search";
+import { foldCase, prepareSearch, queryTerms, searchSession } from "./search";
 import { FIXTURES_DIR } from "./testing/golden";
 
 const FIXTURES = ["ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-multi-a", "hx-retained-a", "ca-medium-a", "ca-large"];
@@ -170,5 +170,41 @@ describe("searchSession", () => {
     expect(queryTerms('"open ended')).toEqual(["open ended"]);
     expect(queryTerms('a a A ""')).toEqual(["a"]);
     expect(queryTerms('key":"value x"y')).toEqual(['key":"value', 'x"y']);
+  });
+
+  it("builds its index in steps ahead of the first query, with the same answers as at once", () => {
+    const text = raw("ca-large");
+    const queries = ["the", "read file", '"tool result"', "zzzq"];
+    const atOnce = Session.fromText(text);
+    const expected = queries.map((q) => searchSession(atOnce, q, 1_000_000));
+
+    const stepped = Session.fromText(text);
+    let steps = 1;
+    while (!prepareSearch(stepped, 0)) steps++;
+    expect(steps).toBeGreaterThan(10); // a zero budget stops after each 64 entries
+    expect(queries.map((q) => searchSession(stepped, q, 1_000_000))).toEqual(expected);
+
+    // a query before the steps are done completes the index first
+    const early = Session.fromText(text);
+    expect(prepareSearch(early, 0)).toBe(false);
+    expect(queries.map((q) => searchSession(early, q, 1_000_000))).toEqual(expected);
+    expect(prepareSearch(early, 0)).toBe(true);
+  });
+
+  it("starts its steps over when the session grows under them", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const user = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: text, timestamp: 1 } });
+    const parser = new SessionParser();
+    const lines = [header, user("e0", null, "zebra 0")];
+    for (let i = 1; i < 200; i++) lines.push(user(`e${i}`, `e${i - 1}`, `zebra ${i}`));
+    parser.push(lines.join("\n") + "\n");
+    const session = new Session(parser);
+    expect(prepareSearch(session, 0)).toBe(false);
+    parser.push(`${user("late", "e199", "a late zebra")}\n`);
+    while (!prepareSearch(session, 0));
+    const found = searchSession(session, "zebra", 1_000_000);
+    expect(found.entryIds.size).toBe(201);
+    expect(found.hits.filter((h) => h.entryId === "e5")).toHaveLength(1);
   });
 });

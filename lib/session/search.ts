@@ -122,37 +122,54 @@ export function entryFields(entry: SessionEntry): [SearchField, string][] {
 interface Index {
   revision: number;
   docs: Doc[];
+  /** how many of the tree's entries `docs` covers: the index is built in steps (prepareSearch) */
+  built: number;
+  labels: ReturnType<Session["labels"]>;
   last: SearchResult | null;
   lastLimit: number;
 }
 
 const indexes = new WeakMap<Session, Index>();
 
-function buildDocs(session: Session): Doc[] {
-  const docs: Doc[] = [];
-  const labels = session.labels();
+/** Adds entries to the index until all are in or `deadline` (performance.now()) passes; true when complete. */
+function extend(session: Session, index: Index, deadline: number): boolean {
+  const entries = session.tree.entries;
   const add = (entryId: string, field: SearchField, text: string) => {
-    if (text.trim()) docs.push({ entryId, field, text, lower: foldCase(text) });
+    if (text.trim()) index.docs.push({ entryId, field, text, lower: foldCase(text) });
   };
-  for (const light of session.tree.entries) {
+  while (index.built < entries.length) {
+    const light = entries[index.built++]!;
     const id = light.id;
-    if (typeof id !== "string") continue;
-    for (const [field, text] of entryFields(session.tree.full(light))) add(id, field, text);
-    // the label an entry carries (what its card shows), not only the label entry that set it
-    const label = labels.get(id)?.label;
-    if (label) add(id, "label", label);
+    if (typeof id === "string") {
+      for (const [field, text] of entryFields(session.tree.full(light))) add(id, field, text);
+      // the label an entry carries (what its card shows), not only the label entry that set it
+      const label = index.labels.get(id)?.label;
+      if (label) add(id, "label", label);
+    }
+    // a clock read per 64 entries: cheap next to decoding and lowercasing them
+    if ((index.built & 63) === 0 && performance.now() >= deadline) break;
   }
-  return docs;
+  return index.built >= entries.length;
 }
 
 function indexFor(session: Session): Index {
   const revision = session.tree.revision;
   let index = indexes.get(session);
   if (!index || index.revision !== revision) {
-    index = { revision, docs: buildDocs(session), last: null, lastLimit: 0 };
+    index = { revision, docs: [], built: 0, labels: session.labels(), last: null, lastLimit: 0 };
     indexes.set(session, index);
   }
   return index;
+}
+
+/**
+ * Builds some of the search index for `session`, for about `budgetMs`; true once it is complete. The first
+ * search of a big session would otherwise build all of it in one go (about a second at 100k entries), so a
+ * caller can build it in small steps beforehand (the viewer does when the search box gets focus). A search
+ * before the end completes it at once.
+ */
+export function prepareSearch(session: Session, budgetMs: number): boolean {
+  return extend(session, indexFor(session), performance.now() + budgetMs);
 }
 
 function snippetOf(text: string, at: number, length: number): { snippet: string; start: number; end: number } {
@@ -187,6 +204,7 @@ export function queryTerms(query: string): string[] {
 export function searchSession(session: Session, query: string, limit = SEARCH_LIMIT): SearchResult {
   const q = foldCase(query.trim());
   const index = indexFor(session);
+  extend(session, index, Infinity);
   if (index.last && index.last.query === q && index.lastLimit === limit) return index.last;
   const terms = queryTerms(q);
   const hits: SearchHit[] = [];
