@@ -69,18 +69,18 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   // the identity is the opened file's, not the path's: the path may name another file by now
   const firstHandle = await openFile();
   let first;
-  let signature: Buffer;
+  let signature: Buffer = Buffer.alloc(0);
   try {
     first = await firstHandle.stat();
-    signature = await readRange(firstHandle, Math.max(0, Math.min(offset, first.size) - SIGNATURE_BYTES), Math.min(offset, first.size));
+    if (offset <= first.size) signature = await readRange(firstHandle, Math.max(0, offset - SIGNATURE_BYTES), offset);
   } finally {
     await firstHandle.close();
   }
-  const identity = { dev: first.dev, ino: first.ino };
   if (offset > first.size) {
     handlers.reset("truncated");
     return { offset, check: async () => {}, close: () => {} };
   }
+  const identity = { dev: first.dev, ino: first.ino };
 
   const close = () => {
     if (closed) return;

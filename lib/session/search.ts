@@ -5,7 +5,8 @@
  * every word of the query (a "quoted phrase" is one term), as search boxes do.
  *
  * The lowercased text of every field is built lazily, once per tree
- * revision, so typing a query over 100k entries only runs `indexOf`.
+ * revision (in steps with prepareSearch, or at the first query), so typing a
+ * query over 100k entries only runs `indexOf`.
  * Not responsible for ranking or for deciding what the graph shows.
  */
 import { isObject } from "./json";
