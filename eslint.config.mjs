@@ -3,10 +3,11 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-const PURE_CORE = ["lib/session/**", "lib/layout/**"];
+const PURE_CORE = ["lib/session/**", "lib/layout/**", "lib/share/**"];
 const CORE_TEST_SUPPORT = [
   "lib/session/**/*.test.ts",
   "lib/layout/**/*.test.ts",
+  "lib/share/**/*.test.ts",
   "lib/session/testing/**",
   "lib/layout/testing/**",
 ];

@@ -67,7 +67,9 @@ if (stale && noBuild && existsSync(path.join(root, distDir, "BUILD_ID"))) {
   console.log(`Serving the existing build in ${distDir} (${stale}; --no-build).`);
 } else if (stale) {
   console.log(`Building the app (${stale})...`);
-  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" });
+  // the share-file page first: the app serves it to the Share dialog
+  const viewer = spawnSync(process.execPath, [path.join(root, "scripts", "build-viewer.mjs")], { cwd: root, env, stdio: "inherit" });
+  const build = viewer.status === 0 ? spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" }) : viewer;
   if (build.status !== 0) {
     console.error("Build failed.");
     process.exit(build.status ?? 1);

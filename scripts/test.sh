@@ -40,7 +40,7 @@ if [ "${SKIP_E2E:-}" = "1" ]; then
   echo
   echo "== SKIP_E2E=1: skipping next build and the Playwright e2e tests"
 else
-  if run_step "build" npx next build; then
+  if run_step "build" npm run --silent build; then
     E2E_PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
     export E2E_PORT
     export PLAYWRIGHT_JSON_OUTPUT_FILE=reports/playwright.json

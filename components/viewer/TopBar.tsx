@@ -11,6 +11,7 @@ import { FilterMenu } from "@/components/search/FilterMenu";
 import { SearchBox } from "@/components/search/SearchBox";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { LiveIndicator } from "./LiveIndicator";
+import { useViewerHost } from "./host";
 import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
 
@@ -28,6 +29,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
   const badge = useMemo(() => (session ? readerBadge(session) : null), [session, revision]);
   const label = title ?? fileName;
+  const host = useViewerHost();
 
   useEffect(() => {
     document.title = label ? `${label} · pi session viewer` : "pi session viewer";
@@ -35,13 +37,19 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
 
   return (
     <header className="flex h-11 shrink-0 items-center gap-3 border-b border-border bg-background px-2">
-      <ButtonLink href="/" variant="ghost" size="sm" aria-label="Back to the library" title="Back to the library">
-        <Icon name="arrow-left" size={15} /> Library
-      </ButtonLink>
-      <div className="h-5 w-px bg-border" />
+      {host === "server" ? (
+        <>
+          <ButtonLink href="/" variant="ghost" size="sm" aria-label="Back to the library" title="Back to the library">
+            <Icon name="arrow-left" size={15} /> Library
+          </ButtonLink>
+          <div className="h-5 w-px bg-border" />
+        </>
+      ) : (
+        <span className="pl-1 text-[12px] font-semibold whitespace-nowrap text-muted">pi session viewer</span>
+      )}
       <div className="flex min-w-0 flex-1 items-baseline gap-2.5">
         <h1 className="max-w-[55%] truncate text-[13px] font-semibold" data-testid="session-title" title={title ?? undefined}>
-          {title ?? fileName ?? "pi session viewer"}
+          {title ?? fileName ?? (host === "server" ? "pi session viewer" : "")}
         </h1>
         {cwd && (
           <span className="hidden max-w-[40%] shrink-0 truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title={`Working directory (header cwd): ${cwd}`}>

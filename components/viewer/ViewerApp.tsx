@@ -19,9 +19,11 @@ import { CANCELLED, loadSession, prepareParser, type LoadJob } from "./load-sess
 import { startLiveTail, type LiveTail } from "./live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
+import type { ShareSecret } from "./parse-protocol";
 import { SplitView } from "./SplitView";
 import { useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
+import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
 import { ViewerMessage } from "./ViewerMessage";
 
@@ -44,12 +46,16 @@ export function ViewerApp(props: PlanInput) {
     }
     const target = plan.target;
     let live: LiveTail | null = null;
-    const started = loadSession(target, ({ session, complete }) => {
-      if (target.source.kind !== "server") return;
-      // a file that no longer continues what the page read is read again, keeping the selection and tab
-      const reload = () => setPlan({ kind: "load", target: { ...target, entryId: viewer.get().selectedId, tab: viewer.get().tab } });
-      live = startLiveTail(target.source.path, session, complete, reload);
-    });
+    const started = loadSession(
+      target,
+      ({ session, complete }) => {
+        if (target.source.kind !== "server") return;
+        // a file that no longer continues what the page read is read again, keeping the selection and tab
+        const reload = () => setPlan({ kind: "load", target: { ...target, entryId: viewer.get().selectedId, tab: viewer.get().tab } });
+        live = startLiveTail(target.source.path, session, complete, reload);
+      },
+      (locked) => setPlan({ kind: "locked", target, locked }),
+    );
     job.current = started;
     return () => {
       started.dispose();
@@ -63,7 +69,13 @@ export function ViewerApp(props: PlanInput) {
   useUrlSync();
 
   let body;
-  if (plan.kind === "upload-lost") {
+  if (plan.kind === "locked") {
+    const { target } = plan;
+    const unlock = (secret: ShareSecret) => {
+      if (target.request.kind === "share" || target.request.kind === "url") setPlan({ kind: "load", target: { ...target, request: { ...target.request, secret } } });
+    };
+    body = <UnlockForm key={`${plan.locked.lock}:${plan.locked.wrong}`} locked={plan.locked} onUnlock={unlock} />;
+  } else if (plan.kind === "upload-lost") {
     body = (
       <ViewerMessage icon="upload" title={`Open ${plan.name} again`} onOpenFile={pickFile}>
         Files opened from your computer are read in the browser and not kept, so a reload loses them. Drop the file here or choose it again.

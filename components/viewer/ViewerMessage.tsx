@@ -1,8 +1,11 @@
+"use client";
+
 // The viewer's full-pane states: errors, a cancelled load, an upload lost on reload, nothing chosen.
 import type { ReactNode } from "react";
 import { Button, ButtonLink } from "@/components/ui/Button";
 import { cn } from "@/components/ui/cn";
 import { Icon, type IconName } from "@/components/ui/Icon";
+import { useViewerHost } from "./host";
 
 interface Props {
   icon: IconName;
@@ -13,6 +16,7 @@ interface Props {
 }
 
 export function ViewerMessage({ icon, tone = "neutral", title, children, onOpenFile }: Props) {
+  const host = useViewerHost();
   return (
     <div className="flex flex-1 items-start justify-center overflow-auto p-6 pt-[12vh]" data-testid="viewer-message">
       <div className="w-full max-w-xl">
@@ -29,9 +33,11 @@ export function ViewerMessage({ icon, tone = "neutral", title, children, onOpenF
                   <Icon name="upload" size={14} /> Open a file…
                 </Button>
               )}
-              <ButtonLink href="/" variant="secondary">
-                Back to the library
-              </ButtonLink>
+              {host === "server" && (
+                <ButtonLink href="/" variant="secondary">
+                  Back to the library
+                </ButtonLink>
+              )}
             </div>
           </div>
         </div>

@@ -1,10 +1,15 @@
 // What the viewer page should do for its URL: load a library file, a URL or a handed-over upload, or explain why not.
 import { formatBytes } from "@/components/ui/format";
-import type { LoadTarget } from "./load-session";
+import type { LoadTarget, LockedShare } from "./load-session";
 import { pendingUpload } from "./pending-upload";
 import type { ViewParams } from "./view-params";
 
-export type Plan = { kind: "load"; target: LoadTarget } | { kind: "upload-lost"; name: string } | { kind: "nothing" };
+export type Plan =
+  | { kind: "load"; target: LoadTarget }
+  | { kind: "upload-lost"; name: string }
+  | { kind: "nothing" }
+  /** a sealed share: ask for the password or key, then load `target` with it */
+  | { kind: "locked"; target: LoadTarget; locked: LockedShare };
 
 export interface PlanInput {
   params: ViewParams;
@@ -14,6 +19,10 @@ export interface PlanInput {
   sessionsDir: string | null;
   /** the largest file the viewer opens (PI_VIEWER_MAX_FILE_MB); checked before a picked file is read */
   maxFileBytes?: number;
+  /** the page is a share file: its payload text (lib/share) */
+  share?: string | null;
+  /** the key of a sealed share from the link's fragment (#k=…) */
+  shareKey?: string | null;
 }
 
 function baseName(path: string): string {
@@ -32,8 +41,10 @@ export function uploadTarget(file: File, maxFileBytes?: number): LoadTarget {
   return refusal ? { ...target, refusal } : target;
 }
 
-export function planFor({ params, samples, sessionsDir, maxFileBytes }: PlanInput): Plan {
+export function planFor({ params, samples, sessionsDir, maxFileBytes, share, shareKey }: PlanInput): Plan {
   const restore = { entryId: params.entry, tab: params.tab };
+  const secret = shareKey ? { key: shareKey } : undefined;
+  if (share) return { kind: "load", target: { request: { kind: "share", text: share, secret }, source: { kind: "share" }, fileName: "shared session", ...restore } };
   if (params.upload) {
     const file = pendingUpload(params.upload);
     return file ? { kind: "load", target: { ...uploadTarget(file, maxFileBytes), ...restore } } : { kind: "upload-lost", name: params.upload };
@@ -46,7 +57,7 @@ export function planFor({ params, samples, sessionsDir, maxFileBytes }: PlanInpu
     return { kind: "load", target: { request: { kind: "url", url }, source, fileName: baseName(params.file), ...restore } };
   }
   if (params.src) {
-    return { kind: "load", target: { request: { kind: "url", url: params.src }, source: { kind: "url", url: params.src }, fileName: baseName(params.src.split(/[?#]/)[0]!), ...restore } };
+    return { kind: "load", target: { request: { kind: "url", url: params.src, secret }, source: { kind: "url", url: params.src }, fileName: baseName(params.src.split(/[?#]/)[0]!), ...restore } };
   }
   return { kind: "nothing" };
 }

@@ -43,9 +43,19 @@ export interface LoadedSession {
 /** a parse worker started ahead of the next load (see prepareParser) */
 let spare: Worker | null = null;
 
-function parseWorker(): Worker {
-  return new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
+let makeWorker = (): Worker => new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
+
+/** The standalone viewer has no worker file to load: it starts the worker from its own bundled source. */
+export function setParseWorkerFactory(factory: () => Worker): void {
+  makeWorker = factory;
 }
+
+function parseWorker(): Worker {
+  return makeWorker();
+}
+
+/** A sealed share file the worker could not open: what the page must ask for. */
+export type LockedShare = Extract<LoadError, { kind: "locked" }>;
 
 /**
  * Starts a parse worker ahead of the next load, so that its scripts are fetched and compiled (pi's
@@ -56,7 +66,7 @@ export function prepareParser(): void {
 }
 
 /** Starts loading; call `cancel()` to stop (the worker is terminated, the store keeps what it had). */
-export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSession) => void): LoadJob {
+export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSession) => void, onLocked?: (locked: LockedShare) => void): LoadJob {
   const total = target.request.kind === "file" ? target.request.file.size : 0;
   viewer.startLoading(target.source, target.fileName, total);
   if (target.refusal) {
@@ -95,7 +105,20 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
   worker.onmessage = (event: MessageEvent<ParseReply>) => {
     if (stopped) return;
     const reply = event.data;
-    if (reply.type === "error") return fail(describeLoadError(reply.error));
+    if (reply.type === "error") {
+      if (reply.error.kind === "locked" && onLocked) {
+        settled = true;
+        stop();
+        return onLocked(reply.error);
+      }
+      return fail(describeLoadError(reply.error));
+    }
+    if (reply.type === "manifest") {
+      // what the sender had selected applies unless the link names its own entry and tab
+      target = { ...target, entryId: target.entryId ?? reply.manifest.entryId, tab: target.tab ?? reply.manifest.tab };
+      if (target.tab) viewer.setTab(target.tab);
+      return viewer.shareOpened(reply.manifest);
+    }
     try {
       if (reply.type === "progress") return viewer.progress(reply.done, reply.total);
       if (reply.type === "lines") {
@@ -133,7 +156,7 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     if (settled) return stop(); // the schema check failed after the session was shown: it stays without those notes
     fail(`The file could not be read: ${event.message || "the reader stopped"}.`);
   };
-  const request = target.request.kind === "url" ? { kind: "url" as const, url: new URL(target.request.url, window.location.href).href } : target.request;
+  const request = target.request.kind === "url" ? { ...target.request, url: new URL(target.request.url, window.location.href).href } : target.request;
   worker.postMessage(request);
   return {
     cancel() {

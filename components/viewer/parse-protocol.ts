@@ -3,12 +3,22 @@
 // part in a browser); the page decodes them and builds the index, one slice per task, and keeps the changed
 // lines' bytes to read content from later.
 // Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).
+// A share file's data (lib/share) is opened here too: unsealed, decompressed, its manifest posted first.
+import type { ShareManifest } from "@/lib/share/manifest";
+
+/** what opens a sealed share payload: the password, or the key from the link's #k= */
+export type ShareSecret = { password: string } | { key: string };
 
 export type ParseRequest =
   /** a file picked or dropped by the user: read in the browser, never sent anywhere */
   | { kind: "file"; file: Blob }
-  /** a URL (same origin, e.g. /api/sessions/raw?path=…, or a CORS-enabled one) fetched by the worker */
-  | { kind: "url"; url: string }
+  /**
+   * a URL (same origin, e.g. /api/sessions/raw?path=…, or a CORS-enabled one) fetched by the worker; a share
+   * file (HTML) found there is opened as one
+   */
+  | { kind: "url"; url: string; secret?: ShareSecret }
+  /** the payload text of the share file the page is (its <script id="pi-share">) */
+  | { kind: "share"; text: string; secret?: ShareSecret }
   /**
    * a slice's light lines, handed back once the page has decoded them (transferred): the worker checks them
    * against pi's schemas when all are back, without keeping a copy meanwhile
@@ -30,9 +40,13 @@ export type ParseReply =
   | { type: "end"; last: string; done: number; total: number; complete: number }
   /** after the end: schemaIssues of the newline-ended lines (lib/session SchemaChecked), checked in the worker */
   | { type: "schema"; lines: number; issues: ReadonlyMap<number, string[]> }
+  /** a share file's manifest, before its lines */
+  | { type: "manifest"; manifest: ShareManifest }
   | { type: "error"; error: LoadError };
 
 export type LoadError =
   | { kind: "http"; status: number; message: string }
   | { kind: "network"; message: string }
-  | { kind: "read"; message: string };
+  | { kind: "read"; message: string }
+  /** a sealed share file: the password or key is missing (wrong: false) or does not open it (wrong: true) */
+  | { kind: "locked"; lock: "password" | "key"; wrong: boolean; message: string };

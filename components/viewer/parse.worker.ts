@@ -7,9 +7,14 @@
 // (structured clone of a 100 MB session's entries takes several times as long as JSON.parse of its text).
 // The page hands each slice's light lines back once decoded; when all are back, the worker checks the light
 // text against pi's schemas and posts only the issues.
+// A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
 import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
-import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
+import { ShareManifestError } from "@/lib/share/manifest";
+import { collect, gunzipStream, prepended, unpackShareStream } from "@/lib/share/pack";
+import { lockOf, unseal, WrongSecretError } from "@/lib/share/seal";
+import { extractShare, looksLikeHtml } from "@/lib/share/share-html";
+import type { LoadError, ParseReply, ParseRequest, ShareSecret } from "./parse-protocol";
 
 const scope = globalThis as unknown as {
   postMessage(reply: ParseReply, transfer?: Transferable[]): void;
@@ -91,7 +96,42 @@ async function readBlob(blob: Blob): Promise<void> {
   await readStream(blob.stream(), reading);
 }
 
-async function readUrl(url: string): Promise<void> {
+function damaged(error: unknown): LoadError {
+  return { kind: "read", message: `The shared session cannot be opened: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** A share payload: unsealed with the secret, then read like a file, its manifest posted first. */
+async function readShare(text: string, secret: ShareSecret | undefined): Promise<void> {
+  let lock;
+  try {
+    lock = lockOf(text);
+  } catch (error) {
+    throw damaged(error);
+  }
+  if (lock !== "none" && !secret) {
+    const message = lock === "password" ? "This shared session is protected by a password." : "This shared session is sealed; its key is the part after #k= of the link it was shared with.";
+    throw { kind: "locked", lock, wrong: false, message } satisfies LoadError;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await unseal(text, secret);
+  } catch (error) {
+    if (error instanceof WrongSecretError && lock !== "none") throw { kind: "locked", lock, wrong: true, message: lock === "password" ? "That password does not open this session." : "That key does not open this session." } satisfies LoadError;
+    throw damaged(error);
+  }
+  let opened;
+  try {
+    opened = await unpackShareStream(gunzipStream(bytes));
+  } catch (error) {
+    if (error instanceof ShareManifestError) throw damaged(error);
+    throw error;
+  }
+  scope.postMessage({ type: "manifest", manifest: opened.manifest });
+  reading = new Reading(opened.manifest.bytes);
+  await readStream(opened.session, reading);
+}
+
+async function readUrl(url: string, secret: ShareSecret | undefined): Promise<void> {
   let response: Response;
   try {
     response = await fetch(url, { credentials: "same-origin" });
@@ -99,9 +139,24 @@ async function readUrl(url: string): Promise<void> {
     throw { kind: "network", message: "The file could not be fetched: the network failed, or the server does not allow cross-origin requests (CORS)." } satisfies LoadError;
   }
   if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
-  reading = new Reading(Number(response.headers.get("content-length")) || 0);
-  if (response.body) await readStream(response.body, reading);
-  else reading.end();
+  const total = Number(response.headers.get("content-length")) || 0;
+  if (!response.body) {
+    reading = new Reading(total);
+    return reading.end();
+  }
+  const body = response.body.getReader();
+  const first = await body.read();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  if (looksLikeHtml(head)) return readSharePage(prepended(head, body), secret);
+  reading = new Reading(total);
+  await readStream(prepended(head, body), reading);
+}
+
+/** A share file served over HTTP (the static viewer's ?src=): its data block is the session. */
+async function readSharePage(page: ReadableStream<Uint8Array>, secret: ShareSecret | undefined): Promise<void> {
+  const payload = extractShare(new TextDecoder().decode(await collect(page)));
+  if (payload === null) throw { kind: "read", message: "That address serves an HTML page, not a session file (.jsonl) or a share file of this viewer." } satisfies LoadError;
+  await readShare(payload, secret);
 }
 
 /** The server's JSON `{error}` when it sent one, else the status text. */
@@ -124,6 +179,6 @@ function asLoadError(error: unknown): LoadError {
 scope.onmessage = (event) => {
   const request = event.data;
   if (request.kind === "read") return reading?.read(request.light);
-  const job = request.kind === "file" ? readBlob(request.file) : readUrl(request.url);
+  const job = request.kind === "file" ? readBlob(request.file) : request.kind === "url" ? readUrl(request.url, request.secret) : readShare(request.text, request.secret);
   job.catch((error: unknown) => scope.postMessage({ type: "error", error: asLoadError(error) }));
 };

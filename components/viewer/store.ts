@@ -12,6 +12,7 @@
 import { useSyncExternalStore } from "react";
 import type { Session } from "@/lib/session";
 import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
+import type { ShareManifest } from "@/lib/share/manifest";
 
 export type InspectorTab = "entry" | "path" | "context" | "stats";
 
@@ -20,7 +21,9 @@ export type SessionSource =
   | { kind: "server"; path: string; absolutePath?: string }
   | { kind: "upload"; name: string; size: number }
   | { kind: "url"; url: string }
-  | { kind: "sample"; path: string };
+  | { kind: "sample"; path: string }
+  /** the data of the share file the page is */
+  | { kind: "share" };
 
 /** The live tail of a library file: "off" when the session is not followed (an upload, a URL, a sample). */
 export type LiveStatus = "off" | "connecting" | "live" | "reconnecting" | "paused";
@@ -41,6 +44,8 @@ export interface ViewerState {
   session: Session | null;
   /** file name shown to the user and used in diagnostics ("file.jsonl:12: …") */
   fileName: string | null;
+  /** what a share file says about the session it carries (scope, redaction, when); null for any other source */
+  share: ShareManifest | null;
   load: LoadState;
   revision: number;
   /** changes when the session's diagnostics grow without the tree changing (the schema check arrives late) */
@@ -75,6 +80,7 @@ const initial: ViewerState = {
   follow: false,
   session: null,
   fileName: null,
+  share: null,
   load: { phase: "idle", done: 0, total: 0, error: null },
   revision: 0,
   diagnosticsRevision: 0,
@@ -119,6 +125,10 @@ export const viewer = {
   startLoading(source: SessionSource, fileName: string, total: number): void {
     // follow is the user's choice; it outlives a reload of the file (the live tail reloads a replaced file)
     set({ ...initial, follow: state.follow, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
+  },
+  /** The session comes from a share file: its manifest names the file and says what was done to it. */
+  shareOpened(share: ShareManifest): void {
+    set({ share, fileName: share.fileName, load: { ...state.load, total: share.bytes } });
   },
   progress(done: number, total: number): void {
     set({ load: { ...state.load, done, total } });

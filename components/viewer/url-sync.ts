@@ -3,10 +3,12 @@
 // Keeps the address bar in step with the store (session, selected entry, tab), so a reload or a shared
 // link restores the view. replaceState: moving around a session does not pile up history entries.
 import { useEffect } from "react";
+import { useViewerHost } from "./host";
 import { useViewer, viewer } from "./store";
-import { readCompareParam, readFindParams, sameSession, viewSearch, withFindParams } from "./view-params";
+import { readCompareParam, readFindParams, sameSession, viewHref, viewLocation, viewSearch, withFindParams } from "./view-params";
 
 export function useUrlSync(): void {
+  const inFragment = useViewerHost() === "share";
   const source = useViewer((s) => s.source);
   const phase = useViewer((s) => s.load.phase);
   const selectedId = useViewer((s) => s.selectedId);
@@ -20,26 +22,26 @@ export function useUrlSync(): void {
   // a deep-linked search and filter (q=, filter=, hideTypes=, hideRoles=) apply once their session is ready
   useEffect(() => {
     if (phase !== "ready" || !session) return;
-    const { query, filter } = readFindParams(new URLSearchParams(window.location.search));
+    const { query, filter } = readFindParams(new URLSearchParams(viewLocation(inFragment, window.location)));
     if (query) viewer.setSearchQuery(query);
     if (filter.mode || filter.hiddenTypes.size || filter.hiddenRoles.size) viewer.setTreeFilter(filter);
-  }, [phase, session]);
+  }, [phase, session, inFragment]);
 
   // a deep-linked comparison (entry=A&compare=B) opens once its session is ready; runs before the URL is rewritten below
   useEffect(() => {
     if (phase !== "ready" || !session) return;
-    const wanted = readCompareParam(new URLSearchParams(window.location.search));
+    const wanted = readCompareParam(new URLSearchParams(viewLocation(inFragment, window.location)));
     if (wanted && session.tree.get(wanted) && viewer.get().selectedId !== null && viewer.get().compareId === null) viewer.setCompare(wanted);
-  }, [phase, session]);
+  }, [phase, session, inFragment]);
 
   useEffect(() => {
     if (!source) return;
-    const current = window.location.search;
+    const current = viewLocation(inFragment, window.location);
     let next: string;
     if (phase === "ready") next = compareId ? viewSearch(source, compareBaseId ?? selectedId, tab, compareId) : viewSearch(source, selectedId, tab);
     else if (sameSession(current, viewSearch(source, null, null))) return; // keep the deep link until it can be applied
     else next = viewSearch(source, null, null);
     if (phase === "ready") next = withFindParams(next, searchQuery, treeFilter);
-    if (next !== current) window.history.replaceState(null, "", `${window.location.pathname}${next}`);
-  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter]);
+    if (next !== current) window.history.replaceState(null, "", viewHref(inFragment, window.location, next));
+  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter, inFragment]);
 }

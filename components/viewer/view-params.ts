@@ -46,11 +46,39 @@ export function viewSearch(source: SessionSource, entry: string | null, tab: Ins
   const params = new URLSearchParams();
   if (source.kind === "server" || source.kind === "sample") params.set("file", source.path);
   else if (source.kind === "url") params.set("src", source.url);
-  else params.set("upload", source.name);
+  else if (source.kind === "upload") params.set("upload", source.name);
   if (entry) params.set("entry", entry);
   if (tab && tab !== "entry") params.set("tab", tab);
   if (entry && compare) params.set("compare", compare);
   return `?${params}`;
+}
+
+/**
+ * Where a page keeps its view parameters: the query string, except in a share file, which may be opened from
+ * disk (a file: URL's query is not its own to rewrite) and whose link carries them in the fragment, beside
+ * the key (`#entry=…&tab=…&k=…`). Returned in query form ("?a=b").
+ */
+export function viewLocation(inFragment: boolean, location: { search: string; hash: string }): string {
+  if (!inFragment) return location.search;
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  params.delete("k");
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The URL for view parameters `search` ("?a=b") written where viewLocation reads them; a key in the fragment stays. */
+export function viewHref(inFragment: boolean, location: { pathname: string; search: string; hash: string }, search: string): string {
+  if (!inFragment) return `${location.pathname}${search}`;
+  const key = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
+  const params = new URLSearchParams(search);
+  if (key) params.set("k", key);
+  const text = params.toString();
+  return `${location.pathname}${location.search}${text ? `#${text}` : ""}`;
+}
+
+/** The key of a sealed share in the link's fragment (#k=…), if any. */
+export function fragmentKey(hash: string): string | null {
+  return first(new URLSearchParams(hash.replace(/^#/, "")), "k");
 }
 
 /** True when two query strings name the same session (whatever entry or tab they select). */

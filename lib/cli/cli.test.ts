@@ -4,11 +4,18 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
+import { unpackShare } from "@/lib/share/pack";
+import { unseal } from "@/lib/share/seal";
+import { extractShare } from "@/lib/share/share-html";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8" });
+  return cliWith({}, ...args);
+}
+
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -95,5 +102,63 @@ describe("cli", () => {
     const r = cli("info", path.join(tmp, "missing.jsonl"));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("missing.jsonl:0:");
+  });
+
+  describe("share", () => {
+    const readShare = async (file: string, secret?: { password: string } | { key: string }) => unpackShare(await unseal(extractShare(readFileSync(file, "utf8"))!, secret));
+
+    it("writes one HTML file holding the viewer and the session, sealed with a random key printed as the link's #k=", async () => {
+      const out = path.join(tmp, "tiny.html");
+      const r = cli("share", fx("ca-tiny"), "-o", out, "--key", "--tab", "context");
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const told = JSON.parse(r.stdout);
+      expect(told.file).toBe(out);
+      expect(told.link).toBe(`file://${out}#k=${told.key}`);
+      const html = readFileSync(out, "utf8");
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain('http-equiv="Content-Security-Policy"');
+      expect(told.bytes.file).toBe(Buffer.byteLength(html));
+      const back = await readShare(out, { key: told.key });
+      expect(back.text).toBe(readFileSync(fx("ca-tiny"), "utf8"));
+      expect(back.manifest).toMatchObject({ scope: "session", tab: "context", redaction: null });
+    });
+
+    it("masks what it is told to, seals with PI_SHARE_PASSWORD, and shares the fork at --leaf", async () => {
+      const out = path.join(tmp, "fork.html");
+      const g = golden("ca-labels").codingAgent;
+      const [id, record] = Object.entries<{ entries: string[] }>(g.forks).find(([, r]) => r.entries.length > 2)!;
+      const source = readFileSync(fx("ca-labels"), "utf8");
+      const word = /"text":"([A-Za-z]{6,})/.exec(source)![1]!;
+      const r = cliWith({ PI_SHARE_PASSWORD: "correct horse" }, "share", fx("ca-labels"), "-o", out, "--scope", "fork", "--leaf", id, "--redact", "--redact-literal", word, "--password");
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain(word);
+      await expect(readShare(out, { password: "wrong" })).rejects.toThrow();
+      const back = await readShare(out, { password: "correct horse" });
+      expect(back.text).not.toContain(word);
+      const lines = back.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+      expect(lines.slice(1, 1 + record.entries.length).map((e) => e.id)).toEqual(record.entries);
+      expect(back.manifest.redaction!.rules.find((rule) => rule.name === "literal-1")!.count).toBeGreaterThan(0);
+      expect(JSON.stringify(back.manifest)).not.toContain(word);
+    });
+
+    it.each([
+      [["--redact-regex", "(a+)+"], "regex-1:"],
+      [["--scope", "path"], "Select an entry"],
+      [["--scope", "everything"], "--scope must be"],
+      [["--password", "--key"], "choose one"],
+    ])("refuses %j with a clear message", (args, message) => {
+      const r = cli("share", fx("edge-header-only"), "-o", path.join(tmp, "never.html"), ...args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(message);
+    });
+
+    it("never writes over a file", () => {
+      const out = path.join(tmp, "tiny.html");
+      const r = cli("share", fx("ca-tiny"), "-o", out);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("already exists");
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The command line over the session library:
- *   npm run --silent cli -- info|branch|context|fork FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+ *   npm run --silent cli -- info|branch|context|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
  * Results go to stdout as JSON (fork: JSONL); problems go to stderr as
  * "FILE:LINE: message" with exit code 1, and then nothing is printed to stdout.
  */
@@ -8,13 +8,15 @@ import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic, RULE_SETS, SessionQueryError, type Reader, type Session } from "@/lib/session";
 import { readSessionFile } from "@/lib/server/read-session";
+import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
-const USAGE = `usage: cli <info|branch|context|fork> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+const USAGE = `usage: cli <info|branch|context|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
   context FILE [--leaf ID]  what the model sees with ID as leaf (default: the file's leaf)
-  fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)`;
+  fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)
+  ${SHARE_USAGE}`;
 
 class CliError extends Error {}
 
@@ -24,6 +26,7 @@ interface Args {
   leaf: string | null | undefined;
   out: string | undefined;
   reader: "auto" | Reader;
+  share: ShareArgs;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -31,8 +34,17 @@ function parseArgs(argv: string[]): Args {
   let leaf: string | null | undefined;
   let out: string | undefined;
   let reader: Args["reader"] = "auto";
+  const share = defaultShareArgs();
+  const fail = (message: string): never => {
+    throw new CliError(`${message}\n${USAGE}`);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    const used = takeShareOption(argv, i, share, fail);
+    if (used > 0) {
+      i += used - 1;
+      continue;
+    }
     const value = () => {
       const v = argv[++i];
       if (v === undefined) throw new CliError(`${arg} needs a value\n${USAGE}`);
@@ -54,8 +66,8 @@ function parseArgs(argv: string[]): Args {
   }
   const [command, file] = positional;
   if (!command || !file || positional.length > 2) throw new CliError(USAGE);
-  if (!["info", "branch", "context", "fork"].includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
-  return { command, file, leaf, out, reader };
+  if (!["info", "branch", "context", "fork", "share"].includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
+  return { command, file, leaf, out, reader, share };
 }
 
 /** The line of an entry, so that query errors can name where the problem is. */
@@ -90,7 +102,8 @@ async function run(argv: string[]): Promise<string> {
   }
   if (!stat.isFile()) throw new CliError(`${args.file}:0: error: not a regular file`);
   const session = await readSessionFile(args.file, { reader: args.reader });
-  assertReadable(session, args.file);
+  // a whole file is shared as it is, problems included: the viewer that opens it reports them by line
+  if (args.command !== "share" || args.share.scope !== "session") assertReadable(session, args.file);
   const leafArg = args.leaf;
   const needLeaf = () => {
     if (leafArg === undefined) throw new CliError(`${args.command} needs --leaf ID\n${USAGE}`);
@@ -135,6 +148,11 @@ async function run(argv: string[]): Promise<string> {
         process.stderr.write(`wrote ${target}\n`);
         return "";
       }
+      case "share":
+        if (leafArg !== undefined && leafArg !== null && !session.tree.get(leafArg)) throw new CliError(`${args.file}:0: error: no entry with id ${leafArg} in the file`);
+        return await runShare({ file: args.file, session, leaf: leafArg, out: args.out, args: args.share, fail: (message) => {
+          throw new CliError(message);
+        } });
     }
   } catch (error) {
     if (error instanceof SessionQueryError) throw new CliError(`${where(session, args.file, leafArg ?? session.leafId)}: error: ${error.message}`);

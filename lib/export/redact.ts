@@ -3,11 +3,13 @@
  * transcripts). The pattern list is fixed and documented (README, "Redacting
  * secrets"): each match becomes `[REDACTED:<pattern name>]`, and the caller is
  * told how many it masked per pattern. It is a safety net for well-known key
- * formats, not a guarantee: a secret without a recognisable shape stays.
+ * formats, not a guarantee: a secret without a recognisable shape stays. For a
+ * shared file the user can add rules of their own (redaction-rules.ts) and see
+ * where they match before anything is written (redaction-find.ts).
  */
 import { Session } from "@/lib/session/session";
 import { SessionParser } from "@/lib/session/parse";
-import type { ReadLine } from "@/lib/session/lines";
+import { readLine, type ReadLine } from "@/lib/session/lines";
 import type { JsonObject } from "@/lib/session/types";
 
 export interface SecretPattern {
@@ -61,24 +63,103 @@ export interface Redacted<T> {
   total: number;
 }
 
-/** Masks every match in one string; adds to `counts`. */
-export function redactString(text: string, counts: RedactionCounts = {}): string {
-  let out = text;
-  for (const pattern of SECRET_PATTERNS) {
-    pattern.regex.lastIndex = 0;
-    if (!pattern.regex.test(out)) continue;
-    out = out.replace(pattern.regex, (...args: unknown[]) => {
-      const match = args[0] as string;
-      const groups = args[args.length - 1] as Record<string, string | undefined> | undefined;
-      const secret = typeof groups === "object" && groups ? groups.secret : undefined;
-      if (secret !== undefined && secret.startsWith(MASK_PREFIX)) return match;
-      counts[pattern.name] = (counts[pattern.name] ?? 0) + 1;
-      if (secret === undefined) return mask(pattern.name);
-      const at = match.lastIndexOf(secret);
-      return match.slice(0, at) + mask(pattern.name) + match.slice(at + secret.length);
-    });
+export type RedactionRuleKind = "built-in" | "literal" | "regex" | "home-path";
+
+export interface RedactionRule {
+  name: string;
+  kind: RedactionRuleKind;
+  /** what the rule catches, in words; never the user's literal or regex, so it can be written into a shared file */
+  description: string;
+  /** global; a named group `secret` marks the part to replace */
+  regex: RegExp;
+  /** what a match (or its `secret` group) becomes */
+  replacement: string;
+}
+
+/** Rules in the order they apply; build them with `compileRedaction` (redaction-rules.ts). */
+export interface RedactionRules {
+  readonly list: readonly RedactionRule[];
+}
+
+/** A rule whose matches become `[REDACTED:<name>]`. */
+export function maskingRule(name: string, kind: RedactionRuleKind, description: string, source: string, flags: string): RedactionRule {
+  // `d` gives the secret group's own offsets: searching the match for its text could find an earlier copy
+  const withIndices = source.includes("(?<secret>") ? flags + "d" : flags;
+  return { name, kind, description, regex: new RegExp(source, withIndices), replacement: mask(name) };
+}
+
+/** What redacting does without options: the built-in patterns only. */
+export const BUILT_IN_RULES: RedactionRules = {
+  list: SECRET_PATTERNS.map((p) => maskingRule(p.name, "built-in", p.description, p.regex.source, p.regex.flags)),
+};
+
+/** Told of each replaced span, as offsets into the string given to `redactString`. */
+export type OnRedaction = (rule: RedactionRule, start: number, end: number) => void;
+
+/**
+ * A stretch of the string being redacted: either text of the original (`at` is
+ * its offset there) or a replacement (`at` is -1), which later rules never see.
+ * That is what keeps a mask from being masked again, whatever a user rule matches.
+ */
+interface Piece {
+  text: string;
+  at: number;
+}
+
+/** Masks already in the input (a file redacted before): kept as they are, out of every rule's reach. */
+const EARLIER_MASK = /\[REDACTED:[a-z0-9-]+\]/g;
+
+/** The span a match replaces: its `secret` group if that took part, else all of it. */
+function replacedSpan(match: RegExpExecArray): readonly [number, number] {
+  return match.indices?.groups?.secret ?? [match.index, match.index + match[0].length];
+}
+
+/**
+ * The piece cut at the rule's matches (at earlier masks when `rule` is null),
+ * or null when nothing matched: the common case, and allocation-free.
+ */
+function splitPiece(piece: Piece, rule: RedactionRule | null, counts: RedactionCounts, onRedaction?: OnRedaction): Piece[] | null {
+  const regex = rule?.regex ?? EARLIER_MASK;
+  const { text, at } = piece;
+  let out: Piece[] | null = null;
+  let from = 0;
+  regex.lastIndex = 0;
+  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+    if (match[0] === "") {
+      regex.lastIndex++; // exec would find the same empty match forever
+      continue;
+    }
+    const [start, end] = replacedSpan(match);
+    if (start === end) continue;
+    out ??= [];
+    if (start > from) out.push({ text: text.slice(from, start), at: at + from });
+    out.push({ text: rule?.replacement ?? text.slice(start, end), at: -1 });
+    from = end;
+    if (rule === null) continue;
+    counts[rule.name] = (counts[rule.name] ?? 0) + 1;
+    onRedaction?.(rule, at + start, at + end);
   }
+  if (out !== null && from < text.length) out.push({ text: text.slice(from), at: at + from });
   return out;
+}
+
+function splitPieces(pieces: Piece[], rule: RedactionRule | null, counts: RedactionCounts, onRedaction?: OnRedaction): Piece[] {
+  let out: Piece[] | null = null;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    const split = piece.at < 0 ? null : splitPiece(piece, rule, counts, onRedaction);
+    if (split === null) out?.push(piece);
+    else (out ??= pieces.slice(0, i)).push(...split);
+  }
+  return out ?? pieces;
+}
+
+/** Replaces every match of the rules in one string, in order; adds to `counts`. */
+export function redactString(text: string, counts: RedactionCounts = {}, rules: RedactionRules = BUILT_IN_RULES, onRedaction?: OnRedaction): string {
+  let pieces: Piece[] = [{ text, at: 0 }];
+  if (text.includes(MASK_PREFIX)) pieces = splitPieces(pieces, null, counts);
+  for (const rule of rules.list) pieces = splitPieces(pieces, rule, counts, onRedaction);
+  return pieces.length === 1 ? pieces[0].text : pieces.map((p) => p.text).join("");
 }
 
 /**
@@ -87,39 +168,64 @@ export function redactString(text: string, counts: RedactionCounts = {}): string
  */
 const STRUCTURAL_KEYS = new Set(["id", "parentId", "targetId", "fromId", "firstKeptEntryId", "type", "toolCallId"]);
 
-/** A deep copy of a JSON value with every string value redacted (object keys and structural fields kept). */
-export function redactJsonValue(value: unknown, counts: RedactionCounts = {}): unknown {
+/** An object or array met on the walk: enough to spell the path of a string inside it. */
+export interface JsonContainer {
+  readonly parent: JsonContainer | null;
+  /** its key in the parent (null for the root) */
+  readonly key: string | null;
+  readonly array: boolean;
+}
+
+/** Gives the new value of one string; `container` is null when the whole value is that string. */
+export type StringVisitor = (text: string, container: JsonContainer | null, key: string | null) => string;
+
+interface Frame extends JsonContainer {
+  from: Record<string, unknown>;
+  to: Record<string, unknown>;
+}
+
+function emptyLike(value: object): Record<string, unknown> {
+  return (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+}
+
+/** A deep copy of a JSON value with each string value passed through `visit` (object keys and structural fields kept). */
+export function mapJsonStrings(value: unknown, visit: StringVisitor): unknown {
   // an explicit stack: session values can nest deeper than the call stack allows
-  if (typeof value === "string") return redactString(value, counts);
+  if (typeof value === "string") return visit(value, null, null);
   if (value === null || typeof value !== "object") return value;
-  const root: unknown = Array.isArray(value) ? [] : {};
-  const stack: { from: unknown; to: unknown }[] = [{ from: value, to: root }];
+  const root = emptyLike(value);
+  const stack: Frame[] = [{ from: value as Record<string, unknown>, to: root, parent: null, key: null, array: Array.isArray(value) }];
   while (stack.length > 0) {
-    const { from, to } = stack.pop()!;
-    const keys = Object.keys(from as object);
-    for (const key of keys) {
-      const child = (from as Record<string, unknown>)[key];
+    const frame = stack.pop()!;
+    const { from, to, array } = frame;
+    for (const key of Object.keys(from)) {
+      const child = from[key];
       let copy: unknown;
-      if (typeof child === "string") copy = Array.isArray(from) || !STRUCTURAL_KEYS.has(key) ? redactString(child, counts) : child;
+      if (typeof child === "string") copy = array || !STRUCTURAL_KEYS.has(key) ? visit(child, frame, key) : child;
       else if (child !== null && typeof child === "object") {
-        copy = Array.isArray(child) ? [] : {};
-        stack.push({ from: child, to: copy });
+        copy = emptyLike(child);
+        stack.push({ from: child as Record<string, unknown>, to: copy as Record<string, unknown>, parent: frame, key, array: Array.isArray(child) });
       } else copy = child;
-      (to as Record<string, unknown>)[key] = copy;
+      to[key] = copy;
     }
   }
   return root;
 }
 
-function summed(counts: RedactionCounts): number {
+/** A deep copy of a JSON value with every string value redacted (object keys and structural fields kept). */
+export function redactJsonValue(value: unknown, counts: RedactionCounts = {}, rules: RedactionRules = BUILT_IN_RULES): unknown {
+  return mapJsonStrings(value, (text) => redactString(text, counts, rules));
+}
+
+export function totalCount(counts: RedactionCounts): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
 /** Plain text (Markdown, HTML built from already-redacted values, anything else). */
-export function redactText(text: string): Redacted<string> {
+export function redactText(text: string, rules: RedactionRules = BUILT_IN_RULES): Redacted<string> {
   const counts: RedactionCounts = {};
-  const value = redactString(text, counts);
-  return { value, counts, total: summed(counts) };
+  const value = redactString(text, counts, rules);
+  return { value, counts, total: totalCount(counts) };
 }
 
 /**
@@ -127,22 +233,18 @@ export function redactText(text: string): Redacted<string> {
  * written back with JSON.stringify, so the result is still valid JSONL with the
  * same tree. A line that is not JSON is redacted as text.
  */
-export function redactJsonl(text: string): Redacted<string> {
+export function redactJsonl(text: string, rules: RedactionRules = BUILT_IN_RULES): Redacted<string> {
   const counts: RedactionCounts = {};
   const value = text
     .split("\n")
     .map((line) => {
-      if (line.trim() === "") return line;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        return redactString(line, counts);
-      }
-      return JSON.stringify(redactJsonValue(parsed, counts));
+      const read = readLine(line);
+      if (read.kind === "blank") return line;
+      if (read.kind === "invalid") return redactString(line, counts, rules);
+      return JSON.stringify(redactJsonValue(read.value, counts, rules));
     })
     .join("\n");
-  return { value, counts, total: summed(counts) };
+  return { value, counts, total: totalCount(counts) };
 }
 
 /**
@@ -150,19 +252,19 @@ export function redactJsonl(text: string): Redacted<string> {
  * same reader: what the transcript exports are written from. Only the header and
  * the entries are carried over (unreadable lines have nothing to export).
  */
-export function redactSession(session: Session): Redacted<Session> {
+export function redactSession(session: Session, rules: RedactionRules = BUILT_IN_RULES): Redacted<Session> {
   const counts: RedactionCounts = {};
   const lines: ReadLine[] = [];
-  if (session.header) lines.push({ kind: "value", value: redactJsonValue(session.header, counts) });
-  for (const entry of session.tree.entries) lines.push({ kind: "value", value: redactJsonValue(session.tree.full(entry), counts) as JsonObject });
+  if (session.header) lines.push({ kind: "value", value: redactJsonValue(session.header, counts, rules) });
+  for (const entry of session.tree.entries) lines.push({ kind: "value", value: redactJsonValue(session.tree.full(entry), counts, rules) as JsonObject });
   const parser = new SessionParser();
   parser.pushLines(lines);
-  return { value: new Session(parser.end(null), { reader: session.reader }), counts, total: summed(counts) };
+  return { value: new Session(parser.end(null), { reader: session.reader }), counts, total: totalCount(counts) };
 }
 
 /** "Masked 3 secrets (2 github-token, 1 jwt)" */
 export function describeRedaction(counts: RedactionCounts): string {
-  const total = summed(counts);
+  const total = totalCount(counts);
   const parts = Object.entries(counts).map(([name, n]) => `${n} ${name}`);
   return `Masked ${total} secret${total === 1 ? "" : "s"}${parts.length ? ` (${parts.join(", ")})` : ""}`;
 }

@@ -1,0 +1,30 @@
+// The standalone viewer's entry (bundled by scripts/build-viewer.mjs): the app's own ViewerApp, mounted
+// without Next.js. In a share file it opens the page's own data block; on a static host, ?src= or a file the
+// user picks. The parse worker comes from the source bundled into this script, as a blob: URL, since a page
+// opened from disk may not load a worker file.
+import "@/components/viewer/zod-jitless";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ViewerHostProvider } from "@/components/viewer/host";
+import { setParseWorkerFactory } from "@/components/viewer/load-session";
+import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";
+import { ViewerApp } from "@/components/viewer/ViewerApp";
+
+declare const PARSE_WORKER_SOURCE: string;
+
+const workerUrl = URL.createObjectURL(new Blob([PARSE_WORKER_SOURCE], { type: "text/javascript" }));
+setParseWorkerFactory(() => new Worker(workerUrl));
+
+const share = document.getElementById("pi-share")?.textContent?.trim() || null;
+const host = share ? "share" : "static";
+const params = readViewParams(new URLSearchParams(viewLocation(host === "share", window.location)));
+// a static host has no library and no server files: only a URL (?src=) or a file picked in the page
+const viewParams = host === "share" ? { ...params, file: null, src: null, upload: null } : { ...params, file: null, upload: null };
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <ViewerHostProvider value={host}>
+      <ViewerApp params={viewParams} samples={false} sessionsDir={null} share={share} shareKey={fragmentKey(window.location.hash)} />
+    </ViewerHostProvider>
+  </StrictMode>,
+);
