@@ -123,6 +123,9 @@ async function main() {
     const hosted = page({ app, theme: themeScript, css, network: true });
     writeFileSync(path.join(out, "index.html"), hosted);
     writeFileSync(path.join(out, "view", "index.html"), hosted);
+    // the Share dialog of the static viewer makes share files from this page, fetched beside it
+    writeFileSync(path.join(out, "share-template.html"), share);
+    writeFileSync(path.join(out, "view", "share-template.html"), share);
     writeFileSync(path.join(out, ".nojekyll"), "");
     copyFileSync(at("app/icon.svg"), path.join(out, "icon.svg"));
     console.log(`static viewer: out/static/ (index.html, view/index.html)`);

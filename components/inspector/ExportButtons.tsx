@@ -7,7 +7,7 @@
  * disabled, with pi's reason shown, where it cannot be made.
  */
 import { useId, useMemo, useState } from "react";
-import { useViewer, type SessionSource } from "@/components/viewer/store";
+import { sourcePathOf, useViewer } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
 import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } from "@/lib/export/redact";
@@ -15,11 +15,6 @@ import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
 import { downloadText } from "./download";
 import { forkProblem, transcriptProblem } from "./export-readiness";
-
-/** The source file's absolute path, when the server told us (pi writes it as the fork's parentSession). */
-function sourcePathOf(source: SessionSource | null): string | undefined {
-  return source?.kind === "server" && source.absolutePath ? source.absolutePath : undefined;
-}
 
 const buttonClass =
   "inline-flex h-6 items-center gap-1 rounded border border-border bg-background px-2 text-[12px] font-medium hover:bg-surface focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50";

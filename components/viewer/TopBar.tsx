@@ -7,6 +7,8 @@ import { ButtonLink, IconButton } from "@/components/ui/Button";
 import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { LabelsMenu } from "@/components/labels/LabelsMenu";
+import { ShareBadge } from "@/components/share/ShareBadge";
+import { ShareButton } from "@/components/share/ShareButton";
 import { FilterMenu } from "@/components/search/FilterMenu";
 import { SearchBox } from "@/components/search/SearchBox";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
@@ -70,6 +72,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
         </>
       )}
       <LiveIndicator />
+      <ShareBadge />
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
           <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[15rem]">
@@ -79,6 +82,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
             {formatCount(entryCountOf(session))} entries
           </span>
           <LabelsMenu />
+          {host !== "share" && session.tree.size > 0 && <ShareButton />}
           {leafId && (
             <button
               type="button"

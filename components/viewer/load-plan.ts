@@ -36,7 +36,7 @@ export function fileTooLarge(size: number, maxFileBytes: number | undefined): st
 }
 
 export function uploadTarget(file: File, maxFileBytes?: number): LoadTarget {
-  const target: LoadTarget = { request: { kind: "file", file }, source: { kind: "upload", name: file.name, size: file.size }, fileName: file.name, entryId: null, tab: null };
+  const target: LoadTarget = { request: { kind: "file", file }, source: { kind: "upload", name: file.name, size: file.size, file }, fileName: file.name, entryId: null, tab: null };
   const refusal = fileTooLarge(file.size, maxFileBytes);
   return refusal ? { ...target, refusal } : target;
 }

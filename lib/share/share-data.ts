@@ -43,7 +43,8 @@ export function scopeProblem(session: Session, scope: ShareScope, entryId: strin
   return null;
 }
 
-function scopeText(session: Session, sourceText: string, options: ShareDataOptions): { text: string; fileName: string | null } {
+/** The lines of the chosen scope, before masking; fileName: pi's name for a fork, else null (the source's). */
+export function scopedText(session: Session, sourceText: string, options: Pick<ShareDataOptions, "scope" | "entryId" | "sourcePath">): { text: string; fileName: string | null } {
   const problem = scopeProblem(session, options.scope, options.entryId);
   if (problem) throw new ShareScopeError(problem);
   if (options.scope === "session") return { text: sourceText, fileName: null };
@@ -58,7 +59,7 @@ function scopeText(session: Session, sourceText: string, options: ShareDataOptio
 }
 
 export function shareData(session: Session, sourceText: string, sourceName: string, options: ShareDataOptions): ShareData {
-  const scoped = scopeText(session, sourceText, options);
+  const scoped = scopedText(session, sourceText, options);
   const counts = options.redactor ? {} : null;
   const images = options.dropImages ? { dropped: 0, bytes: 0 } : null;
   const lines = scoped.text.split("\n");
