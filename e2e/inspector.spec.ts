@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, test, type Download, type Locator, type Page } from "@playwright/test";
 import { Session, caMessages, hxMessages, type JsonObject, type TreeEntry } from "../lib/session";
 import { FIXTURES_DIR } from "../lib/session/testing/golden";
+import { dedupe, listIds } from "./fixtures/lists";
 import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files";
 
 type Golden = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -41,38 +42,6 @@ function interestingEntries(session: Session): string[] {
 }
 
 const messagesOf = (session: Session, entry: TreeEntry) => (session.reader === "hx" ? hxMessages(entry) : caMessages(entry));
-
-/** Every row's data-entry-id of a virtualized list, in order, scrolling it from top to bottom. */
-async function listIds(list: Locator): Promise<string[]> {
-  await expect(list.locator("[data-index]").first()).toBeVisible();
-  // a list opens scrolled to the selected entry: let that settle before scrolling it ourselves
-  const current = list.locator('[aria-current="true"]');
-  if ((await current.count()) > 0) await expect(current).toBeInViewport();
-  return list.evaluate(async (el) => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    for (let pass = 0; pass < 5; pass++) {
-      const seen = new Map<number, string | null>();
-      el.scrollTop = 0;
-      await frame();
-      for (let step = 0; step < 10_000; step++) {
-        await frame();
-        for (const row of el.querySelectorAll<HTMLElement>("[data-index]")) seen.set(Number(row.dataset.index), row.getAttribute("data-entry-id"));
-        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
-        el.scrollTop += Math.max(1, el.clientHeight * 0.7);
-      }
-      const indices = [...seen.keys()].sort((a, b) => a - b);
-      // every row from the first to the last seen, or the list moved under us: read it again
-      if (indices[0] === 0 && indices.every((index, i) => index === i)) {
-        return indices.map((index) => seen.get(index)).filter((id): id is string => id !== null);
-      }
-    }
-    throw new Error("the list kept moving while it was read");
-  });
-}
-
-function dedupe(ids: string[]): string[] {
-  return ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
-}
 
 async function open(page: Page, name: FixtureName, entry: string): Promise<Locator> {
   await page.goto(viewUrl(name, entry));

@@ -24,7 +24,7 @@ const manifestSchema = z.object({
   fileName: z.string().max(1000),
   title: z.string().max(1000).nullable(),
   /** the entry selected when the file opens, and the inspector tab */
-  entryId: z.string().max(1000).nullable(),
+  entryId: z.string().max(65_536).nullable(),
   tab: z.enum(TABS).nullable(),
   createdAt: z.string().max(100),
   generator: z.string().max(200),

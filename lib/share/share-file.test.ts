@@ -112,6 +112,17 @@ describe("share file round trip", () => {
     expect(content[1]).toEqual({ type: "text", text: expect.stringMatching(/^\[image removed from the shared file: image\/png, \d+ KiB\]$/) });
   });
 
+  it("a session name of any length still makes a manifest the viewer reads", async () => {
+    const lines = [
+      { type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" },
+      { type: "session_info", id: "n1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", name: "long name ".repeat(500) },
+    ];
+    const text = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+    const back = await readBack((await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", base)).html);
+    expect(back.manifest.title!.length).toBeLessThanOrEqual(200);
+    expect(back.text).toBe(text);
+  });
+
   it("data without a manifest line is refused with a clear error", async () => {
     await expect(unpackShare(await gzip(new TextEncoder().encode('{"type":"session"}\n')))).rejects.toThrow(ShareManifestError);
     await expect(unpackShare(await gzip(new TextEncoder().encode("no newline")))).rejects.toThrow(/ends before its manifest/);

@@ -11,6 +11,9 @@ import { embedShare } from "./share-html";
 
 export const SHARE_GENERATOR = "pi-session-viewer";
 
+/** A session name can be any length; the manifest's title is a label (readManifest accepts up to 1000). */
+const TITLE_MAX = 200;
+
 export interface ShareFileOptions extends ShareDataOptions {
   tab: ShareManifest["tab"];
   protection: Protection;
@@ -32,7 +35,8 @@ function titleOf(session: Session, options: ShareFileOptions): string {
   const path = options.entryId && session.tree.get(options.entryId) ? session.branch(options.entryId) : [];
   const title = transcriptTitle(session, path);
   // the title is written outside the masked lines (manifest, <title>): it is masked the same way
-  return options.redactor ? options.redactor.text(title, {}) : title;
+  const masked = options.redactor ? options.redactor.text(title, {}) : title;
+  return masked.length > TITLE_MAX ? `${masked.slice(0, TITLE_MAX - 1)}…` : masked;
 }
 
 export async function makeShareFile(template: string, session: Session, sourceText: string, sourceName: string, options: ShareFileOptions): Promise<ShareFile> {
