@@ -29,6 +29,10 @@
  *                     a 512 MiB V8 stack (--js-flags=--stack-size), timed there
  *   vsPiExport        loadMs ÷ piExportMs (÷ the time of its error when it never
  *                     drew at all: then a bound that favours pi)
+ *   shareOpenMs       the whole session as a share file (lib/share, not sealed),
+ *                     opened from file:// with the network off: navigation start
+ *                     → graph interactive, as loadMs
+ *   shareSizeRatio    the share file's size ÷ the session's
  *
  * It also times listing a directory of 1,000 sessions (lib/server/list-sessions,
  * in this process) with the bytes the process read meanwhile.
@@ -42,13 +46,15 @@
  * largest size.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { listSessions } from "../lib/server/list-sessions";
+import { readSessionFile } from "../lib/server/read-session";
+import { makeShareFile } from "../lib/share/share-file";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { generateSession, sessionChunks, type GenerateOptions, type GenerateStats } from "./generate";
 
@@ -68,7 +74,7 @@ const PI = process.env.BENCH_PI !== "0";
 const PI_OS_STACK_KB = 1024 * 1024;
 const PI_STACK_KB = 512 * 1024;
 
-const TARGETS = { loadMs: 3000, clickToContextMs: 100, panFps: 30, heapToFileRatio: 3, vsPiExport: 0.5 };
+const TARGETS = { loadMs: 3000, clickToContextMs: 100, panFps: 30, heapToFileRatio: 3, vsPiExport: 0.5, shareOpenMs: 3000, shareSizeRatio: 0.5 };
 
 interface PiExport {
   exportFromFile(inputPath: string, options: { outputPath: string }): Promise<string>;
@@ -96,6 +102,16 @@ interface SizeResult {
   piExportMs: number;
   piExportBytes: number;
   vsPiExport: number;
+  share: ShareTiming;
+}
+
+interface ShareTiming {
+  openMs: number;
+  longestTaskMs: number;
+  bytes: number;
+  sizeRatio: number;
+  /** writing it with the CLI's code, in this process */
+  writeMs: number;
 }
 
 // ---------------------------------------------------------------- files
@@ -254,7 +270,7 @@ function timeContextClick(): Promise<{ ms: number; rows: number }> {
 
 // ---------------------------------------------------------------- measures
 
-async function measureOurs(browser: Browser, url: string, file: string, stats: GenerateStats): Promise<Omit<SizeResult, "pi" | "piBigStack" | "piExportMs" | "piExportBytes" | "vsPiExport">> {
+async function measureOurs(browser: Browser, url: string, file: string, stats: GenerateStats): Promise<Omit<SizeResult, "pi" | "piBigStack" | "piExportMs" | "piExportBytes" | "vsPiExport" | "share">> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   // tsx compiles with esbuild's keepNames: functions sent to the page call its __name helper
   await context.addInitScript("window.__name = (f) => f;");
@@ -292,6 +308,44 @@ async function measureOurs(browser: Browser, url: string, file: string, stats: G
       heapBytes: heap.usedSize,
       heapToFileRatio: heap.usedSize / size,
     };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Installed before a share file's own scripts run: long tasks, and its navigation start as the start. */
+function instrumentShare(): void {
+  const w = window as unknown as Record<string, unknown>;
+  const tasks: [number, number][] = [];
+  w.__benchTasks = tasks;
+  w.__benchProgressSteps = 0;
+  w.__benchStart = Promise.resolve(0);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push([e.startTime, e.startTime + e.duration]);
+  }).observe({ type: "longtask" });
+}
+
+async function measureShare(browser: Browser, file: string, dir: string): Promise<ShareTiming> {
+  const t0 = performance.now();
+  const templateFile = resolve(__dirname, "../public/viewer/share-template.html");
+  if (!existsSync(templateFile)) execFileSync(process.execPath, [resolve(__dirname, "../scripts/build-viewer.mjs")], { stdio: "inherit" });
+  const template = readFileSync(templateFile, "utf8");
+  const session = await readSessionFile(file);
+  const share = await makeShareFile(template, session, readFileSync(file, "utf8"), "bench.jsonl", { scope: "session", entryId: null, tab: null, protection: { kind: "none" } });
+  const html = join(dir, `share-${session.tree.size}.html`);
+  writeFileSync(html, share.html);
+  const writeMs = performance.now() - t0;
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.setOffline(true);
+  await context.addInitScript("window.__name = (f) => f;");
+  await context.addInitScript(instrumentShare);
+  const page = await context.newPage();
+  page.setDefaultTimeout(5 * 60_000);
+  try {
+    await page.goto(pathToFileURL(html).href, { waitUntil: "commit" });
+    const load = await page.evaluate(awaitInteractive, QUIET_MS);
+    const bytes = statSync(html).size;
+    return { openMs: load.loadMs, longestTaskMs: load.longestTaskMs, bytes, sizeRatio: bytes / statSync(file).size, writeMs };
   } finally {
     await context.close();
   }
@@ -439,6 +493,9 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
     ["pi 0.84.1 HTML export: open → drawn", "", ...results.map((r) => piCell(r.pi))],
     [`  same, OS stack ${PI_OS_STACK_KB / 1024} MiB, V8 stack ${PI_STACK_KB / 1024} MiB (when it overflowed)`, "", ...results.map((r) => piCell(r.piBigStack))],
     ["ours ÷ pi's export (÷ its error time when it never drew: ≤)", `≤ ${TARGETS.vsPiExport}`, ...results.map((r) => `${r.vsPiExport.toFixed(3)} ${ok(r.vsPiExport, TARGETS.vsPiExport)}`)],
+    ["share file from file://: open → graph interactive", `≤ ${TARGETS.shareOpenMs} ms`, ...results.map((r) => `${ms(r.share.openMs)} ${ok(r.share.openMs, TARGETS.shareOpenMs)}`)],
+    ["share file size ÷ session size", `≤ ${TARGETS.shareSizeRatio}`, ...results.map((r) => `${r.share.sizeRatio.toFixed(3)} ${ok(r.share.sizeRatio, TARGETS.shareSizeRatio)} (${fmtBytes(r.share.bytes)})`)],
+    ["(info) share file: longest task while opening / time to write it", "", ...results.map((r) => `${ms(r.share.longestTaskMs)} / ${ms(r.share.writeMs)}`)],
     ["(info) first graph frame", "", ...results.map((r) => ms(r.paintMs))],
     ["(info) longest main-thread task while loading", "", ...results.map((r) => ms(r.longestTaskMs))],
     ["(info) progress bar updates seen", "", ...results.map((r) => String(r.progressSteps))],
@@ -485,6 +542,8 @@ async function main(): Promise<void> {
     for (const { file, html, stats } of files) {
       const ours = await measureOurs(browser, app.url, file, stats);
       console.log(`ours, ${stats.entries} entries: ${JSON.stringify({ ...ours, stats: undefined })}`);
+      const share = await measureShare(browser, file, root);
+      console.log(`share file, ${stats.entries} entries: ${JSON.stringify(share)}`);
       let pi: PiExportTiming | null = null;
       let piBigStack: PiExportTiming | null = null;
       if (PI) {
@@ -503,7 +562,7 @@ async function main(): Promise<void> {
       }
       const drawn = [pi, piBigStack].find((t) => t?.drawn);
       const piExportMs = drawn ? drawn.ms : Math.max(pi?.ms ?? NaN, piBigStack?.ms ?? 0);
-      results.push({ ...ours, pi, piBigStack, piExportMs, piExportBytes: statSync(html).size, vsPiExport: ours.loadMs / piExportMs });
+      results.push({ ...ours, pi, piBigStack, piExportMs, piExportBytes: statSync(html).size, vsPiExport: ours.loadMs / piExportMs, share });
     }
     console.log("");
     console.log(report(results, listing));
@@ -522,6 +581,8 @@ async function main(): Promise<void> {
       panFps: round(last.panFps, 1),
       heapToFileRatio: round(last.heapToFileRatio, 2),
       vsPiExport: round(last.vsPiExport, 3),
+      shareOpenMs: Math.round(last.share.openMs),
+      shareSizeRatio: round(last.share.sizeRatio, 3),
       entries: last.stats.entries,
     }),
   );

@@ -11,8 +11,8 @@
 import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
-import { collect, gunzipStream, prepended, unpackShareStream } from "@/lib/share/pack";
-import { lockOf, unseal, WrongSecretError } from "@/lib/share/seal";
+import { collect, gunzipped, prepended, unpackShareStream } from "@/lib/share/pack";
+import { lockOf, unseal, unsealedStream, WrongSecretError } from "@/lib/share/seal";
 import { extractShare, looksLikeHtml } from "@/lib/share/share-html";
 import type { LoadError, ParseReply, ParseRequest, ShareSecret } from "./parse-protocol";
 
@@ -112,16 +112,17 @@ async function readShare(text: string, secret: ShareSecret | undefined): Promise
     const message = lock === "password" ? "This shared session is protected by a password." : "This shared session is sealed; its key is the part after #k= of the link it was shared with.";
     throw { kind: "locked", lock, wrong: false, message } satisfies LoadError;
   }
-  let bytes: Uint8Array;
+  let gzipped: ReadableStream<Uint8Array>;
   try {
-    bytes = await unseal(text, secret);
+    // an unlocked share streams from its first piece; a sealed one is opened whole (AES-GCM authenticates it all)
+    gzipped = lock === "none" ? unsealedStream(text) : new Blob([(await unseal(text, secret)) as BlobPart]).stream();
   } catch (error) {
     if (error instanceof WrongSecretError && lock !== "none") throw { kind: "locked", lock, wrong: true, message: lock === "password" ? "That password does not open this session." : "That key does not open this session." } satisfies LoadError;
     throw damaged(error);
   }
   let opened;
   try {
-    opened = await unpackShareStream(gunzipStream(bytes));
+    opened = await unpackShareStream(gunzipped(gzipped));
   } catch (error) {
     if (error instanceof ShareManifestError) throw damaged(error);
     throw error;

@@ -9,7 +9,12 @@ export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 export function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return gunzipped(new Blob([bytes as BlobPart]).stream());
+}
+
+/** A gzip stream decompressed; it fails on damage (the gzip trailer's CRC-32 and length are checked). */
+export function gunzipped(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  return (stream as ReadableStream<BufferSource>).pipeThrough(new DecompressionStream("gzip"));
 }
 
 export async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

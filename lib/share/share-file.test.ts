@@ -4,9 +4,9 @@ import { compileRedaction } from "@/lib/export/redaction-rules";
 import { parseSessionText, Session } from "@/lib/session";
 import { listFixtures } from "@/lib/session/testing/golden";
 import { ShareManifestError } from "./manifest";
-import { gzip, unpackShare } from "./pack";
+import { collect, gunzipped, gzip, unpackShare, unpackShareStream } from "./pack";
 import { lineRedactor } from "./redactor";
-import { unseal, WrongSecretError } from "./seal";
+import { unseal, unsealedStream, WrongSecretError } from "./seal";
 import { makeShareFile, type ShareFileOptions } from "./share-file";
 import { extractShare } from "./share-html";
 
@@ -121,6 +121,19 @@ describe("share file round trip", () => {
     const back = await readBack((await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", base)).html);
     expect(back.manifest.title!.length).toBeLessThanOrEqual(200);
     expect(back.text).toBe(text);
+  });
+
+  it("an unlocked share streams piece by piece to the same session, and damage fails the gzip check", async () => {
+    const text = readFileSync(fixtures.find((f) => f.name === "ca-large")!.file, "utf8");
+    const payload = extractShare((await makeShareFile(TEMPLATE, open(text), text, "l.jsonl", base)).html)!;
+    const streamed = await unpackShareStream(gunzipped(unsealedStream(payload, 4096)));
+    expect(new TextDecoder().decode(await collect(streamed.session))).toBe(text);
+    // one changed base64 character in the middle of the body
+    const at = payload.length - Math.floor(payload.length / 3);
+    const damaged = payload.slice(0, at) + (payload[at] === "A" ? "B" : "A") + payload.slice(at + 1);
+    const opened = unpackShareStream(gunzipped(unsealedStream(damaged, 4096)));
+    await expect(opened.then((o) => collect(o.session))).rejects.toThrow();
+    expect(() => unsealedStream("pishare1.e30.AAAA")).toThrow();
   });
 
   it("data without a manifest line is refused with a clear error", async () => {
