@@ -8,6 +8,7 @@
 // The page hands each slice's light lines back once decoded; when all are back, the worker checks the light
 // text against pi's schemas and posts only the issues.
 // A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
+import "./zod-jitless"; // first: the schema check must not probe for eval, which the pages' CSPs refuse
 import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
