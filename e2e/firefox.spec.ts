@@ -1,0 +1,81 @@
+// Share files in Firefox: the file a colleague double-clicks may open in any browser. Playwright drives only its
+// own patched Firefox, which cannot be downloaded here, so this spec drives Debian's firefox-esr through
+// WebDriver BiDi with puppeteer-core, from inside the Playwright run (.ci/run installs firefox-esr).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, test } from "@playwright/test";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { Session } from "../lib/session";
+import { sessionFile } from "./fixtures/session-files";
+
+const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
+const ROOT = path.resolve(__dirname, "..");
+const NAME = "ca-compaction-a";
+const session = Session.fromText(readFileSync(sessionFile(NAME), "utf8"));
+const tmp = mkdtempSync(path.join(os.tmpdir(), "pi-firefox-e2e-"));
+
+test.describe.configure({ timeout: 120_000, mode: "serial" });
+
+let browser: Browser;
+
+function share(name: string, env: Record<string, string>, ...args: string[]): string {
+  const out = path.join(tmp, name);
+  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "share", sessionFile(NAME), "-o", out, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return out;
+}
+
+test.beforeAll(async () => {
+  expect(existsSync(FIREFOX), `${FIREFOX} (Debian firefox-esr; .ci/run installs it)`).toBe(true);
+  browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Opens a page that records script errors and CSP violations (Firefox reports both as page errors). */
+async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto(url);
+  return { page, errors };
+}
+
+async function phase(page: Page, wanted: string): Promise<void> {
+  await page.waitForFunction((p) => document.querySelector("[data-testid=dropzone]")?.getAttribute("data-load-phase") === p, { timeout: 60_000 }, wanted);
+}
+
+test("a share file opens from file:// in Firefox at its deep link, with no script error or CSP violation", async () => {
+  const file = share("plain.html", {});
+  const target = session.branch(session.leafId!)[3]!.id;
+  const { page, errors } = await open(`${pathToFileURL(file).href}#entry=${target}&tab=path`);
+  await phase(page, "ready");
+  await page.waitForSelector('[data-testid="path-list"] [data-entry-id]');
+  const shown = await page.$$eval('[data-testid="path-list"] [data-entry-id]', (rows) => rows.map((r) => r.getAttribute("data-entry-id")));
+  expect(shown).toEqual(session.branch(target).map((e) => e.id));
+  expect(await page.$$eval(".react-flow__node", (nodes) => nodes.length)).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test("a password-sealed share file asks for its password in Firefox and opens with it", async () => {
+  const file = share("sealed.html", { PI_SHARE_PASSWORD: "tulip meadow lantern" }, "--password");
+  const { page, errors } = await open(pathToFileURL(file).href);
+  await phase(page, "locked");
+  await page.type("[data-testid=unlock-input]", "tulip meadow lanterns");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=unlock-error]", { timeout: 60_000 });
+  // select what was typed, and type over it
+  await page.click("[data-testid=unlock-input]", { count: 3 });
+  await page.type("[data-testid=unlock-input]", "tulip meadow lantern");
+  await page.keyboard.press("Enter");
+  await phase(page, "ready");
+  expect(errors).toEqual([]);
+  await page.close();
+});
