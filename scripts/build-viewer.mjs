@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the viewer as one HTML page that needs no server: the same React components and core as the app,
-// bundled by esbuild into a single inline script (the parse worker inside it, started from a blob: URL), the
+// bundled by esbuild into a single inline script (the workers inside it, started from blob: URLs), the
 // Tailwind and React Flow styles inline, and a Content-Security-Policy meta tag that allows exactly those
 // inline scripts by hash. Two pages come out of it:
 //   public/viewer/share-template.html  a share file without its data: the CLI and the Share dialog fill the
@@ -97,22 +97,27 @@ function page({ app, theme, css, network }) {
 
 async function main() {
   const started = Date.now();
-  const [worker, css, themeModule] = await Promise.all([
+  const [worker, shareWorker, css, themeModule] = await Promise.all([
     bundle("components/viewer/parse.worker.ts"),
+    bundle("components/share/share.worker.ts"),
     styles(),
     bundle("components/ui/theme-script.ts", { format: "esm", minify: false }),
   ]);
   // the app's own constant, evaluated as the app evaluates it
   const { THEME_SCRIPT: themeScript } = await import(`data:text/javascript,${encodeURIComponent(themeModule)}`);
-  const app = await bundle("components/standalone/main.tsx", {
-    define: { PARSE_WORKER_SOURCE: JSON.stringify(worker) },
-    alias: { "next/link": at("components/standalone/PlainLink.tsx") },
-    jsx: "automatic",
-  });
-  assertInlineSafe("viewer bundle", app);
+  // a share file shares nothing onward (its Share button is not shown), so it goes without the share worker
+  const app = (withShareWorker) =>
+    bundle("components/standalone/main.tsx", {
+      define: { PARSE_WORKER_SOURCE: JSON.stringify(worker), SHARE_WORKER_SOURCE: JSON.stringify(withShareWorker ? shareWorker : "") },
+      alias: { "next/link": at("components/standalone/PlainLink.tsx") },
+      jsx: "automatic",
+    });
+  const [shareApp, hostedApp] = await Promise.all([app(false), app(true)]);
+  assertInlineSafe("viewer bundle", shareApp);
+  assertInlineSafe("viewer bundle", hostedApp);
   assertInlineSafe("theme script", themeScript);
 
-  const share = page({ app, theme: themeScript, css, network: false });
+  const share = page({ app: shareApp, theme: themeScript, css, network: false });
   mkdirSync(at("public/viewer"), { recursive: true });
   writeFileSync(at("public/viewer/share-template.html"), share);
   console.log(`viewer: public/viewer/share-template.html ${(share.length / 1024).toFixed(0)} KiB (${Date.now() - started} ms)`);
@@ -120,7 +125,7 @@ async function main() {
   if (process.argv.includes("--static")) {
     const out = at("out/static");
     mkdirSync(path.join(out, "view"), { recursive: true });
-    const hosted = page({ app, theme: themeScript, css, network: true });
+    const hosted = page({ app: hostedApp, theme: themeScript, css, network: true });
     writeFileSync(path.join(out, "index.html"), hosted);
     writeFileSync(path.join(out, "view", "index.html"), hosted);
     // the Share dialog of the static viewer makes share files from this page, fetched beside it

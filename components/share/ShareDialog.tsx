@@ -13,14 +13,14 @@ import { formatBytes } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { useViewerHost } from "@/components/viewer/host";
 import { sourcePathOf, useViewer } from "@/components/viewer/store";
-import { compileRedaction } from "@/lib/export/redaction-rules";
+import { compileRedaction, type RedactionOptions } from "@/lib/export/redaction-rules";
 import type { ShareScope } from "@/lib/share/manifest";
-import { sharePreview } from "@/lib/share/preview";
-import { lineRedactor } from "@/lib/share/redactor";
+import type { SharePreview } from "@/lib/share/preview";
 import { scopeProblem } from "@/lib/share/share-data";
-import { makeShareFile, type ShareFile } from "@/lib/share/share-file";
 import { RedactionPreview } from "./RedactionPreview";
-import { readShareTemplate, readSourceText } from "./share-source";
+import { ShareClient } from "./share-client";
+import type { ShareWritten } from "./share-protocol";
+import { readShareTemplate, shareSourceOf } from "./share-source";
 import { ShareResult } from "./ShareResult";
 
 type Lock = "none" | "password" | "key";
@@ -42,8 +42,11 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
   const revision = useViewer((s) => s.revision);
-  const [sourceText, setSourceText] = useState<string | null>(null);
+  const reader = useViewer((s) => s.session?.reader ?? "ca");
+  const [client, setClient] = useState<ShareClient | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // a preview answers one request (scope, entry, rules); until the current one's answer comes there is none
+  const [answered, setAnswered] = useState<{ request: string; preview: SharePreview | string } | null>(null);
   const [scope, setScope] = useState<ShareScope>("session");
   const [builtIn, setBuiltIn] = useState(true);
   const [homePaths, setHomePaths] = useState(true);
@@ -54,33 +57,38 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [writing, setWriting] = useState(false);
-  const [written, setWritten] = useState<{ file: ShareFile; name: string } | null>(null);
+  const [written, setWritten] = useState<{ file: ShareWritten; name: string } | null>(null);
   const ids = useId();
 
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
 
+  // the worker reads the session as it is when the dialog opens (a live one may grow meanwhile: open it again)
+  const shareSource = useMemo(() => {
+    try {
+      return source ? { from: shareSourceOf(source), problem: null } : null;
+    } catch (error) {
+      return { from: null, problem: error instanceof Error ? error.message : String(error) };
+    }
+  }, [source]);
   useEffect(() => {
-    if (!source) return;
-    let live = true;
-    // the source as it is now: a live session may have grown since it was opened
-    readSourceText(source).then(
-      (text) => live && setSourceText(text),
-      (error: unknown) => live && setFailure(error instanceof Error ? error.message : String(error)),
+    if (!shareSource?.from) return;
+    const made = new ShareClient(shareSource.from, fileName, reader);
+    made.loaded.then(
+      () => setClient(made),
+      (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
     );
-    return () => {
-      live = false;
-    };
-  }, [source, revision]);
+    return () => made.dispose();
+  }, [shareSource, fileName, reader]);
 
-  // typing in the rule boxes re-scans the session; a big one is scanned once the typing pauses
-  const ruleInput = useDeferredValue({ builtIn, homePaths, literals: lines(literalText), regexes: lines(regexText) });
-  const compiled = useMemo(() => {
-    const on = ruleInput.builtIn || ruleInput.homePaths || ruleInput.literals.length > 0 || ruleInput.regexes.length > 0;
-    return on ? compileRedaction(ruleInput) : null;
-  }, [ruleInput]);
-  const rules = compiled && !("errors" in compiled) ? compiled : null;
+  // typing in the rule boxes re-scans the session (in the worker), once the typing pauses
+  const ruleText = useDeferredValue(`${literalText}\u0000${regexText}`);
+  const ruleOptions = useMemo<RedactionOptions | null>(() => {
+    const [literals, regexes] = ruleText.split("\u0000").map(lines) as [string[], string[]];
+    return builtIn || homePaths || literals.length > 0 || regexes.length > 0 ? { builtIn, homePaths, literals, regexes } : null;
+  }, [ruleText, builtIn, homePaths]);
+  const compiled = useMemo(() => (ruleOptions ? compileRedaction(ruleOptions) : null), [ruleOptions]);
   const ruleErrors = compiled && "errors" in compiled ? compiled.errors : [];
   const problems = useMemo(
     () => Object.fromEntries(SCOPES.map(({ scope: s }) => [s, session ? scopeProblem(session, s, selectedId) : "No session"])) as Record<ShareScope, string | null>,
@@ -88,32 +96,37 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
     [session, selectedId, revision],
   );
   const sourcePath = sourcePathOf(source);
-  const preview = useMemo(() => {
-    if (!session || sourceText === null || problems[scope]) return null;
-    try {
-      return sharePreview(session, sourceText, { scope, entryId: selectedId, sourcePath }, rules);
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  }, [session, sourceText, scope, selectedId, sourcePath, rules, problems]);
+  const problem = problems[scope];
+  const usableRules = ruleErrors.length === 0 ? ruleOptions : null;
+  const request = JSON.stringify([scope, selectedId, sourcePath, usableRules]);
+  useEffect(() => {
+    if (!client || problem || ruleErrors.length > 0) return;
+    let current = true;
+    client.preview({ choice: { scope, entryId: selectedId, sourcePath }, rules: usableRules }).then(
+      (preview) => current && setAnswered({ request, preview }),
+      (error: unknown) => current && setAnswered({ request, preview: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, request, scope, selectedId, sourcePath, usableRules, problem, ruleErrors.length]);
+  const preview = answered?.request === request ? answered.preview : null;
+  const shownFailure = failure ?? shareSource?.problem ?? null;
 
   const passwordProblem = lock !== "password" ? null : password.length === 0 ? "Choose a password." : password !== confirm ? "The two passwords differ." : null;
-  const ready = session && sourceText !== null && typeof preview === "object" && preview !== null && ruleErrors.length === 0 && !passwordProblem && !writing;
+  const ready = client && typeof preview === "object" && preview !== null && ruleErrors.length === 0 && !passwordProblem && !writing;
 
   async function write() {
-    if (!session || sourceText === null) return;
+    if (!client) return;
     setWriting(true);
     setFailure(null);
     try {
-      const redactor = rules ? lineRedactor(rules) : null;
       const template = await readShareTemplate(host === "server" ? "server" : "static");
-      const file = await makeShareFile(template, session, sourceText, fileName, {
-        scope,
-        entryId: selectedId,
+      const file = await client.write({
+        template,
+        choice: { scope, entryId: selectedId, sourcePath },
+        rules: usableRules,
         tab,
-        sourcePath,
-        redactor,
-        record: redactor?.record,
         dropImages,
         protection: lock === "password" ? { kind: "password", password } : { kind: lock as "none" | "key" },
       });
@@ -231,14 +244,16 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           </Section>
 
           {written && <ShareResult file={written.file} name={written.name} />}
-          {(failure || typeof preview === "string") && (
+          {(shownFailure || typeof preview === "string") && (
             <p role="alert" className="text-[12px] text-danger" data-testid="share-failure">
-              {failure ?? (preview as string)}
+              {shownFailure ?? (preview as string)}
             </p>
           )}
         </div>
         <footer className="flex items-center gap-2 border-t border-border px-4 py-2.5">
-          <span className="text-[12px] text-muted">{sourceText === null && !failure ? "Reading the session…" : "Nothing leaves this computer: the file is made here and downloaded."}</span>
+          <span className="text-[12px] text-muted" data-testid="share-status">
+            {shownFailure ? "" : !client ? "Reading the session…" : preview === null ? "Scanning…" : "Nothing leaves this computer: the file is made here and downloaded."}
+          </span>
           <Button variant="secondary" className="ml-auto" onClick={() => dialog.current?.close()}>
             {written ? "Done" : "Cancel"}
           </Button>

@@ -5,9 +5,9 @@
 // browsers never send to a server).
 import { useEffect, useRef, useState } from "react";
 import { formatBytes } from "@/components/ui/format";
-import type { ShareFile } from "@/lib/share/share-file";
+import type { ShareWritten } from "./share-protocol";
 
-export function ShareResult({ file, name }: { file: ShareFile; name: string }) {
+export function ShareResult({ file, name }: { file: ShareWritten; name: string }) {
   const [copied, setCopied] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.scrollIntoView({ block: "nearest" }), [file]);

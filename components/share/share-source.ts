@@ -1,30 +1,20 @@
-// The bytes of the open session as its source has them, for the Share dialog: the shared file holds the
-// session's own lines (the viewer's index keeps only cut-down text of big values).
+// Where the Share dialog's worker reads the open session from, and the page that becomes a share file.
 import type { SessionSource } from "@/components/viewer/store";
+import type { ShareSource } from "./share-protocol";
 
-/** Decoded as the worker decodes: a byte-order mark is kept, so the share shows the same problems as the file. */
-function decode(buffer: ArrayBuffer): string {
-  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer);
-}
-
-async function fetched(url: string): Promise<string> {
-  const response = await fetch(url, { credentials: "same-origin" });
-  if (!response.ok) throw new Error(`the session could not be read again (HTTP ${response.status})`);
-  return decode(await response.arrayBuffer());
-}
-
-export async function readSourceText(source: SessionSource): Promise<string> {
+/** The session's own bytes as its source has them (absolute URLs: the worker resolves nothing against the page). */
+export function shareSourceOf(source: SessionSource): ShareSource {
   switch (source.kind) {
     case "server":
     case "sample":
-      return fetched(`/api/sessions/raw?path=${encodeURIComponent(source.path)}`);
+      return { kind: "url", url: new URL(`/api/sessions/raw?path=${encodeURIComponent(source.path)}`, window.location.href).href };
     case "url":
-      return fetched(new URL(source.url, window.location.href).href);
+      return { kind: "url", url: new URL(source.url, window.location.href).href };
     case "upload":
       if (!source.file) throw new Error("the file you opened is no longer available; open it again to share it");
-      return decode(await source.file.arrayBuffer());
+      return { kind: "blob", blob: source.file };
     case "share":
-      throw new Error("a shared session cannot be shared again from its own file; open the original");
+      throw new Error("a shared session is not shared again from its own file; open the original");
   }
 }
 

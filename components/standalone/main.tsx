@@ -1,19 +1,27 @@
 // The standalone viewer's entry (bundled by scripts/build-viewer.mjs): the app's own ViewerApp, mounted
 // without Next.js. In a share file it opens the page's own data block; on a static host, ?src= or a file the
-// user picks. The parse worker comes from the source bundled into this script, as a blob: URL, since a page
+// user picks. The workers come from the sources bundled into this script, as blob: URLs, since a page
 // opened from disk may not load a worker file.
 import "@/components/viewer/zod-jitless";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { setShareWorkerFactory } from "@/components/share/share-client";
 import { ViewerHostProvider } from "@/components/viewer/host";
 import { setParseWorkerFactory } from "@/components/viewer/load-session";
 import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";
 import { ViewerApp } from "@/components/viewer/ViewerApp";
 
 declare const PARSE_WORKER_SOURCE: string;
+declare const SHARE_WORKER_SOURCE: string;
 
-const workerUrl = URL.createObjectURL(new Blob([PARSE_WORKER_SOURCE], { type: "text/javascript" }));
-setParseWorkerFactory(() => new Worker(workerUrl));
+const scriptUrl = (source: string) => URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+const parseWorkerUrl = scriptUrl(PARSE_WORKER_SOURCE);
+setParseWorkerFactory(() => new Worker(parseWorkerUrl));
+// empty in a share file, which does not share onward
+if (SHARE_WORKER_SOURCE) {
+  const shareWorkerUrl = scriptUrl(SHARE_WORKER_SOURCE);
+  setShareWorkerFactory(() => new Worker(shareWorkerUrl));
+}
 
 const share = document.getElementById("pi-share")?.textContent?.trim() || null;
 const host = share ? "share" : "static";
