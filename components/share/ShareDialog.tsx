@@ -6,7 +6,7 @@
  * entry, or its path alone), sees what the redaction rules will mask and where before anything is written,
  * may drop images, and may seal the data with a password or a random key that travels in the link.
  */
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
 import { downloadText } from "@/components/inspector/download";
 import { Button } from "@/components/ui/Button";
 import { formatBytes } from "@/components/ui/format";
@@ -21,6 +21,7 @@ import { RedactionPreview } from "./RedactionPreview";
 import { ShareClient } from "./share-client";
 import type { ShareWritten } from "./share-protocol";
 import { readShareTemplate, shareSourceOf } from "./share-source";
+import { Check, PasswordField, RuleBox, Section } from "./ShareFields";
 import { ShareResult } from "./ShareResult";
 
 type Lock = "none" | "password" | "key";
@@ -263,64 +264,5 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
         </footer>
       </div>
     </dialog>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section>
-      <h3 className="mb-1 text-[11px] font-semibold tracking-wide text-muted uppercase">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
-function Check({ checked, onChange, testId, children }: { checked: boolean; onChange: (on: boolean) => void; testId: string; children: ReactNode }) {
-  return (
-    <label className="inline-flex items-center gap-1.5">
-      <input type="checkbox" className="accent-accent" checked={checked} onChange={(event) => onChange(event.target.checked)} data-testid={testId} />
-      <span>{children}</span>
-    </label>
-  );
-}
-
-function RuleBox({ label, hint, value, onChange, testId }: { label: string; hint: string; value: string; onChange: (text: string) => void; testId: string }) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="block text-[12px] font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={3}
-        spellCheck={false}
-        placeholder={hint}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="mt-1 w-full resize-y rounded-md border border-border-strong bg-background px-2 py-1 font-mono text-[12px] placeholder:text-subtle focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
-        data-testid={testId}
-      />
-    </div>
-  );
-}
-
-function PasswordField({ label, value, onChange, testId }: { label: string; value: string; onChange: (text: string) => void; testId: string }) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="block text-[12px] font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="password"
-        autoComplete="new-password"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="mt-1 h-8 w-full rounded-md border border-border-strong bg-background px-2 text-[13px] focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
-        data-testid={testId}
-      />
-    </div>
   );
 }
