@@ -9,7 +9,11 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "package.json"];
+const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "package.json", "scripts/build-viewer.mjs"];
+// written by scripts/build-viewer.mjs; the Share dialog fetches it
+const SHARE_TEMPLATE = path.join("public", "viewer", "share-template.html");
+/** what the build writes into public/: never a reason to build again */
+const GENERATED = path.join(root, "public", "viewer");
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 const distDir = process.env.NEXT_DIST_DIR || ".next"; // same default as next.config.ts
 
@@ -23,7 +27,7 @@ function newestMtime(p) {
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = st.mtimeMs; // a deleted file shows up as a newer directory mtime
   for (const entry of readdirSync(p, { withFileTypes: true })) {
-    if (entry.isDirectory() && (SKIP_DIRS.has(entry.name) || entry.name.startsWith(".next"))) continue;
+    if (entry.isDirectory() && (SKIP_DIRS.has(entry.name) || entry.name.startsWith(".next") || path.join(p, entry.name) === GENERATED)) continue;
     newest = Math.max(newest, newestMtime(path.join(p, entry.name)));
   }
   return newest;
@@ -62,18 +66,26 @@ if (args[0] && !args[0].startsWith("-")) {
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 
+function buildViewer() {
+  return spawnSync(process.execPath, [path.join(root, "scripts", "build-viewer.mjs")], { cwd: root, env, stdio: "inherit" });
+}
+
 const stale = buildIsStale();
 if (stale && noBuild && existsSync(path.join(root, distDir, "BUILD_ID"))) {
   console.log(`Serving the existing build in ${distDir} (${stale}; --no-build).`);
 } else if (stale) {
   console.log(`Building the app (${stale})...`);
   // the share-file page first: the app serves it to the Share dialog
-  const viewer = spawnSync(process.execPath, [path.join(root, "scripts", "build-viewer.mjs")], { cwd: root, env, stdio: "inherit" });
+  const viewer = buildViewer();
   const build = viewer.status === 0 ? spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" }) : viewer;
   if (build.status !== 0) {
     console.error("Build failed.");
     process.exit(build.status ?? 1);
   }
+} else if (!existsSync(path.join(root, SHARE_TEMPLATE))) {
+  // a build made by `next build` alone: only the share-file page is missing, and it takes a second
+  console.log(`Building ${SHARE_TEMPLATE} (missing)...`);
+  if (buildViewer().status !== 0) console.error("The share-file page could not be built: Share… will say so.");
 }
 
 const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
