@@ -137,6 +137,22 @@ for (const which of ["ui", "cli"] as const) {
   });
 }
 
+test("a share file's fragment deep-links a comparison, a search and a filter", async ({ browser }) => {
+  const { leaf, off } = entriesToCheck();
+  const { page, requests, close } = await offlinePage(browser);
+  await openShare(page, written.cli, `#entry=${leaf}&compare=${off}`);
+  const view = page.getByTestId("compare-view");
+  await expect(view.getByTestId("compare-a")).toHaveAttribute("data-entry-id", leaf);
+  await expect(view.getByTestId("compare-b")).toHaveAttribute("data-entry-id", off);
+  await expect(page).toHaveURL(new RegExp(`#entry=${leaf}&compare=${off}$`));
+  await page.goto("about:blank");
+  await openShare(page, written.cli, "#q=compaction&filter=user-only");
+  await expect(page.getByTestId("search-input")).toHaveValue("compaction");
+  await expect(page).toHaveURL(/[#&]filter=user-only/);
+  expect(requests).toEqual([]);
+  await close();
+});
+
 test("a password-sealed share file refuses a wrong password and opens with the right one", async ({ page, browser }) => {
   await page.goto(viewUrl(NAME, entriesToCheck().compaction));
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", SLOW);
