@@ -55,6 +55,7 @@ export default defineConfig([
     ".next*/**",
     "bench/out/**",
     "out/**",
+    "dist/**",
     "reports/**",
     "test-results/**",
     "playwright-report/**",

@@ -8,6 +8,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // separate build folders let several checkouts' servers (and parallel e2e runs) coexist
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // the installable package (scripts/pack.mjs) runs the server Next traces into <distDir>/standalone
+  ...(process.env.PI_VIEWER_STANDALONE === "1" ? { output: "standalone" as const } : {}),
+  // images are served as they are (unoptimized), so the image optimiser's native library is never loaded
+  outputFileTracingExcludes: { "*": ["node_modules/sharp/**", "node_modules/@img/**"] },
   agentRules: false, // otherwise `next dev` writes AGENTS.md when it detects a coding agent
   async headers() {
     return [

@@ -2,10 +2,11 @@
 // `npm start`: builds the app if the build is missing or stale, then serves it with `next start`.
 // Usage: npm start [-- [PATH] [--no-build] [next start args...]]. PATH is forwarded to the app as PI_VIEWER_TARGET;
 // --no-build serves the existing build even if the sources changed since (tests serve the build they made).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { announce, runServer, serveTarget, viewerUrl } from "./serve.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -41,28 +42,18 @@ function buildIsStale() {
   return changed ? `${changed} changed since the last build` : null;
 }
 
-function isLoopback(host) {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
-}
-
 const args = process.argv.slice(2);
 const noBuild = args.includes("--no-build");
 if (noBuild) args.splice(args.indexOf("--no-build"), 1);
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
-let openPath = "/";
-if (args[0] && !args[0].startsWith("-")) {
-  env.PI_VIEWER_TARGET = path.resolve(args.shift());
-  // a directory is read as the sessions directory; a session file opens in the viewer, its folder as the library
-  const target = statSync(env.PI_VIEWER_TARGET, { throwIfNoEntry: false });
-  if (target?.isDirectory()) env.PI_SESSIONS_DIR = env.PI_VIEWER_TARGET;
-  else if (target?.isFile() && env.PI_VIEWER_TARGET.endsWith(".jsonl")) {
-    env.PI_SESSIONS_DIR = path.dirname(env.PI_VIEWER_TARGET);
-    openPath = `/view?file=${encodeURIComponent(path.basename(env.PI_VIEWER_TARGET))}`;
-  } else {
-    console.error(`Not a directory or a .jsonl session file: ${env.PI_VIEWER_TARGET}`);
-    process.exit(1);
-  }
+let target;
+try {
+  target = serveTarget(args[0] && !args[0].startsWith("-") ? args.shift() : null);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
 }
+Object.assign(env, target.env);
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 
@@ -88,21 +79,5 @@ if (stale && noBuild && existsSync(path.join(root, distDir, "BUILD_ID"))) {
   if (buildViewer().status !== 0) console.error("The share-file page could not be built: Share… will say so.");
 }
 
-const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-console.log(`pi session viewer: http://${urlHost}:${port}${openPath}`);
-if (env.PI_VIEWER_TARGET) console.log(`Target: ${env.PI_VIEWER_TARGET}`);
-if (!isLoopback(host)) {
-  console.warn(
-    `WARNING: HOST=${host} is not a loopback address; the viewer and the session files it serves are exposed on the network.`,
-  );
-}
-
-const server = spawn(process.execPath, [nextBin, "start", "-H", host, "-p", port, ...args], {
-  cwd: root,
-  env,
-  stdio: "inherit",
-});
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+announce(host, viewerUrl(host, port, target.openPath), env.PI_VIEWER_TARGET);
+runServer([nextBin, "start", "-H", host, "-p", port, ...args], { cwd: root, env });

@@ -81,10 +81,13 @@ export function takeShareOption(argv: string[], i: number, args: ShareArgs, fail
 }
 
 const ROOT = path.resolve(__dirname, "../..");
-const TEMPLATE = path.join(ROOT, "public/viewer/share-template.html");
 
 /** The viewer page a share file is made from; built on first use in a checkout that has not built it yet. */
 function template(): string {
+  // the installed command points at the page packed beside its server
+  const installed = process.env.PI_VIEWER_SHARE_TEMPLATE;
+  if (installed) return readFileSync(installed, "utf8");
+  const TEMPLATE = path.join(ROOT, "public/viewer/share-template.html");
   if (!existsSync(TEMPLATE)) {
     process.stderr.write("building the viewer page (public/viewer/share-template.html)…\n");
     const built = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-viewer.mjs")], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });

@@ -1,0 +1,127 @@
+// The installable package: `npm run pack` writes dist/pi-session-viewer-<version>.tgz, which is installed into
+// a temporary prefix the way a user would (`npm install -g`), and the installed command is run: --version,
+// --help, the CLI subcommands against the repository's CLI, and the server on the bundled samples and on one
+// file, checked over HTTP and in Chromium. A file missing from the package fails here.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { sessionFile } from "./fixtures/session-files";
+
+test.describe.configure({ timeout: 240_000, mode: "serial" });
+const ROOT = path.resolve(__dirname, "..");
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const prefix = mkdtempSync(path.join(os.tmpdir(), "pi-viewer-prefix-"));
+const empty = mkdtempSync(path.join(os.tmpdir(), "pi-viewer-no-sessions-"));
+const command = path.join(prefix, "bin", "pi-session-viewer");
+const installed = path.join(prefix, "lib", "node_modules", "pi-session-viewer");
+const servers: ChildProcess[] = [];
+
+function sh(cmd: string, args: string[], env: Record<string, string> = {}) {
+  return spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 180_000 });
+}
+
+test.beforeAll(async () => {
+  const packed = sh(process.execPath, ["scripts/pack.mjs"]);
+  expect(packed.status, packed.stderr).toBe(0);
+  const tgz = path.join(ROOT, "dist", `pi-session-viewer-${VERSION}.tgz`);
+  const install = sh("npm", ["install", "-g", tgz, "--prefix", prefix, "--no-audit", "--no-fund"]);
+  expect(install.status, install.stderr).toBe(0);
+});
+
+test.afterAll(() => {
+  for (const server of servers) server.kill("SIGTERM");
+  rmSync(prefix, { recursive: true, force: true });
+  rmSync(empty, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the installed command and resolves with the URL it prints. */
+function serve(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  servers.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const url = /pi session viewer: (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+    child.on("exit", (code) => reject(new Error(`the command exited (${code}): ${out}`)));
+  });
+}
+
+async function until(url: string): Promise<Response> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      return await fetch(url);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} never answered`);
+}
+
+test("the installed package holds what running needs and none of the dev tools", () => {
+  expect(existsSync(path.join(installed, "server", "server.js"))).toBe(true);
+  expect(existsSync(path.join(installed, "server", "public", "viewer", "share-template.html"))).toBe(true);
+  const modules = readdirSync(path.join(installed, "server", "node_modules"));
+  for (const dev of ["@earendil-works", "@playwright", "playwright", "typescript", "vitest", "tsx", "esbuild", "eslint", "sharp", "@img"]) expect(modules).not.toContain(dev);
+  // the package's own dependencies are what it carries: nothing is installed beside it
+  expect(existsSync(path.join(installed, "node_modules"))).toBe(false);
+});
+
+test("--version, --help, and the CLI subcommands as the repository's CLI answers them", () => {
+  expect(sh(command, ["--version"]).stdout.trim()).toBe(VERSION);
+  const help = sh(command, ["--help"]);
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain("pi-session-viewer [PATH] [--port N] [--host H] [--open]");
+  expect(help.stdout).toContain("context FILE");
+  const file = sessionFile("ca-compaction-a");
+  for (const args of [["info", file], ["context", file], ["branch", file, "--leaf", "null"]]) {
+    const ours = sh(command, args);
+    const repo = sh(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args]);
+    expect(ours.status, ours.stderr).toBe(0);
+    expect(ours.stdout).toBe(repo.stdout);
+  }
+  const bad = sh(command, ["branch", file, "--leaf", "nope"]);
+  expect(bad.status).toBe(1);
+  expect(bad.stdout).toBe("");
+  expect(bad.stderr).toContain("no entry with id nope");
+  const unknown = sh(command, ["--nope"]);
+  expect(unknown.status).toBe(1);
+  expect(unknown.stderr).toContain("unknown option --nope");
+});
+
+test("serves the bundled samples when there are no sessions, over HTTP and in Chromium", async ({ page }) => {
+  const url = await serve(["--port", String(await freePort())], { PI_SESSIONS_DIR: empty });
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  expect((await until(url)).status).toBe(200);
+  const listed = (await (await until(`${url}api/sessions`)).json()) as { path: string }[];
+  const samples = readdirSync(path.join(ROOT, "public", "samples"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
+  expect(listed.length).toBe(samples.length);
+  await page.goto(`${url}view?file=${encodeURIComponent(listed[0]!.path)}`);
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  expect((await until(`${url}viewer/share-template.html`)).status).toBe(200);
+});
+
+test("serves one session file and opens it at its leaf", async ({ page }) => {
+  const file = sessionFile("ca-branching-a");
+  const url = await serve([file, "--port", String(await freePort())], {});
+  expect(url).toContain(`/view?file=${encodeURIComponent(path.basename(file))}`);
+  expect((await until(url)).status).toBe(200);
+  await page.goto(url);
+  await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
+  await expect(page.getByTestId("leaf-id")).toBeVisible();
+});

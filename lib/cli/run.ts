@@ -1,0 +1,177 @@
+/**
+ * The command line over the session library:
+ *   npm run --silent cli -- info|branch|context|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+ * Results go to stdout as JSON (fork: JSONL); problems go to stderr as
+ * "FILE:LINE: message" with exit code 1, and then nothing is printed to stdout.
+ */
+import { statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { formatDiagnostic, RULE_SETS, SessionQueryError, type Reader, type Session } from "@/lib/session";
+import { readSessionFile } from "@/lib/server/read-session";
+import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
+
+export const USAGE = `usage: cli <info|branch|context|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+
+  info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
+  branch FILE --leaf ID   ids root → ID (JSON array)
+  context FILE [--leaf ID]  what the model sees with ID as leaf (default: the file's leaf)
+  fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)
+  ${SHARE_USAGE}`;
+
+class CliError extends Error {}
+
+interface Args {
+  command: string;
+  file: string;
+  leaf: string | null | undefined;
+  out: string | undefined;
+  reader: "auto" | Reader;
+  share: ShareArgs;
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  let leaf: string | null | undefined;
+  let out: string | undefined;
+  let reader: Args["reader"] = "auto";
+  const share = defaultShareArgs();
+  const fail = (message: string): never => {
+    throw new CliError(`${message}\n${USAGE}`);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const used = takeShareOption(argv, i, share, fail);
+    if (used > 0) {
+      i += used - 1;
+      continue;
+    }
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new CliError(`${arg} needs a value\n${USAGE}`);
+      return v;
+    };
+    if (arg === "--leaf") {
+      const v = value();
+      leaf = v === "null" ? null : v;
+    } else if (arg === "-o" || arg === "--out") out = value();
+    else if (arg === "--reader") {
+      const v = value();
+      if (v !== "auto" && !Object.hasOwn(RULE_SETS, v)) throw new CliError(`--reader must be auto, ${Object.keys(RULE_SETS).join(", ")}\n${USAGE}`);
+      reader = v as Args["reader"];
+    } else if (arg === "--json") {
+      // output is always JSON; accepted for symmetry
+    } else if (arg === "-h" || arg === "--help") throw new CliError(USAGE);
+    else if (arg.startsWith("-")) throw new CliError(`unknown option ${arg}\n${USAGE}`);
+    else positional.push(arg);
+  }
+  const [command, file] = positional;
+  if (!command || !file || positional.length > 2) throw new CliError(USAGE);
+  if (!(CLI_COMMANDS as readonly string[]).includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
+  return { command, file, leaf, out, reader, share };
+}
+
+/** The line of an entry, so that query errors can name where the problem is. */
+function where(session: Session, file: string, id: string | null | undefined): string {
+  const line = id ? session.tree.node(id)?.line : undefined;
+  return `${file}:${line ?? 0}`;
+}
+
+/** A file pi refuses to open is bad input: say why, by line. */
+function assertReadable(session: Session, file: string): void {
+  // a v4 log is no coding-agent file, but pi-agent-core reads it: so do the v4 rules
+  if (!session.parser.caRefused || (session.reader === "v4" && session.parser.v4?.refusal === null)) return;
+  const fatal = session.diagnostics().filter((d) => d.severity === "error");
+  throw new CliError(fatal.map((d) => formatDiagnostic(file, d)).join("\n") || `${file}:0: error: not a pi session`);
+}
+
+function labelsJson(session: Session): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [target, state] of session.labels()) {
+    out[target] = session.tree.get(target) ? { label: state.label, timestamp: state.timestamp } : { label: state.label, timestamp: state.timestamp, targetMissing: true };
+  }
+  return out;
+}
+
+async function run(argv: string[]): Promise<string> {
+  const args = parseArgs(argv);
+  let stat;
+  try {
+    stat = statSync(args.file);
+  } catch {
+    throw new CliError(`${args.file}:0: error: cannot read the file (does it exist?)`);
+  }
+  if (!stat.isFile()) throw new CliError(`${args.file}:0: error: not a regular file`);
+  const session = await readSessionFile(args.file, { reader: args.reader });
+  // a whole file is shared as it is, problems included: the viewer that opens it reports them by line
+  if (args.command !== "share" || args.share.scope !== "session") assertReadable(session, args.file);
+  const leafArg = args.leaf;
+  const needLeaf = () => {
+    if (leafArg === undefined) throw new CliError(`${args.command} needs --leaf ID\n${USAGE}`);
+    if (leafArg !== null && !session.tree.get(leafArg)) throw new CliError(`${args.file}:0: error: no entry with id ${leafArg} in the file`);
+    return leafArg;
+  };
+  try {
+    switch (args.command) {
+      case "info":
+        return JSON.stringify({
+          header: session.header,
+          name: session.name,
+          entryCount: session.tree.entries.length,
+          leafId: session.leafId,
+          reader: session.reader,
+          labels: labelsJson(session),
+          diagnostics: session.diagnostics(),
+        }, null, 2);
+      case "branch": {
+        const leaf = needLeaf();
+        return JSON.stringify(leaf === null ? [] : session.branch(leaf).map((e) => e.id));
+      }
+      case "context": {
+        const leaf = leafArg === undefined ? session.leafId : needLeaf();
+        const context = session.context(leaf);
+        const out: Record<string, unknown> = { entryIds: context.entryIds, messages: context.messages.map((m) => m.message), model: context.model, thinkingLevel: context.thinkingLevel };
+        if (session.reader === "hx") out.activeToolNames = context.activeToolNames ?? null;
+        return JSON.stringify(out, null, 2);
+      }
+      case "fork": {
+        const leaf = needLeaf();
+        if (leaf === null) throw new CliError(`${args.file}:0: error: Entry null not found (pi cannot fork before the first entry)`);
+        const fork = session.fork(leaf, { sourcePath: path.resolve(args.file) });
+        if (!args.out) return fork.text.replace(/\n$/, "");
+        let target = args.out;
+        try {
+          if (statSync(target).isDirectory()) target = path.join(target, fork.fileName);
+        } catch {
+          // a new file
+        }
+        writeFileSync(target, fork.text, { flag: "wx" });
+        process.stderr.write(`wrote ${target}\n`);
+        return "";
+      }
+      case "share":
+        if (leafArg !== undefined && leafArg !== null && !session.tree.get(leafArg)) throw new CliError(`${args.file}:0: error: no entry with id ${leafArg} in the file`);
+        return await runShare({ file: args.file, session, leaf: leafArg, out: args.out, args: args.share, fail: (message) => {
+          throw new CliError(message);
+        } });
+    }
+  } catch (error) {
+    if (error instanceof SessionQueryError) throw new CliError(`${where(session, args.file, leafArg ?? session.leafId)}: error: ${error.message}`);
+    throw error;
+  }
+  throw new CliError(USAGE);
+}
+
+/** The CLI: results on stdout, problems on stderr; resolves with the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    const out = await run(argv);
+    if (out) process.stdout.write(out + "\n");
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) process.stderr.write(error.message + "\n");
+    else process.stderr.write(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+export const CLI_COMMANDS = ["info", "branch", "context", "fork", "share"] as const;

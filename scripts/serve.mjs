@@ -1,0 +1,73 @@
+// Serving the viewer, shared by `npm start` (scripts/start.mjs, the repository's build) and the installed
+// `pi-session-viewer` command (lib/cli/pi-session-viewer.ts, the package's standalone server): what a PATH
+// argument means, the URL to print, the warning off loopback, the child server's lifetime, --open.
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import path from "node:path";
+
+export function isLoopback(host) {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+}
+
+/**
+ * What PATH asks for: a directory is read as the sessions directory; a session file opens in the viewer, its
+ * folder as the library. Returns the environment to add and the page to open, or throws with the reason.
+ */
+export function serveTarget(arg) {
+  if (!arg) return { env: {}, openPath: "/" };
+  const target = path.resolve(arg);
+  const stat = statSync(target, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return { env: { PI_VIEWER_TARGET: target, PI_SESSIONS_DIR: target }, openPath: "/" };
+  if (stat?.isFile() && target.endsWith(".jsonl")) {
+    return { env: { PI_VIEWER_TARGET: target, PI_SESSIONS_DIR: path.dirname(target) }, openPath: `/view?file=${encodeURIComponent(path.basename(target))}` };
+  }
+  throw new Error(`Not a directory or a .jsonl session file: ${target}`);
+}
+
+export function viewerUrl(host, port, openPath) {
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return `http://${urlHost}:${port}${openPath}`;
+}
+
+/** Prints where the viewer is and warns when it is exposed beyond this machine. */
+export function announce(host, url, target) {
+  console.log(`pi session viewer: ${url}`);
+  if (target) console.log(`Target: ${target}`);
+  if (!isLoopback(host)) {
+    console.warn(`WARNING: HOST=${host} is not a loopback address; the viewer and the session files it serves are exposed on the network.`);
+  }
+}
+
+/** Runs the server as a child that lives and dies with this process. */
+export function runServer(args, options) {
+  const server = spawn(process.execPath, args, { ...options, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return server;
+}
+
+/** Opens `url` in the desktop's browser when there is a desktop; says so when there is none. */
+export function openBrowser(url) {
+  const command = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    console.log("--open: no desktop here (DISPLAY is not set); open the URL above in a browser.");
+    return;
+  }
+  const child = spawn(command[0], command.slice(1), { stdio: "ignore", detached: true });
+  child.on("error", () => console.log(`--open: could not start ${command[0]}; open the URL above in a browser.`));
+  child.unref();
+}
+
+/** Resolves once `url` answers (any status), so --open never shows a browser error page. */
+export async function whenServing(url, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      await fetch(url, { method: "HEAD" });
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return false;
+}
