@@ -1,12 +1,14 @@
 // The installable package: `npm run pack` writes dist/pi-session-viewer-<version>.tgz, which is installed into
 // a temporary prefix the way a user would (`npm install -g`), and the installed command is run: --version,
 // --help, the CLI subcommands against the repository's CLI, and the server on the bundled samples and on one
-// file, checked over HTTP and in Chromium. A file missing from the package fails here.
+// file, checked over HTTP and in Chromium; and its pi extension, loaded by pi's own extension loader and run
+// with the command context pi's own ExtensionRunner builds. A file missing from the package fails here.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { sessionFile } from "./fixtures/session-files";
 
@@ -124,4 +126,72 @@ test("serves one session file and opens it at its leaf", async ({ page }) => {
   await page.goto(url);
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
   await expect(page.getByTestId("leaf-id")).toBeVisible();
+});
+
+/** pi 1.6's extension loader and runner, and its SessionManager (loaded by path: pi's package root needs Node 22). */
+async function pi() {
+  const core = path.join(ROOT, "node_modules", "pi-coding-agent-160", "dist", "core");
+  const load = (file: string) => import(pathToFileURL(path.join(core, file)).href);
+  return {
+    loadExtensions: (await load("extensions/loader.js")).loadExtensions,
+    ExtensionRunner: (await load("extensions/runner.js")).ExtensionRunner,
+    SessionManager: (await load("session-manager.js")).SessionManager,
+  };
+}
+
+test("pi's /viewer (the package's extension, loaded and run by pi's code) opens the session at its leaf, follows it, and stops", async ({ page }) => {
+  const { loadExtensions, ExtensionRunner, SessionManager } = await pi();
+  // a sessions directory laid out as pi lays it out, holding one session pi has open
+  const sessions = mkdtempSync(path.join(os.tmpdir(), "pi-viewer-pi-sessions-"));
+  const project = path.join(sessions, "--tmp-project--");
+  mkdirSync(project);
+  const file = path.join(project, path.basename(sessionFile("ca-branching-a")));
+  copyFileSync(sessionFile("ca-branching-a"), file);
+  const manager = SessionManager.open(file, project);
+  const leaf = manager.getLeafId() as string;
+
+  const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")) as { pi: { extensions: string[] } };
+  const extensionPath = path.join(installed, manifest.pi.extensions[0]!);
+  const loaded = await loadExtensions([extensionPath], sessions);
+  expect(loaded.errors).toEqual([]);
+  const runner = new ExtensionRunner(loaded.extensions, loaded.runtime, sessions, manager, undefined);
+  // pi's interactive UI stands behind ctx.ui; here only what the command tells the user is kept
+  const notes: string[] = [];
+  runner.setUIContext(new Proxy({ notify: (message: string) => notes.push(message) }, { get: (ui, key) => (key in ui ? ui[key as "notify"] : () => undefined) }), "interactive");
+  const viewer = runner.getCommand("viewer");
+  expect(viewer).toBeTruthy();
+  const run = async (args: string) => {
+    await viewer.handler(args, runner.createCommandContext());
+    return notes[notes.length - 1]!;
+  };
+
+  try {
+    const said = await run("");
+    const url = /Session viewer: (http:\/\/127\.0\.0\.1:\d+\/view\?\S+)/.exec(said)?.[1];
+    expect(url, said).toBeTruthy();
+    expect(url).toContain(`file=${encodeURIComponent(`--tmp-project--/${path.basename(file)}`)}`);
+    expect(url).toContain(`entry=${leaf}`);
+    await page.goto(url!);
+    await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
+    await expect(page.locator("#inspector header")).toContainText(leaf);
+    await expect(page.getByTestId("live-tail")).toBeVisible();
+
+    // pi writes on: the page's live tail shows the new entry as the leaf
+    const added = manager.appendMessage({ role: "user", content: "written after /viewer", timestamp: Date.now() }) as string;
+    await expect(page.getByTestId("leaf-id")).toContainText(added, { timeout: 30_000 });
+
+    // another entry: the same viewer, a link to that entry
+    const other = manager.getBranch(leaf)[1].id as string;
+    const again = await run(other);
+    expect(again).toContain(`${new URL(url!).origin}/view?`);
+    expect(again).toContain(`entry=${other}`);
+    expect(await run("nope-not-an-entry")).toContain("No entry nope-not-an-entry");
+
+    expect(await run("stop")).toContain("Stopped");
+    await expect.poll(async () => fetch(`${new URL(url!).origin}/api/sessions`).then(() => "up", () => "down"), { timeout: 15_000 }).toBe("down");
+    expect(await run("stop")).toContain("started no session viewer");
+  } finally {
+    await viewer.handler("stop", runner.createCommandContext());
+    rmSync(sessions, { recursive: true, force: true });
+  }
 });

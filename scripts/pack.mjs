@@ -52,6 +52,18 @@ async function main() {
     logLevel: "warning",
   });
   chmodSync(path.join(out, "bin", "pi-session-viewer.js"), 0o755);
+  // the pi extension (/viewer): pi loads it from the package's "pi" manifest; it runs the command above
+  await esbuild.build({
+    entryPoints: [at("lib", "pi-extension", "viewer.ts")],
+    outfile: path.join(out, "extension", "viewer.mjs"),
+    bundle: true,
+    platform: "node",
+    // ESM: pi takes the module's default export as the extension's factory
+    format: "esm",
+    target: "node20",
+    banner: { js: 'import { fileURLToPath as __toPath } from "node:url"; import { dirname as __dir } from "node:path"; const __dirname = __dir(__toPath(import.meta.url));' },
+    logLevel: "warning",
+  });
 
   const manifest = {
     name: "pi-session-viewer",
@@ -60,8 +72,9 @@ async function main() {
     license: app.license,
     bin: { "pi-session-viewer": "bin/pi-session-viewer.js" },
     engines: app.engines,
-    keywords: ["pi", "pi-coding-agent", "session", "viewer", "jsonl"],
-    files: ["bin", "server", "README.md"],
+    keywords: ["pi-package", "pi", "pi-coding-agent", "session", "viewer", "jsonl"],
+    files: ["bin", "extension", "server", "README.md"],
+    pi: { extensions: ["./extension/viewer.mjs"] },
   };
   writeFileSync(path.join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(path.join(out, "README.md"), readme(app.version));
@@ -83,6 +96,9 @@ pi-session-viewer PATH --open     # a sessions directory or one .jsonl file; ope
 pi-session-viewer context FILE    # the CLI: info, branch, context, fork, share (JSON on stdout)
 pi-session-viewer --help
 \`\`\`
+
+In pi: \`pi install npm:pi-session-viewer\` (or the path of an unpacked copy), then \`/viewer\` opens the session
+you are in at its current leaf, \`/viewer ENTRY\` another entry, \`/viewer stop\` stops the viewer.
 `;
 }
 

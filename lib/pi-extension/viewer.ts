@@ -1,0 +1,163 @@
+/**
+ * The pi extension of pi-session-viewer (`pi install npm:pi-session-viewer`, or a local path): `/viewer`
+ * opens the running session in the viewer, at its current leaf, and the viewer's live tail follows pi as it
+ * writes. `/viewer ENTRY` opens another entry; `/viewer stop` stops the viewer this pi started.
+ *
+ * The viewer is the package's own command (../bin/pi-session-viewer.js) serving pi's sessions directory on
+ * 127.0.0.1 only. A viewer that another pi started for the same directory is reused: the state file says
+ * where it listens, and it is used only if it answers there.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** The parts of pi's extension API this uses (pi's ExtensionAPI and ExtensionCommandContext have them). */
+interface CommandContext {
+  hasUI: boolean;
+  ui: { notify(message: string, level?: "info" | "warning" | "error"): void };
+  sessionManager: { getSessionFile(): string | undefined; getLeafId(): string | null; getEntry(id: string): unknown };
+}
+interface ExtensionApi {
+  registerCommand(name: string, options: { description: string; handler: (args: string, ctx: CommandContext) => Promise<void> }): void;
+  on(event: "session_shutdown", handler: (event: { reason?: string }) => void): void;
+}
+
+const HOST = "127.0.0.1";
+const COMMAND = path.resolve(__dirname, "..", "bin", "pi-session-viewer.js");
+const STATE = path.join(os.tmpdir(), `pi-session-viewer-${os.userInfo().uid}.json`);
+
+interface Running {
+  port: number;
+  sessionsDir: string;
+  pid: number;
+}
+
+/** the viewer this pi process started, if any */
+let started: { child: ChildProcess; running: Running } | null = null;
+
+/**
+ * pi keeps a session at <sessions>/--<cwd>--/<file>.jsonl: the viewer serves <sessions>, so every project is in
+ * its library. A session kept elsewhere (--session-dir) is served from its own folder.
+ */
+export function libraryOf(sessionFile: string): { dir: string; path: string } {
+  const folder = path.dirname(sessionFile);
+  if (/^--.*--$/.test(path.basename(folder))) return { dir: path.dirname(folder), path: `${path.basename(folder)}/${path.basename(sessionFile)}` };
+  return { dir: folder, path: path.basename(sessionFile) };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, HOST, () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function answers(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://${HOST}:${port}/api/sessions`, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilServing(port: number, child: ChildProcess): Promise<void> {
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  for (let i = 0; i < 300 && !exited; i++) {
+    if (await answers(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(exited ? "the viewer stopped as it started" : "the viewer did not answer within 30 s");
+}
+
+function readState(): Running | null {
+  try {
+    return JSON.parse(readFileSync(STATE, "utf8")) as Running;
+  } catch {
+    return null;
+  }
+}
+
+/** A viewer serving `sessionsDir`: this pi's, another pi's that still answers, or a new one. */
+async function viewerFor(sessionsDir: string): Promise<Running> {
+  if (started && started.running.sessionsDir === sessionsDir && (await answers(started.running.port))) return started.running;
+  const known = readState();
+  if (known && known.sessionsDir === sessionsDir && (await answers(known.port))) return known;
+  stopStarted();
+  const port = await freePort();
+  const child = spawn(process.execPath, [COMMAND, sessionsDir, "--port", String(port), "--host", HOST], { stdio: "ignore", env: { ...process.env, HOST, PORT: String(port) } });
+  await waitUntilServing(port, child);
+  const running = { port, sessionsDir, pid: child.pid ?? 0 };
+  started = { child, running };
+  writeFileSync(STATE, JSON.stringify(running));
+  return running;
+}
+
+function stopStarted(): boolean {
+  if (!started) return false;
+  started.child.kill("SIGTERM");
+  if (readState()?.pid === started.running.pid) rmSync(STATE, { force: true });
+  started = null;
+  return true;
+}
+
+function say(ctx: CommandContext, message: string, level: "info" | "warning" | "error" = "info"): void {
+  if (ctx.hasUI) ctx.ui.notify(message, level);
+  else console.log(message);
+}
+
+/** Opens the page in the desktop's browser when there is a desktop; the message has the link either way. */
+function openInBrowser(url: string): void {
+  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
+  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  const child = spawn(command!, args, { stdio: "ignore", detached: true });
+  child.on("error", () => undefined);
+  child.unref();
+}
+
+export async function viewerCommand(args: string, ctx: CommandContext): Promise<string | null> {
+  const wanted = args.trim();
+  if (wanted === "stop") {
+    say(ctx, stopStarted() ? "Stopped the session viewer." : "This pi started no session viewer.");
+    return null;
+  }
+  const file = ctx.sessionManager.getSessionFile();
+  if (!file) {
+    say(ctx, "This session is not saved to a file, so the viewer has nothing to open.", "warning");
+    return null;
+  }
+  if (wanted && !ctx.sessionManager.getEntry(wanted)) {
+    say(ctx, `No entry ${wanted} in this session.`, "warning");
+    return null;
+  }
+  const library = libraryOf(file);
+  const viewer = await viewerFor(library.dir);
+  const entry = wanted || ctx.sessionManager.getLeafId();
+  const url = `http://${HOST}:${viewer.port}/view?file=${encodeURIComponent(library.path)}${entry ? `&entry=${encodeURIComponent(entry)}` : ""}`;
+  say(ctx, `Session viewer: ${url}`);
+  openInBrowser(url);
+  return url;
+}
+
+export default function piSessionViewer(pi: ExtensionApi): void {
+  pi.registerCommand("viewer", {
+    description: "Open this session in pi-session-viewer on localhost (/viewer ENTRY opens an entry, /viewer stop stops it)",
+    handler: async (args, ctx) => {
+      try {
+        await viewerCommand(args, ctx);
+      } catch (error) {
+        say(ctx, `The session viewer could not start: ${error instanceof Error ? error.message : String(error)}`, "error");
+      }
+    },
+  });
+  // the viewer lives as long as the pi that started it (a switch to another session keeps it: same library)
+  pi.on("session_shutdown", (event) => {
+    if (event.reason === "quit") stopStarted();
+  });
+}
