@@ -274,7 +274,7 @@ test("the XSS corpus in a share file opened from file:// stays inert under the f
     await openShare(page, file, `#entry=${id}`);
     for (const tab of ["Entry", "Path", "Context"]) {
       await inspector.getByRole("tab", { name: tab, exact: true }).click();
-      await page.waitForTimeout(100);
+      await expect(inspector.getByRole("tab", { name: tab, exact: true })).toHaveAttribute("aria-selected", "true");
     }
     const found = await page.evaluate(() => {
       const out: string[] = [];

@@ -7,7 +7,7 @@
 //                                      <script id="pi-share"> element; no network access at all
 //   out/static/                        (with --static) the viewer for any static host: uploads and ?src=<url>
 // Usage: node scripts/build-viewer.mjs [--static]
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +47,13 @@ async function styles() {
 function assertInlineSafe(name, text) {
   const bad = /<\/script|<!--/i.exec(text);
   if (bad) throw new Error(`${name}: the bundle holds "${bad[0]}" at ${bad.index}; it cannot be inlined`);
+}
+
+/** Written whole or not at all: a server may be serving the previous page while this one is written. */
+function writeAtomically(file, text) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
 }
 
 const sha256 = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
@@ -119,7 +126,7 @@ async function main() {
 
   const share = page({ app: shareApp, theme: themeScript, css, network: false });
   mkdirSync(at("public/viewer"), { recursive: true });
-  writeFileSync(at("public/viewer/share-template.html"), share);
+  writeAtomically(at("public/viewer/share-template.html"), share);
   console.log(`viewer: public/viewer/share-template.html ${(share.length / 1024).toFixed(0)} KiB (${Date.now() - started} ms)`);
 
   if (process.argv.includes("--static")) {
