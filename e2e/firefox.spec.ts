@@ -15,7 +15,7 @@ const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 const ROOT = path.resolve(__dirname, "..");
 const NAME = "ca-compaction-a";
 const session = Session.fromText(readFileSync(sessionFile(NAME), "utf8"));
-const tmp = mkdtempSync(path.join(os.tmpdir(), "pi-firefox-e2e-"));
+let tmp = "";
 
 test.describe.configure({ timeout: 120_000, mode: "serial" });
 
@@ -29,13 +29,15 @@ function share(name: string, env: Record<string, string>, ...args: string[]): st
 }
 
 test.beforeAll(async () => {
+  // made here, not on import: Playwright also imports the file to list its tests, and nothing would remove it
+  tmp = mkdtempSync(path.join(os.tmpdir(), "pi-firefox-e2e-"));
   expect(existsSync(FIREFOX), `${FIREFOX} (Debian firefox-esr; .ci/run installs it)`).toBe(true);
   browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
 });
 
 test.afterAll(async () => {
   await browser?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Opens a page that records script errors and CSP violations (Firefox reports both as page errors). */

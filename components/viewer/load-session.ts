@@ -157,7 +157,15 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     fail(`The file could not be read: ${event.message || "the reader stopped"}.`);
   };
   const request = target.request.kind === "url" ? { ...target.request, url: new URL(target.request.url, window.location.href).href } : target.request;
-  worker.postMessage(request);
+  if (request.kind === "file" && window.location.protocol === "file:") {
+    // a page opened from disk: WebKit's workers may not read a File there, so the page reads it and hands it over
+    request.file.arrayBuffer().then(
+      (buffer) => {
+        if (!stopped) worker.postMessage({ kind: "bytes", bytes: new Uint8Array(buffer) } satisfies ParseRequest, [buffer]);
+      },
+      (error: unknown) => fail(`The file could not be read: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  } else worker.postMessage(request);
   return {
     cancel() {
       if (!settled) fail(CANCELLED);

@@ -17,6 +17,11 @@ export type ParseRequest =
    * file (HTML) found there is opened as one
    */
   | { kind: "url"; url: string; secret?: ShareSecret }
+  /**
+   * a picked file's bytes, read by the page: a worker that a file:// page starts in WebKit may not read the
+   * File itself
+   */
+  | { kind: "bytes"; bytes: Uint8Array }
   /** the payload text of the share file the page is (its <script id="pi-share">) */
   | { kind: "share"; text: string; secret?: ShareSecret }
   /**

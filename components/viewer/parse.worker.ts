@@ -12,7 +12,7 @@ import "./zod-jitless"; // first: the schema check must not probe for eval, whic
 import { LightReader, type LightChunk } from "@/lib/session/light-lines";
 import { SchemaLineChecker } from "@/lib/session/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
-import { collect, gunzipped, prepended, unpackShareStream } from "@/lib/share/pack";
+import { collect, gunzipped, prepended, streamOf, unpackShareStream } from "@/lib/share/pack";
 import { lockOf, unseal, unsealedStream, WrongSecretError } from "@/lib/share/seal";
 import { extractShare, looksLikeHtml } from "@/lib/share/share-html";
 import type { LoadError, ParseReply, ParseRequest, ShareSecret } from "./parse-protocol";
@@ -116,7 +116,7 @@ async function readShare(text: string, secret: ShareSecret | undefined): Promise
   let gzipped: ReadableStream<Uint8Array>;
   try {
     // an unlocked share streams from its first piece; a sealed one is opened whole (AES-GCM authenticates it all)
-    gzipped = lock === "none" ? unsealedStream(text) : new Blob([(await unseal(text, secret)) as BlobPart]).stream();
+    gzipped = lock === "none" ? unsealedStream(text) : streamOf(await unseal(text, secret));
   } catch (error) {
     if (error instanceof WrongSecretError && lock !== "none") throw { kind: "locked", lock, wrong: true, message: lock === "password" ? "That password does not open this session." : "That key does not open this session." } satisfies LoadError;
     throw damaged(error);
@@ -181,6 +181,13 @@ function asLoadError(error: unknown): LoadError {
 scope.onmessage = (event) => {
   const request = event.data;
   if (request.kind === "read") return reading?.read(request.light);
-  const job = request.kind === "file" ? readBlob(request.file) : request.kind === "url" ? readUrl(request.url, request.secret) : readShare(request.text, request.secret);
+  const job =
+    request.kind === "file"
+      ? readBlob(request.file)
+      : request.kind === "bytes"
+        ? readStream(streamOf(request.bytes), (reading = new Reading(request.bytes.byteLength)))
+        : request.kind === "url"
+          ? readUrl(request.url, request.secret)
+          : readShare(request.text, request.secret);
   job.catch((error: unknown) => scope.postMessage({ type: "error", error: asLoadError(error) }));
 };

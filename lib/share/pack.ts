@@ -5,11 +5,24 @@ import { readManifest, ShareManifestError, type ShareManifest } from "./manifest
 
 /** gzip through the platform's CompressionStream (browsers and Node ≥ 18 have it). */
 export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return collect(new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream("gzip")));
+  return collect((streamOf(bytes) as ReadableStream<BufferSource>).pipeThrough(new CompressionStream("gzip")));
 }
 
 export function gunzipStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return gunzipped(new Blob([bytes as BlobPart]).stream());
+  return gunzipped(streamOf(bytes));
+}
+
+/**
+ * Bytes as a stream, without a Blob: a worker that a file:// page starts in WebKit may not read any Blob
+ * ("NotReadableError"), its own included.
+ */
+export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 /** A gzip stream decompressed; it fails on damage (the gzip trailer's CRC-32 and length are checked). */
@@ -37,8 +50,10 @@ export async function unpackShareStream(data: ReadableStream<Uint8Array>): Promi
     let next: ReadableStreamReadResult<Uint8Array>;
     try {
       next = await reader.read();
-    } catch {
-      throw new ShareManifestError("The shared data is damaged: it does not decompress.");
+    } catch (error) {
+      // the reason matters: damage reads "incorrect header check", a browser that refuses the read says so
+      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      throw new ShareManifestError(`The shared data could not be read (${why}).`);
     }
     if (next.done) throw new ShareManifestError("The shared data ends before its manifest line does.");
     const chunk = next.value;
