@@ -4,11 +4,17 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
+const chromium = { ...devices["Desktop Chrome"], launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } };
+/** library.spec counts the sessions directory's files; xss.spec adds a folder to it */
+const SHARED_DIR_SPECS = ["library.spec.ts", "xss.spec.ts"];
+
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results", // Playwright empties this dir at start; other reports go to reports/
   timeout: 30_000,
-  workers: 1, // 2 cores
+  // both cores: spec files run side by side, each file's tests in order; the two specs that write into or count
+  // the shared sessions directory run after the rest, one after the other (projects below)
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   reporter: "list",
@@ -18,16 +24,9 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: CHROMIUM_PATH,
-          args: CHROMIUM_ARGS,
-        },
-      },
-    },
+    { name: "chromium", use: chromium, testIgnore: SHARED_DIR_SPECS },
+    { name: "library", use: chromium, testMatch: "library.spec.ts", dependencies: ["chromium"] },
+    { name: "xss", use: chromium, testMatch: "xss.spec.ts", dependencies: ["library"] },
   ],
   webServer: {
     command: `npx next start -p ${PORT} -H 127.0.0.1`,
