@@ -110,7 +110,8 @@ describe("cli", () => {
     it("writes one HTML file holding the viewer and the session, sealed with a random key printed as the link's #k=", async () => {
       const out = path.join(tmp, "tiny.html");
       const r = cli("share", fx("ca-tiny"), "-o", out, "--key", "--tab", "context");
-      expect(r.stderr).toBe("");
+      // a fresh checkout builds the viewer page on first use, and says so; nothing else may be said
+      expect(r.stderr.replace("building the viewer page (public/viewer/share-template.html)…\n", "")).toBe("");
       expect(r.code).toBe(0);
       const told = JSON.parse(r.stdout);
       expect(told.file).toBe(out);
