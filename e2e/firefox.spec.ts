@@ -1,7 +1,6 @@
 // Share files in Firefox: the file a colleague double-clicks may open in any browser. Playwright drives only its
 // own patched Firefox, which cannot be downloaded here, so this spec drives Debian's firefox-esr through
 // WebDriver BiDi with puppeteer-core, from inside the Playwright run (.ci/run installs firefox-esr).
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,9 +9,9 @@ import { expect, test } from "@playwright/test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { Session } from "../lib/session";
 import { sessionFile } from "./fixtures/session-files";
+import { shareWithCli } from "./fixtures/share-cli";
 
 const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
-const ROOT = path.resolve(__dirname, "..");
 const NAME = "ca-compaction-a";
 const session = Session.fromText(readFileSync(sessionFile(NAME), "utf8"));
 let tmp = "";
@@ -21,12 +20,7 @@ test.describe.configure({ timeout: 120_000, mode: "serial" });
 
 let browser: Browser;
 
-function share(name: string, env: Record<string, string>, ...args: string[]): string {
-  const out = path.join(tmp, name);
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "share", sessionFile(NAME), "-o", out, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return out;
-}
+const share = (name: string, env: Record<string, string>, ...args: string[]) => shareWithCli(sessionFile(NAME), tmp, name, env, ...args);
 
 test.beforeAll(async () => {
   // made here, not on import: Playwright also imports the file to list its tests, and nothing would remove it

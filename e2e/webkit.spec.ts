@@ -1,6 +1,5 @@
 // Share files in WebKit, the engine of Safari (which cannot run here): the same checks as firefox.spec.ts, in
 // Debian's WebKitGTK MiniBrowser, driven through WebKitWebDriver (see fixtures/webkit-driver.ts).
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,9 +7,9 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { Session } from "../lib/session";
 import { sessionFile } from "./fixtures/session-files";
+import { shareWithCli } from "./fixtures/share-cli";
 import { Keys, launchWebKit, missingWebKit, type WebKitSession } from "./fixtures/webkit-driver";
 
-const ROOT = path.resolve(__dirname, "..");
 const NAME = "ca-compaction-a";
 const session = Session.fromText(readFileSync(sessionFile(NAME), "utf8"));
 
@@ -19,12 +18,7 @@ test.describe.configure({ timeout: 120_000, mode: "serial" });
 let webkit: WebKitSession;
 let tmp: string;
 
-function share(name: string, env: Record<string, string>, ...args: string[]): string {
-  const out = path.join(tmp, name);
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "share", sessionFile(NAME), "-o", out, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return out;
-}
+const share = (name: string, env: Record<string, string>, ...args: string[]) => shareWithCli(sessionFile(NAME), tmp, name, env, ...args);
 
 test.beforeAll(async () => {
   // a missing engine must fail the run, not skip it: this is the only stand-in for Safari

@@ -38,31 +38,25 @@ async function main() {
   cpSync(at("public"), path.join(server, "public"), { recursive: true });
   if (!existsSync(path.join(server, "public", "viewer", "share-template.html"))) throw new Error("the share-file page was not built");
 
+  const forNode = { bundle: true, platform: "node", target: "node20", tsconfig: at("tsconfig.json"), logLevel: "warning" };
   await esbuild.build({
+    ...forNode,
     entryPoints: [at("lib", "cli", "pi-session-viewer.ts")],
     outfile: path.join(out, "bin", "pi-session-viewer.js"),
-    bundle: true,
-    platform: "node",
     format: "cjs",
-    target: "node20",
     minify: true,
     legalComments: "none",
-    tsconfig: at("tsconfig.json"),
     banner: { js: "#!/usr/bin/env node" },
-    logLevel: "warning",
   });
   chmodSync(path.join(out, "bin", "pi-session-viewer.js"), 0o755);
   // the pi extension (/viewer): pi loads it from the package's "pi" manifest; it runs the command above
   await esbuild.build({
+    ...forNode,
     entryPoints: [at("lib", "pi-extension", "viewer.ts")],
     outfile: path.join(out, "extension", "viewer.mjs"),
-    bundle: true,
-    platform: "node",
     // ESM: pi takes the module's default export as the extension's factory
     format: "esm",
-    target: "node20",
     banner: { js: 'import { fileURLToPath as __toPath } from "node:url"; import { dirname as __dir } from "node:path"; const __dirname = __dir(__toPath(import.meta.url));' },
-    logLevel: "warning",
   });
 
   const manifest = {
