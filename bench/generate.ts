@@ -22,6 +22,7 @@
  * thinking text and a signature. The default settings give ≈ 1 KB per line,
  * so 100k entries ≈ 100 MB.
  */
+import { utf8Length } from "../lib/share/utf8-length";
 
 export interface GenerateOptions {
   /** Number of entry lines (the header comes on top). */
@@ -595,21 +596,6 @@ class SessionWriter {
     }
     if (left > 0) yield this.assistant([]);
   }
-}
-
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      // a surrogate pair: 4 bytes for 2 UTF-16 units
-      n += 2;
-      i++;
-    } else n += 2;
-  }
-  return n;
 }
 
 type Settings = Required<Omit<GenerateOptions, "startMs" | "imageChance">> & { startMs: number; imageChance: number | undefined };

@@ -5,11 +5,11 @@
 // with the command context pi's own ExtensionRunner builds. A file missing from the package fails here.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
+import { freePort } from "./fixtures/serve-cli";
 import { sessionFile } from "./fixtures/session-files";
 
 test.describe.configure({ timeout: 240_000, mode: "serial" });
@@ -38,15 +38,6 @@ test.afterAll(() => {
   rmSync(prefix, { recursive: true, force: true });
   rmSync(empty, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the installed command and resolves with the URL it prints. */
 function serve(args: string[], env: Record<string, string>): Promise<string> {

@@ -46,16 +46,19 @@ export function runServer(args, options) {
   return server;
 }
 
-/** Opens `url` in the desktop's browser when there is a desktop; says so when there is none. */
-export function openBrowser(url) {
+/**
+ * Opens `url` in the desktop's browser; false when there is no desktop. `onFailure` hears of a launcher that
+ * would not start.
+ * @param {string} url
+ * @param {(launcher: string) => void} [onFailure]
+ */
+export function openBrowser(url, onFailure = () => {}) {
+  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
   const command = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
-  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    console.log("--open: no desktop here (DISPLAY is not set); open the URL above in a browser.");
-    return;
-  }
   const child = spawn(command[0], command.slice(1), { stdio: "ignore", detached: true });
-  child.on("error", () => console.log(`--open: could not start ${command[0]}; open the URL above in a browser.`));
+  child.on("error", () => onFailure(command[0]));
   child.unref();
+  return true;
 }
 
 /** Resolves once `url` answers (any status), so --open never shows a browser error page. */

@@ -56,11 +56,13 @@ function serveArgs(argv: string[]): { target: string | null; port: string; host:
 async function serve(argv: string[]): Promise<void> {
   const { target, port, host, open } = serveArgs(argv);
   const chosen = serveTarget(target) as { env: Record<string, string>; openPath: string };
-  const env = { ...process.env, ...chosen.env, NEXT_TELEMETRY_DISABLED: "1", PORT: port, HOSTNAME: host, PI_VIEWER_SHARE_TEMPLATE: shareTemplate() };
+  const env = { ...process.env, ...chosen.env, NEXT_TELEMETRY_DISABLED: "1", PORT: port, HOSTNAME: host };
   const url = viewerUrl(host, port, chosen.openPath);
   announce(host, url, chosen.env.PI_VIEWER_TARGET);
   runServer([path.join(PACKAGE_ROOT, "server", "server.js")], { cwd: path.join(PACKAGE_ROOT, "server"), env });
-  if (open && (await whenServing(url))) openBrowser(url);
+  if (!open || !(await whenServing(url))) return;
+  const opened = openBrowser(url, (launcher: string) => console.log(`--open: could not start ${launcher}; open the URL above in a browser.`));
+  if (!opened) console.log("--open: no desktop here (DISPLAY is not set); open the URL above in a browser.");
 }
 
 function shareTemplate(): string {

@@ -26,7 +26,7 @@ function sessionNaming(name: string): string {
   const t = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
   const callId = `call-${name}-1`;
   const lines = [
-    { type: "session", version: 3, id: "s1", timestamp: t(0), cwd: "/work/app" },
+    { type: "session", version: 3, id: "s1", timestamp: t(0), cwd: "/srv/app" },
     { type: "message", id: "u1", parentId: null, timestamp: t(1), message: { role: "user", content: `write to ${name} about the invoice`, timestamp: 1 } },
     {
       type: "message",

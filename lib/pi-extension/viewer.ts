@@ -12,6 +12,8 @@ import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+// plain ESM shared with the command (typed from its JS); esbuild bundles it
+import { openBrowser } from "../../scripts/serve.mjs";
 
 /** The parts of pi's extension API this uses (pi's ExtensionAPI and ExtensionCommandContext have them). */
 interface CommandContext {
@@ -112,15 +114,6 @@ function say(ctx: CommandContext, message: string, level: "info" | "warning" | "
   else console.log(message);
 }
 
-/** Opens the page in the desktop's browser when there is a desktop; the message has the link either way. */
-function openInBrowser(url: string): void {
-  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
-  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
-  const child = spawn(command!, args, { stdio: "ignore", detached: true });
-  child.on("error", () => undefined);
-  child.unref();
-}
-
 export async function viewerCommand(args: string, ctx: CommandContext): Promise<string | null> {
   const wanted = args.trim();
   if (wanted === "stop") {
@@ -141,7 +134,8 @@ export async function viewerCommand(args: string, ctx: CommandContext): Promise<
   const entry = wanted || ctx.sessionManager.getLeafId();
   const url = `http://${HOST}:${viewer.port}/view?file=${encodeURIComponent(library.path)}${entry ? `&entry=${encodeURIComponent(entry)}` : ""}`;
   say(ctx, `Session viewer: ${url}`);
-  openInBrowser(url);
+  // the message has the link either way; a desktop also gets the page
+  openBrowser(url);
   return url;
 }
 

@@ -6,6 +6,7 @@ import { findRedactions, type RedactionFindings } from "@/lib/export/redaction-f
 import type { Session } from "@/lib/session/session";
 import { dropImages, type DroppedImages } from "./drop-images";
 import { scopedText, type ShareDataOptions } from "./share-data";
+import { utf8Length } from "./utf8-length";
 
 export interface SharePreview {
   lines: number;
@@ -33,7 +34,7 @@ export function sharePreview(session: Session, sourceText: string, scope: Pick<S
   }
   return {
     lines: lines.length,
-    bytes: new TextEncoder().encode(text).byteLength,
+    bytes: utf8Length(text),
     findings: rules && rules.list.length > 0 ? findRedactions(lines, rules, { limit }) : null,
     images,
   };

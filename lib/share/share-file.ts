@@ -8,6 +8,7 @@ import { packShare } from "./pack";
 import { seal, type Protection } from "./seal";
 import { shareData, type ShareDataOptions } from "./share-data";
 import { embedShare } from "./share-html";
+import { utf8Length } from "./utf8-length";
 
 export const SHARE_GENERATOR = "pi-session-viewer";
 
@@ -41,7 +42,7 @@ function titleOf(session: Session, options: ShareFileOptions): string {
 
 export async function makeShareFile(template: string, session: Session, sourceText: string, sourceName: string, options: ShareFileOptions): Promise<ShareFile> {
   const data = shareData(session, sourceText, sourceName, options);
-  const bytes = new TextEncoder().encode(data.text).byteLength;
+  const bytes = utf8Length(data.text);
   const manifest: ShareManifest = {
     format: SHARE_FORMAT,
     version: 1,
