@@ -1,10 +1,10 @@
-// Playwright configuration: Debian Chromium against `next start` (run `next build` first).
+// Playwright configuration: Debian's Chromium headless shell against `next start` (run `next build` first).
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium";
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH } from "./e2e/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
-const chromium = { ...devices["Desktop Chrome"], launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } };
+const chromium = { ...devices["Desktop Chrome"], launchOptions: { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS } };
 /** library.spec counts the sessions directory's files; xss.spec adds a folder to it */
 const SHARED_DIR_SPECS = ["library.spec.ts", "xss.spec.ts"];
 
@@ -20,7 +20,11 @@ export default defineConfig({
   reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: "retain-on-failure",
+    // a trace records every action's DOM and screencast, which costs the run a quarter of its CPU: only a retry
+    // of a failed test records one
+    trace: "on-first-retry",
+    // no animated fits and fades: the specs wait on what the page shows (e2e/fixtures/graph.ts), not on sleeps
+    reducedMotion: "reduce",
     screenshot: "only-on-failure",
   },
   projects: [

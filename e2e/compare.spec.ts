@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { compareNodes, type Comparison, type Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
+import { fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-compare";
@@ -74,16 +75,14 @@ async function expectComparison(page: Page, result: Comparison): Promise<void> {
 /** Opens the viewer on A of a pair whose two cards the graph draws (not folded away), everything in view. */
 async function openOnDrawnPair(page: Page, name: FixtureName, pairs: { a: string; b: string; result: Comparison }[], pick: "first" | "last" = "first") {
   const graph = await openViewer(page, viewUrl(name, pairs[0]!.a));
-  await graph.focus();
-  await graph.press("f");
+  await fitAll(graph);
   const drawn = new Set(await graph.locator("[data-entry-id]").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.entryId!)));
   const candidates = pairs.filter((p) => drawn.has(p.a) && drawn.has(p.b));
   expect(candidates.length, "a pair whose two cards are drawn").toBeGreaterThan(0);
   const pair = pick === "first" ? candidates[0]! : candidates.at(-1)!;
   if (pair.a !== pairs[0]!.a) {
     await openViewer(page, viewUrl(name, pair.a));
-    await graph.focus();
-    await graph.press("f");
+    await fitAll(graph);
   }
   return { graph, pair };
 }

@@ -6,6 +6,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { filteredParents, NO_FILTER, TREE_FILTER_MODES, type TreeFilter } from "../lib/layout/tree-filter";
 import type { Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
+import { fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-search";
@@ -21,9 +22,7 @@ async function openGraph(page: Page, name: FixtureName, extra = ""): Promise<Loc
 
 /** Every entry id the graph draws (cards, cursor markers, members of folded segments), once the drawing settles. */
 async function drawnIds(graph: Locator): Promise<string[]> {
-  await graph.focus();
-  await graph.press("f");
-  await graph.page().waitForTimeout(300); // the fit animates for 200 ms
+  await fitAll(graph);
   return graph.evaluate((root) =>
     [...root.querySelectorAll<HTMLElement>("[data-entry-id], [data-entry-ids]")].flatMap((el) =>
       el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!],

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
+import { fitAll } from "./fixtures/graph";
 import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files";
 
 function load(name: FixtureName): Session {
@@ -17,12 +18,6 @@ async function openGraph(page: Page, name: FixtureName, entry?: string): Promise
   await expect(graph).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
   await expect(graph.locator("[data-selected=true]")).toHaveCount(1);
   return graph;
-}
-
-async function fitAll(graph: Locator): Promise<void> {
-  await graph.focus();
-  await graph.press("f");
-  await graph.page().waitForTimeout(300); // the fit animates for 200 ms
 }
 
 /** Every entry id the graph draws: entry cards, cursor markers and the members of folded segments. */
@@ -239,6 +234,28 @@ test.describe("session graph", () => {
 
     await graph.press("c");
     await expect(graph.locator("[data-cut=true]")).toHaveCount(0);
+  });
+
+  test("a fit animates, and lands in one step for people who ask for less motion", async ({ page }) => {
+    /** Every transform the viewport takes while `f` fits the graph, the last one the fit. */
+    async function transformsOfFit(graph: Locator): Promise<string[]> {
+      await graph.evaluate((root) => {
+        const viewport = root.querySelector<HTMLElement>(".react-flow__viewport")!;
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => seen.push(viewport.style.transform)).observe(viewport, { attributes: true, attributeFilter: ["style"] });
+      });
+      await fitAll(graph);
+      return graph.evaluate(() => [...new Set((window as unknown as { seen: string[] }).seen)]);
+    }
+    // 5,000 entries open unfitted (a fit would be unreadable), so `f` moves the viewport
+    const reduced = await transformsOfFit(await openGraph(page, "ca-large"));
+    expect(reduced).toHaveLength(1);
+
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    const animated = await transformsOfFit(await openGraph(page, "ca-large"));
+    expect(animated.length).toBeGreaterThan(1);
+    expect(animated.at(-1)).toBe(reduced[0]);
   });
 
   test("looks right in the dark theme", async ({ page }) => {

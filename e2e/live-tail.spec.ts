@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
+import { fitAll, viewportSettled } from "./fixtures/graph";
 import { serveCli, type ServedApp } from "./fixtures/serve-cli";
 import { sessionFile } from "./fixtures/session-files";
 
@@ -67,8 +68,7 @@ function drawnIds(graph: Locator): Promise<string[]> {
 /** The graph shows exactly the entries the file holds now, each once, and the leaf pi would continue from. */
 async function expectShowsFile(page: Page, graph: Locator, file: string): Promise<Session> {
   const session = read(file);
-  await graph.focus();
-  await graph.press("f"); // fit: every node drawn
+  await fitAll(graph); // every node drawn
   await expect.poll(async () => (await drawnIds(graph)).sort(), { timeout: 30_000 }).toEqual([...session.tree.byId.keys()].sort());
   await expect(page.getByTestId("leaf-id")).toHaveText(session.leafId!);
   await expect(graph.locator(`[data-entry-id="${session.leafId}"][data-leaf="true"]`)).toHaveCount(1);
@@ -83,7 +83,7 @@ test("appended lines appear as new nodes and move the leaf, and the view stays p
   const graph = await open(page, rel);
   const before = read(file);
   await graph.locator(`[data-entry-id="${before.leafId}"]`).click();
-  await page.waitForTimeout(400); // let any animation settle before reading the viewport
+  await viewportSettled(graph);
   const view = await viewport(page);
   const selected = await selectedId(graph);
 

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { searchSession, type Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
+import { fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-search";
@@ -29,12 +30,6 @@ async function openGraph(page: Page, name: FixtureName, extra = ""): Promise<Loc
   const graph = page.getByTestId("session-graph");
   await expect(graph).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
   return graph;
-}
-
-async function fitAll(graph: Locator): Promise<void> {
-  await graph.focus();
-  await graph.press("f");
-  await graph.page().waitForTimeout(300); // the fit animates for 200 ms
 }
 
 /** Entry ids the graph marks as hits: ringed cards, and the hit members of folded segments (by their badge count). */

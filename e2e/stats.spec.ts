@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { statsFor, type PanelStats } from "../lib/session";
 import { openFixture } from "./fixtures/core";
+import { fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-search";
@@ -63,9 +64,7 @@ test("the branch stats follow the selected entry", async ({ page }) => {
 
   // another entry, chosen in the graph: the numbers follow
   const graph = page.getByTestId("session-graph");
-  await graph.focus();
-  await graph.press("f");
-  await page.waitForTimeout(300);
+  await fitAll(graph);
   await graph.locator(`[data-entry-id="${b}"]`).click();
   await expectFigures(page, statsFor(session, { kind: "branch", id: b }));
 });

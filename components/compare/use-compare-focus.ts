@@ -8,6 +8,7 @@
 import { useReactFlow, useStore } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import { openComparison } from "./compare-model";
+import { motionMs } from "@/components/ui/motion";
 import { useViewer, viewer } from "@/components/viewer/store";
 import type { GraphModel } from "@/components/graph/graph-model";
 
@@ -45,6 +46,6 @@ export function useCompareFocus(model: GraphModel): void {
     }
     shown.current = pair;
     const keys = ids.map((id) => model.display.keyOf.get(id)).filter((key): key is string => key !== undefined);
-    void rf.fitView({ nodes: keys.map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 });
+    void rf.fitView({ nodes: keys.map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: motionMs(250) });
   }, [a, b, model, rf, ready]);
 }

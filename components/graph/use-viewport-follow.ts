@@ -9,6 +9,7 @@
  */
 import { useReactFlow, useStore, useStoreApi } from "@xyflow/react";
 import { useCallback, useEffect, useRef, type RefObject } from "react";
+import { motionMs } from "@/components/ui/motion";
 import { viewer } from "@/components/viewer/store";
 import { pathIds } from "@/lib/layout/marks";
 import { cursorKey } from "./graph-actions";
@@ -65,7 +66,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
   });
 
   const fitAll = useCallback(() => {
-    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(flow.getState())), { duration: 200 });
+    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(flow.getState())), { duration: motionMs(200) });
   }, [rf, flow]);
 
   /**
@@ -79,10 +80,10 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
       if (!box) return;
       const view = rf.getViewport();
       const screen = sizeOf(flow.getState());
-      if (mode === "centre") void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, 0.85)), { duration: 250 });
+      if (mode === "centre") void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, 0.85)), { duration: motionMs(250) });
       else if (mode === "step" && (view.zoom < READABLE_ZOOM || !isOnScreen(box, view, screen))) {
-        void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, READABLE_ZOOM)), { duration: 150 });
-      } else if (mode === "follow" && !isOnScreen(box, view, screen)) void rf.setViewport(centreOn(box, screen, view.zoom), { duration: 150 });
+        void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, READABLE_ZOOM)), { duration: motionMs(150) });
+      } else if (mode === "follow" && !isOnScreen(box, view, screen)) void rf.setViewport(centreOn(box, screen, view.zoom), { duration: motionMs(150) });
     },
     [rf, flow],
   );

@@ -2,7 +2,7 @@
 
 // The home page: every session of the sessions directory (or the bundled samples), a filter, and ways to open a file.
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Kbd } from "@/components/ui/Badge";
 import { DropOverlay } from "@/components/ui/DropOverlay";
 import { Icon, Logo } from "@/components/ui/Icon";
@@ -40,7 +40,8 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
   const groups = useMemo(() => groupByProject(visible), [visible]);
   const projectCount = useMemo(() => groupByProject(sessions).length, [sessions]);
 
-  useEffect(() => {
+  // before paint: "/" pressed as soon as the list shows must already reach the filter
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (event.key !== "/" || target?.closest("input, textarea, [contenteditable]")) return;
