@@ -38,10 +38,21 @@ export function announce(host, url, target) {
   }
 }
 
-/** Runs the server as a child that lives and dies with this process. */
+/** How long the server may finish its requests once told to stop. */
+const GRACE_MS = 2000;
+
+/**
+ * Runs the server as a child that lives and dies with this process. Next's server, told to stop, waits for every
+ * open connection to end, and a page's live tail never ends by itself: after a short grace the server is killed.
+ */
 export function runServer(args, options) {
   const server = spawn(process.execPath, args, { ...options, stdio: "inherit" });
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      server.kill(signal);
+      setTimeout(() => server.kill("SIGKILL"), GRACE_MS).unref();
+    });
+  }
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   return server;
 }

@@ -11,16 +11,26 @@ import { tailFile, type Tail, type TailHandlers, type TailOptions } from "./tail
 
 const HEARTBEAT_MS = 15_000;
 
-/** Open streams, ended when the server is asked to stop: `next start` waits for open connections before it exits. */
+/**
+ * Open streams, ended when the server is asked to stop: `next start` waits for open connections before it exits.
+ * A page's EventSource reconnects at once, over a kept-alive connection the closing server still serves: a
+ * stream opened after the signal ends at once too.
+ */
 const openStreams = new Set<() => void>();
 let shutdownHooked = false;
+let shuttingDown = false;
 
 function endOnShutdown(finish: () => void): void {
+  if (shuttingDown) {
+    finish();
+    return;
+  }
   openStreams.add(finish);
   if (shutdownHooked) return;
   shutdownHooked = true;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
+      shuttingDown = true;
       for (const end of [...openStreams]) end();
     });
   }
@@ -109,7 +119,10 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
         finish();
         return;
       }
-      if (finished || request.signal.aborted) return finish();
+      if (finished || request.signal.aborted) {
+        tail.close(); // the stream ended while the file was being opened
+        return finish();
+      }
       heartbeat = setInterval(() => send(": ping\n\n"), options.heartbeatMs ?? HEARTBEAT_MS);
     },
     cancel() {
