@@ -2,7 +2,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Download, type Locator, type Page } from "@playwright/test";
-import { Session, caMessages, hxMessages, type JsonObject, type TreeEntry } from "../lib/session";
+import { Session, type JsonObject, type TreeEntry } from "../lib/session";
 import { FIXTURES_DIR } from "../lib/session/testing/golden";
 import { dedupe, listIds } from "./fixtures/lists";
 import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files";
@@ -41,7 +41,6 @@ function interestingEntries(session: Session): string[] {
   return [...ids];
 }
 
-const messagesOf = (session: Session, entry: TreeEntry) => (session.reader === "hx" ? hxMessages(entry) : caMessages(entry));
 
 async function open(page: Page, name: FixtureName, entry: string): Promise<Locator> {
   await page.goto(viewUrl(name, entry));
@@ -75,7 +74,7 @@ for (const name of FIXTURES) {
         await inspector.getByRole("tab", { name: "Context", exact: true }).click();
         const contextIds = dedupe(await listIds(inspector.getByTestId("context-list")));
         const fromCore = dedupe(session.context(id).messages.map((m) => m.entryId));
-        const fromGolden = (record.context as string[]).filter((cid) => messagesOf(session, session.tree.get(cid)!).length > 0);
+        const fromGolden = (record.context as string[]).filter((cid) => session.rules.messages(session.tree.get(cid)!).length > 0);
         expect(fromCore).toEqual(fromGolden);
         expect(contextIds).toEqual(fromGolden);
         await expect(inspector.getByTestId("context-list").locator("[data-entry-id]").first()).toBeVisible();

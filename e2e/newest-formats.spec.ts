@@ -63,9 +63,9 @@ for (const name of NEWEST) {
     const inspector = await open(page, name, id);
 
     const chip = page.getByTestId("reader-chip");
-    await expect(chip).toHaveText(rulesBadgeText(session.readerChoice));
+    await expect(chip).toHaveText(rulesBadgeText(session.rulesChoice));
     await expect(chip).toHaveAttribute("data-rules", session.reader);
-    await expect(chip).toHaveAttribute("title", new RegExp(session.readerChoice.reason.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    await expect(chip).toHaveAttribute("title", new RegExp(session.rulesChoice.reason.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
 
     await inspector.getByRole("tab", { name: "Context", exact: true }).click();
     const shown = await listIds(inspector.getByTestId("context-list"));

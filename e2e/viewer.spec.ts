@@ -74,7 +74,7 @@ test("an unknown entry in the link falls back to the leaf", async ({ page }) => 
   await ready(page);
   await expect.poll(() => param(page, "entry")).toBe(session.leafId);
   await expect(page.getByTestId("reader-chip")).toHaveText(session.reader === "hx" ? "harness" : "coding agent");
-  await expect(page.getByTestId("reader-chip")).toHaveAttribute("title", session.readerChoice.reason);
+  await expect(page.getByTestId("reader-chip")).toHaveAttribute("title", session.rulesChoice.reason);
   await expect(page.getByTestId("leaf-id")).toContainText(session.leafId!);
 });
 

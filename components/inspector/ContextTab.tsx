@@ -105,7 +105,7 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
   const unsent = model.entries.filter((e) => e.unsent).length;
   return (
     <div className="flex flex-col gap-1 border-b border-border px-3 py-2 text-[12px]">
-      {model.reader === "hx" ? (
+      {model.rules.pathStopsAtCompaction ? (
         <p className="rounded border border-sky-300 bg-sky-50 px-2 py-1 text-sky-900 dark:border-sky-900 dark:bg-sky-950/40 dark:text-sky-200">
           <span className="font-semibold">Harness rules apply.</span> {model.readerReason}. Its path stops at a compaction, and a compaction&apos;s retained tail stands in for the messages it kept.
         </p>
@@ -117,7 +117,7 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
         <span>
           <span className="text-muted">thinking</span> <span className="font-mono">{String(model.thinkingLevel)}</span>
         </span>
-        {model.reader === "hx" ? (
+        {model.rules.tracksActiveTools ? (
           <span>
             <span className="text-muted">active tools</span> <span className="font-mono">{Array.isArray(model.activeToolNames) ? model.activeToolNames.map(String).join(", ") || "none" : "default"}</span>
           </span>

@@ -214,7 +214,7 @@ function EditedBy({ entry }: { entry: TreeEntry }) {
 
 /** Where a v4 log's lanes point (pi-agent-core ≥ 0.84): every lane, and which of them sit on this entry. */
 function V4Lanes({ entry }: { entry: TreeEntry }) {
-  const log = useViewer((s) => s.session?.parser.v4 ?? null);
+  const log = useViewer((s) => s.session?.v4 ?? null);
   const revision = useViewer((s) => s.revision);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the log grows in place; revision says when
   const lanes = useMemo(() => (log ? [...log.lanes.values()] : null), [log, revision]);

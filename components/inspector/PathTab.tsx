@@ -26,7 +26,7 @@ export function PathTab({ session, id, revision }: { session: Session; id: strin
 
   if (result.error) return <QueryError error={result.error} what="path" />;
   const { path, summary } = result;
-  const truncated = session.reader === "hx" && summary !== null && summary.depth !== path.length;
+  const truncated = session.rules.pathStopsAtCompaction && summary !== null && summary.depth !== path.length;
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div className="flex flex-col gap-0.5 border-b border-border px-3 py-2 text-[12px]">

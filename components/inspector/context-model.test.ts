@@ -63,8 +63,8 @@ describe("contextModel", () => {
     const id = Object.keys(golden.leaves).find((k) => golden.leaves[k].context?.[0] === compactions[0]!.id && golden.leaves[k].path)!;
     const record = golden.leaves[id];
     const model = contextModel(session, id);
-    expect(model.reader).toBe("hx");
-    expect(model.readerReason).toBe(session.readerChoice.reason);
+    expect(model.rules.id).toBe("hx");
+    expect(model.readerReason).toBe(session.rulesChoice.reason);
     expect(model.entries.map((e) => e.entry.id)).toEqual(record.context);
     expect(model.messageCount).toBe(record.messageCount);
     const head = model.entries[0]!;

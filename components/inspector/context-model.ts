@@ -4,7 +4,7 @@
  * cut from the path, and a token estimate. Pure; the answers themselves come
  * from `Session.context` / `contextEntries` — this only arranges them.
  */
-import { contextEdits, type ContextMessage, type JsonObject, type ModelRef, type Reader, type Session, type TreeEntry } from "@/lib/session";
+import type { ContextMessage, JsonObject, ModelRef, RuleSet, Session, TreeEntry } from "@/lib/session";
 import type { Usage } from "@/lib/session";
 
 export interface ContextEntryView {
@@ -15,7 +15,7 @@ export interface ContextEntryView {
 }
 
 export interface ContextModel {
-  reader: Reader;
+  rules: RuleSet;
   readerReason: string;
   model: ModelRef | null;
   thinkingLevel: unknown;
@@ -39,13 +39,13 @@ export function contextModel(session: Session, id: string): ContextModel {
   const context = session.context(id);
   const entries: ContextEntryView[] = [];
   let m = 0;
-  const edits = session.reader === "ca-0.87" ? contextEdits(context.entryIds.flatMap((entryId) => session.tree.get(entryId) ?? [])) : null;
-  for (const [index, entryId] of context.entryIds.entries()) {
+  const notSent = session.rules.whyNotSent(context.entryIds.flatMap((entryId) => session.tree.get(entryId) ?? []));
+  for (const entryId of context.entryIds) {
     const entry = session.tree.get(entryId);
     if (!entry) continue;
     const messages: ContextMessage[] = [];
     while (m < context.messages.length && context.messages[m]!.entryId === entryId) messages.push(context.messages[m++]!);
-    entries.push({ entry, messages, unsent: messages.length ? null : (newerUnsentReason(session.reader, entry, index, edits) ?? unsentReason(entry)) });
+    entries.push({ entry, messages, unsent: messages.length ? null : (notSent.get(entry.id) ?? unsentReason(entry)) });
   }
   let chars = 0;
   let images = 0;
@@ -55,8 +55,8 @@ export function contextModel(session: Session, id: string): ContextModel {
     images += imageCount(item.message);
   }
   return {
-    reader: session.reader,
-    readerReason: session.readerChoice.reason,
+    rules: session.rules,
+    readerReason: session.rulesChoice.reason,
     model: context.model,
     thinkingLevel: context.thinkingLevel,
     activeToolNames: context.activeToolNames,
@@ -86,20 +86,13 @@ function cutFromReaderPath(session: Session, id: string, entries: ContextEntryVi
   return (safe(() => session.branch(id)) ?? []).filter((e) => !kept.has(e.id));
 }
 
-/** Why newer rules send nothing for an entry that 0.84's would send (pi ≥ 0.87 edits and compactions, v4 deferred messages). */
-function newerUnsentReason(reader: Reader, entry: TreeEntry, index: number, edits: Map<unknown, TreeEntry> | null): string | null {
-  const edit = edits?.get(entry.id);
-  if (edit && edit.replacement === null) return `removed by context_edit ${edit.id} on this branch (pi ≥ 0.87)`;
-  if (reader === "ca-0.87" && entry.type === "compaction" && index > 0) return "an older compaction in the kept range: pi ≥ 0.87 sends only the newest summary";
-  const message = entry.message as { role?: unknown; stopReason?: unknown } | undefined;
-  if (reader === "v4" && entry.type === "message" && message?.role === "assistant" && message.stopReason === "deferred") return "deferred assistant message: the harness does not send it";
-  if (entry.type === "usage") return "usage record: what a call cost, never sent";
-  if (entry.type === "context_edit") return `edits ${String(entry.targetId)} in this context; never sent itself`;
-  return null;
-}
-
-export function unsentReason(entry: TreeEntry): string {
+/** Why an entry on the context yields no message, whatever the rules (the rules' own reasons come first). */
+function unsentReason(entry: TreeEntry): string {
   switch (entry.type) {
+    case "usage":
+      return "usage record: what a call cost, never sent";
+    case "context_edit":
+      return `edits ${String(entry.targetId)} in this context; never sent itself`;
     case "model_change":
       return "sets the model; no message";
     case "thinking_level_change":

@@ -25,9 +25,9 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
   const title = useMemo(() => (session ? sessionTitle(session) : null), [session, revision]);
   // a v4 log has no coding-agent header; its own header names the cwd
-  const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : (session?.parser.v4?.header.cwd ?? null);
+  const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : (session?.v4?.header.cwd ?? null);
   const leafId = session?.leafId ?? null;
-  const choice = session?.readerChoice;
+  const choice = session?.rulesChoice;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
   const badge = useMemo(() => (session ? readerBadge(session) : null), [session, revision]);
   const label = title ?? fileName;
@@ -75,7 +75,7 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
       <ShareBadge />
       {session && choice && (
         <div className="flex shrink-0 items-center gap-2 text-xs text-muted">
-          <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.reader} className="min-w-0 max-w-[15rem]">
+          <Badge tone={badge?.tone} title={badge?.title} data-testid="reader-chip" data-rules={choice.id} className="min-w-0 max-w-[15rem]">
             <span className="truncate">{badge?.text}</span>
           </Badge>
           <span className="tabular-nums" data-testid="entry-count" title="Entries in the file">

@@ -1,5 +1,5 @@
 // Facts about a loaded session that the shell shows (title, diagnostics summary); pure, over the core's Session.
-import { RULE_SETS, rulesBadgeText, type Diagnostic, type Reader, type Session, type Severity } from "@/lib/session";
+import { DEFAULT_RULES, rulesBadgeText, type Diagnostic, type Session, type Severity } from "@/lib/session";
 
 /** The session's name (last session_info), else its first user message, else null. */
 export function sessionTitle(session: Session): string | null {
@@ -59,8 +59,6 @@ export function diagnosticsHeadline(summary: DiagnosticsSummary): string {
   return parts.join(" · ");
 }
 
-const READER_NAME: Partial<Record<Reader, string>> = { ca: "coding agent", hx: "harness" };
-
 export interface ReaderBadge {
   text: string;
   title: string;
@@ -73,17 +71,17 @@ export interface ReaderBadge {
  * with the reason and what the rules change in the tooltip.
  */
 export function readerBadge(session: Session): ReaderBadge {
-  const choice = session.readerChoice;
-  const plain = READER_NAME[choice.reader];
-  if (plain) return { text: plain, title: choice.reason, tone: choice.reader === "hx" ? "accent" : "neutral" };
-  const rules = RULE_SETS[choice.reader];
+  const choice = session.rulesChoice;
+  const rules = choice.rules;
+  const tone = rules === DEFAULT_RULES ? "neutral" : "accent";
+  if (rules.plainName) return { text: rules.plainName, title: choice.reason, tone };
   const lanes = session.lanes.map((l) => `${l.lane} → ${l.leafId ?? "(empty)"}`);
   const lines = [choice.reason, `Rules: ${rules.summary}.`, `Checked against ${rules.oracle}.`];
   if (lanes.length) lines.push(`Lanes: ${lanes.join(", ")}`);
-  return { text: rulesBadgeText(choice), title: lines.join("\n"), tone: "accent" };
+  return { text: rulesBadgeText(choice), title: lines.join("\n"), tone };
 }
 
 /** Entries in the file: a v4 log's lines also hold lanes, facts and records, which are not entries. */
 export function entryCountOf(session: Session): number {
-  return session.parser.v4 ? session.tree.entries.length : session.account().entry;
+  return session.v4 ? session.tree.entries.length : session.account().entry;
 }

@@ -79,7 +79,7 @@ function where(session: Session, file: string, id: string | null | undefined): s
 /** A file pi refuses to open is bad input: say why, by line. */
 function assertReadable(session: Session, file: string): void {
   // a v4 log is no coding-agent file, but pi-agent-core reads it: so do the v4 rules
-  if (!session.parser.caRefused || (session.reader === "v4" && session.parser.v4?.refusal === null)) return;
+  if (!session.parser.caRefused || (session.reader === "v4" && session.v4?.refusal === null)) return;
   const fatal = session.diagnostics().filter((d) => d.severity === "error");
   throw new CliError(fatal.map((d) => formatDiagnostic(file, d)).join("\n") || `${file}:0: error: not a pi session`);
 }
@@ -130,7 +130,7 @@ async function run(argv: string[]): Promise<string> {
         const leaf = leafArg === undefined ? session.leafId : needLeaf();
         const context = session.context(leaf);
         const out: Record<string, unknown> = { entryIds: context.entryIds, messages: context.messages.map((m) => m.message), model: context.model, thinkingLevel: context.thinkingLevel };
-        if (session.reader === "hx") out.activeToolNames = context.activeToolNames ?? null;
+        if (session.rules.tracksActiveTools) out.activeToolNames = context.activeToolNames ?? null;
         return JSON.stringify(out, null, 2);
       }
       case "fork": {

@@ -6,6 +6,7 @@
  * session's own raster image blocks.
  */
 import { isObject } from "@/lib/session/json";
+import { RULE_SETS } from "@/lib/session/rules/registry";
 import type { Session } from "@/lib/session/session";
 import { transcriptTitle, type TranscriptOptions } from "@/lib/session/transcript";
 import type { JsonObject, Reader, TreeEntry } from "@/lib/session/types";
@@ -71,7 +72,7 @@ function facts(session: Session, path: readonly TreeEntry[], id: string, reader:
   if (typeof header?.cwd === "string") items.push(`Working directory: <code>${escapeHtml(header.cwd)}</code>`);
   const model = modelInForce(session, id, reader);
   if (model) items.push(`Model: ${escapeHtml(model)}`);
-  items.push(`Path: ${path.length} ${path.length === 1 ? "entry" : "entries"}, ending at <code>${escapeHtml(id)}</code>${reader === "hx" ? " (harness reader)" : ""}`);
+  items.push(`Path: ${path.length} ${path.length === 1 ? "entry" : "entries"}, ending at <code>${escapeHtml(id)}</code>${RULE_SETS[reader].pathStopsAtCompaction ? " (harness reader)" : ""}`);
   return `<ul class="facts">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`;
 }
 

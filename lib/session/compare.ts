@@ -5,7 +5,7 @@
  * Not responsible for presentation or for choosing the two entries.
  */
 import { isObject } from "./json";
-import { caBranch } from "./path";
+import { caBranch } from "./rules/coding-agent-0.84/branch";
 import type { Session } from "./session";
 import { SessionQueryError, type ContextMessage, type ModelRef, type Reader, type TreeEntry } from "./types";
 import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";

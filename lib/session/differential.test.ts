@@ -281,7 +281,7 @@ async function compareHarness(text: string, where: string): Promise<number> {
   const entries = await storage.getEntries();
   const reader: Reader = "hx";
 
-  same(session.readerChoice.harnessError, null, `${where}: harness refusal`);
+  same(session.rulesChoice.harnessError, null, `${where}: harness refusal`);
   same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
   const leaf = await storage.getLeafId();
   same(session.tree.leaf("hx"), leaf, `${where}: leaf`);

@@ -160,7 +160,7 @@ describe.each(fixtures)("$name matches pi's goldens", (fixture) => {
 
   it("loads like the harness (pi-agent-core 0.83)", () => {
     const harness = Session.fromText(text, { reader: "hx" });
-    const refusal = harness.readerChoice.harnessError;
+    const refusal = harness.rulesChoice.harnessError;
     if (!hx.load.ok) {
       expect(refusal).not.toBeNull();
       expect(hx.load.error.endsWith(`: ${refusal}`)).toBe(true);

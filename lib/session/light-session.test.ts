@@ -113,7 +113,7 @@ function sameAnswers(full: Session, light: Session, where: string): void {
   expect(light.parser.lineKinds, where).toEqual(full.parser.lineKinds);
   expect(light.diagnostics(), where).toEqual(full.diagnostics());
   expect(light.header, where).toEqual(full.header);
-  expect([light.name, light.leafId, light.reader, light.rules.reason], where).toEqual([full.name, full.leafId, full.reader, full.rules.reason]);
+  expect([light.name, light.leafId, light.reader, light.rulesChoice.reason], where).toEqual([full.name, full.leafId, full.reader, full.rulesChoice.reason]);
   expect([...light.labels()], where).toEqual([...full.labels()]);
   expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
   expect(light.shape().roots, where).toEqual(full.shape().roots);

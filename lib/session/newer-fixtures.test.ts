@@ -136,10 +136,10 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
 
   it("0.86.1: usage entries and system messages pick the 0.86 rules; every entry as pi 0.86.1 reads it", () => {
     const session = Session.fromText(text(0));
-    expect(session.rules.id).toBe("ca-0.86");
-    expect(session.rules.detail).toBe("line 2: system message");
-    expect(rulesBadgeText(session.rules)).toBe(`Read as ${RULE_SETS["ca-0.86"].label} (line 2: system message)`);
-    expect(session.rules.traces.map((t) => t.what)).toEqual(["system message", "usage", "compaction systemMessage"]);
+    expect(session.rulesChoice.id).toBe("ca-0.86");
+    expect(session.rulesChoice.detail).toBe("line 2: system message");
+    expect(rulesBadgeText(session.rulesChoice)).toBe(`Read as ${RULE_SETS["ca-0.86"].label} (line 2: system message)`);
+    expect(session.rulesChoice.traces.map((t) => t.what)).toEqual(["system message", "usage", "compaction systemMessage"]);
     expect(compareEveryEntry(text(0), path.join(NEWEST, files[0]!), "0.86.1", "ca-0.86")).toBe(session.tree.size);
     // the second compaction keeps the first in its range: 0.86 sends both summaries
     const summaries = session.context(session.leafId).messages.filter((m) => m.message.role === "compactionSummary");
@@ -149,8 +149,8 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
   it("0.87.1: context_edit picks the ≥ 0.87 rules; edits replace and drop on their branch only", () => {
     const file = path.join(NEWEST, files[1]!);
     const session = Session.fromText(text(1));
-    expect(session.rules.id).toBe("ca-0.87");
-    expect(session.rules.detail).toMatch(/^line \d+: context_edit$/);
+    expect(session.rulesChoice.id).toBe("ca-0.87");
+    expect(session.rulesChoice.detail).toMatch(/^line \d+: context_edit$/);
     compareEveryEntry(text(1), file, "0.87.1", "ca-0.87");
     compareEveryEntry(text(1), file, "1.6.0", "ca-0.87");
     const edit = session.tree.entries.find((e) => e.type === "context_edit" && e.replacement !== null)!;
@@ -165,7 +165,7 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
 
   it("1.6.0: a context_edit of an assistant answer", () => {
     const session = Session.fromText(text(2));
-    expect(session.rules.id).toBe("ca-0.87");
+    expect(session.rulesChoice.id).toBe("ca-0.87");
     compareEveryEntry(text(2), path.join(NEWEST, files[2]!), "1.6.0", "ca-0.87");
     const edited = session.context(session.leafId).messages.filter((m) => m.editedBy);
     expect(edited).toHaveLength(1);
@@ -174,8 +174,8 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
 
   it("pi-agent-core 0.84.1: the v4 log's lanes, labels, records and every entry's context", async () => {
     const session = await compareV4Log(text(3), path.join(NEWEST, files[3]!));
-    expect(session.rules.id).toBe("v4");
-    expect(session.rules.detail).toBe("line 1: v4 header");
+    expect(session.rulesChoice.id).toBe("v4");
+    expect(session.rulesChoice.detail).toBe("line 1: v4 header");
     expect(session.lanes.map((l) => l.lane)).toEqual(["main", "review"]);
     expect(session.parser.v4!.records.map((r) => r.record.type)).toEqual(["operation_started", "usage"]);
     expect(session.context(session.leafId).messages.some((m) => m.message.stopReason === "deferred")).toBe(false);

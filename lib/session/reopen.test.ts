@@ -19,7 +19,7 @@ function observed(session: Session) {
     entries: session.tree.entries,
     entryLines: session.tree.entryLines,
     leafHistory: session.tree.leafHistory,
-    reader: session.readerChoice,
+    reader: session.rulesChoice,
     leafId: session.leafId,
     endsWithNewline: p.endsWithNewline,
   };
@@ -39,7 +39,7 @@ function readInSteps(text: string, cuts: number[]): Session | null {
   const session = new Session(parser.end());
   let from = resumeAt(text, cuts[0]!);
   for (const cut of [...cuts.slice(1), text.length]) {
-    void session.readerChoice;
+    void session.rulesChoice;
     void session.diagnostics();
     if (!parser.reopen()) return null;
     parser.push(text.slice(from, cut));

@@ -82,14 +82,14 @@ describe("reader choice", () => {
     const text = header + user("a", null) + "not json\n" + line({ type: "leaf", id: "m1", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" });
     const s = Session.fromText(text);
     expect(s.reader).toBe("ca");
-    expect(s.readerChoice.harnessError).toBe("line 3 is not valid JSON");
+    expect(s.rulesChoice.harnessError).toBe("line 3 is not valid JSON");
     expect(s.diagnostics().find((d) => d.kind === "hx-refused")?.message).toContain("line 3 is not valid JSON");
   });
 
   it("falls back when the harness leaf names a missing entry", () => {
     const s = Session.fromText(fixture("edge-leaf-missing-target"));
     expect(s.reader).toBe("ca");
-    expect(s.readerChoice.harnessError).toBe("Entry nothere not found");
+    expect(s.rulesChoice.harnessError).toBe("Entry nothere not found");
   });
 });
 
@@ -230,6 +230,6 @@ describe("reader choice while the file grows", () => {
     expect(s.reader).toBe("hx");
     parser.push("not json\n");
     expect(s.reader).toBe("ca");
-    expect(s.readerChoice.harnessError).toBe("line 4 is not valid JSON");
+    expect(s.rulesChoice.harnessError).toBe("line 4 is not valid JSON");
   });
 });

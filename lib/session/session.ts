@@ -1,19 +1,15 @@
-import { caContext, caContextEntries, hxContext, hxContextEntries, pathSummary } from "./context";
-import { newerCaContext, newerCaContextEntries } from "./context-newer";
-import { v4Branch, v4Context, v4ContextEntries } from "./context-v4";
-import { forkSession, type ForkOptions, type ForkResult } from "./fork";
-import { forkNewer } from "./fork-newer";
-import { forkV4Log } from "./fork-v4";
-import { RULE_SETS, type FormatTrace } from "./rules";
-import type { V4Lane } from "./v4-log";
-import { harnessRefusal } from "./harness";
+import { chooseRules, type RulesChoice } from "./rules/detect";
+import type { ForkOptions, ForkResult } from "./rules/coding-agent-0.84/fork";
+import { RULE_SETS } from "./rules/registry";
+import type { RuleInput, RuleSet } from "./rules/rule-set";
+import { pathSummary } from "./rules/coding-agent-0.84/context";
+import type { V4Lane, V4Log } from "./v4-log";
 import { RecentAnswers } from "./recent-answers";
 import { headerSchema, schemaIssues } from "./schema";
 import { CURRENT_VERSION, SessionParser } from "./parse";
-import { caBranch, hxBranch } from "./path";
 import { treeShape, type TreeShape } from "./structure";
 import type { LabelState, SessionTree } from "./tree";
-import { SessionQueryError, type Diagnostic, type LineAccount, type Reader, type SessionContext, type SessionHeader, type TreeEntry } from "./types";
+import type { Diagnostic, LineAccount, Reader, SessionContext, SessionHeader, TreeEntry } from "./types";
 
 export interface OpenOptions {
   /** "auto" (default): the harness rules for files holding `leaf` entries it can read, else the coding agent's. */
@@ -34,33 +30,14 @@ export interface SchemaChecked {
   issues: ReadonlyMap<number, string[]>;
 }
 
-interface ReaderChoice {
-  reader: Reader;
-  /** the same as `reader`: the id of the rules (see RULE_SETS) */
-  id: Reader;
-  /** why this reader, shown to the user */
-  reason: string;
-  /** the harness's refusal, when it has one */
-  harnessError: string | null;
-  /** the rules by name: "pi-coding-agent ≥ 0.87" */
-  label: string;
-  /** the line that decided, when one did */
-  line: number | null;
-  /** short form of the reason for a badge: "line 14: context_edit"; null for the default rules */
-  detail: string | null;
-  forced: boolean;
-  /** first line of each kind of trace a newer pi writer left */
-  traces: FormatTrace[];
-}
-
 /**
  * One session file, read and indexed: the façade the CLI, the server and the
  * UI use. Every answer is the one pi gives for the chosen reader; where pi
  * throws or never returns, a SessionQueryError says so instead.
  */
-export class Session {
+export class Session implements RuleInput {
   readonly tree: SessionTree;
-  private choiceCache: { rev: number; value: ReaderChoice } | null = null;
+  private choiceCache: { rev: number; value: RulesChoice } | null = null;
   private shapeCache: { rev: number; value: TreeShape } | null = null;
   private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
   private schemaChecked: SchemaChecked | undefined;
@@ -99,16 +76,18 @@ export class Session {
     return this.parser.header;
   }
 
-  get name(): string | null {
-    // a v4 log's name is its last name fact, as given (pi neither trims it nor treats "" as none)
-    const v4 = this.parser.v4;
-    if (v4 && this.reader === "v4") return v4.name ?? null;
-    return this.tree.name;
+  /** A v4 log's own records (lanes, facts); null for a v3 file. */
+  get v4(): V4Log | null {
+    return this.parser.v4;
   }
 
-  /** The rules applied to the file and why (same as readerChoice). */
-  get rules(): ReaderChoice {
-    return this.readerChoice;
+  get name(): string | null {
+    return this.rules.sessionName(this);
+  }
+
+  /** The rules the file is read by: every answer below comes from them. */
+  get rules(): RuleSet {
+    return this.rulesChoice.rules;
   }
 
   /** A v4 log's lanes (main first, then in creation order); [] for other files. */
@@ -116,29 +95,28 @@ export class Session {
     return this.parser.v4 ? [...this.parser.v4.lanes.values()] : [];
   }
 
-  get readerChoice(): ReaderChoice {
+  /** Which rules read the file, and why. */
+  get rulesChoice(): RulesChoice {
     // keyed on lines read, not tree revisions: a header or an unreadable line changes the harness's verdict too
     const rev = this.parser.revision;
     if (this.choiceCache?.rev === rev) return this.choiceCache.value;
-    const value = this.chooseReader();
+    const value = chooseRules(this.parser, this.options.reader);
     this.choiceCache = { rev, value };
     return value;
   }
 
+  /** The id of the rules the file is read by. */
   get reader(): Reader {
-    return this.readerChoice.reader;
+    return this.rulesChoice.id;
   }
 
-  /** The leaf after loading, by the chosen reader. */
+  /** The leaf after loading, by the chosen rules. */
   get leafId(): string | null {
-    const reader = this.reader;
-    if (reader === "v4") return this.parser.v4?.leafId ?? null;
-    return this.tree.leaf(reader === "hx" ? "hx" : "ca");
+    return this.rules.leaf(this);
   }
 
   labels(reader: Reader = this.reader): ReadonlyMap<string, LabelState> {
-    if (reader === "v4") return this.v4Labels();
-    return this.tree.labels(reader === "hx" ? "hx" : "ca");
+    return RULE_SETS[reader].labels(this);
   }
 
   account(): LineAccount {
@@ -156,14 +134,14 @@ export class Session {
 
   /** Everything worth telling about the file, by line. */
   diagnostics(): Diagnostic[] {
-    const choice = this.readerChoice;
+    const choice = this.rulesChoice;
     // v4 entries carry numeric timestamps (ms), as pi-agent-core writes them
     const parsed = this.parser.v4 ? this.parser.diagnostics.filter((d) => !(d.kind === "missing-timestamp" && d.entryId !== undefined && typeof this.tree.get(d.entryId)?.timestamp === "number")) : this.parser.diagnostics;
     // read by the v4 rules, a log pi-agent-core opens is no error: only the coding agent refuses it
-    const v4Readable = choice.reader === "v4" && this.parser.v4?.refusal === null;
+    const v4Readable = choice.id === "v4" && this.parser.v4?.refusal === null;
     if (v4Readable) for (const [i, d] of parsed.entries()) if (d.kind === "v4-log") parsed[i] = { ...d, severity: "info" };
     const out = [...parsed, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
-    if (this.tree.hasLeafEntries && choice.reader === "ca") {
+    if (this.tree.hasLeafEntries && choice.id === "ca") {
       out.push({ line: 0, kind: "hx-refused", severity: "warning", message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead` });
     }
     for (const [targetId, state] of this.tree.caLabels) {
@@ -210,10 +188,9 @@ export class Session {
     return out;
   }
 
-  /** getBranch: root → id, by the chosen reader (the harness's path stops at compactions). A fresh array: callers may change it. */
+  /** getBranch: root → id, by the chosen rules (the harness's path stops at compactions). A fresh array: callers may change it. */
   branch(id: string, reader: Reader = this.reader): TreeEntry[] {
-    const walk = reader === "hx" || reader === "v4" ? reader : "ca";
-    const path = this.walks.get(this.tree.revision, `${walk}\0${id}`, () => (walk === "hx" ? hxBranch(this.tree, id) : walk === "v4" ? v4Branch(this.tree, id) : caBranch(this.tree, id)));
+    const path = this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
     return path.slice();
   }
 
@@ -230,19 +207,12 @@ export class Session {
   }
 
   contextEntries(id: string | null, reader: Reader = this.reader): TreeEntry[] {
-    if (reader === "hx") return hxContextEntries(hxBranch(this.tree, id));
-    if (id === null) return [];
-    if (reader === "v4") return v4ContextEntries(v4Branch(this.tree, id));
-    if (reader === "ca-0.86" || reader === "ca-0.87") return newerCaContextEntries(this.tree, id);
-    return caContextEntries(this.tree, id);
+    return RULE_SETS[reader].contextEntries(this, id);
   }
 
   /** buildSessionContext with `id` as the leaf; null: the context before any entry. */
   context(id: string | null, reader: Reader = this.reader): SessionContext {
-    if (reader === "hx") return hxContext(this.tree, id);
-    if (reader === "v4") return v4Context(this.tree, id);
-    if (reader === "ca-0.86" || reader === "ca-0.87") return newerCaContext(this.tree, id, reader);
-    return caContext(this.tree, id);
+    return RULE_SETS[reader].context(this, id);
   }
 
   /** Depth and summed provider usage of the root→id path (coding-agent path). */
@@ -250,48 +220,9 @@ export class Session {
     return pathSummary(this.tree, id);
   }
 
-  /** The file pi's `createBranchedSession(id)` would write. */
+  /** The file pi's fork of `id` would write (`createBranchedSession`, or a v4 log's `repo.fork`). */
   fork(id: string, options?: ForkOptions, reader: Reader = this.reader): ForkResult {
-    // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
-    if (reader === "ca-0.86" || reader === "ca-0.87") return forkNewer(this.tree, this.header, id, options);
-    // a v4 log forks into another v4 log (pi-agent-core's repo.fork at the entry)
-    if (reader === "v4") {
-      if (!this.parser.v4) throw new SessionQueryError("invalid", "only a v4 log can be forked by the v4 rules");
-      return forkV4Log(this.tree, this.parser.v4, id, options);
-    }
-    return forkSession(this.tree, this.header, id, options);
-  }
-
-  private chooseReader(): ReaderChoice {
-    const forced = this.options.reader ?? "auto";
-    const harnessError = this.tree.hasLeafEntries || forced === "hx" ? this.harnessError() : null;
-    const traces = this.tree.evidence.all;
-    const choice = (reader: Reader, reason: string, line: number | null = null, detail: string | null = null): ReaderChoice => ({ reader, id: reader, reason, harnessError, label: RULE_SETS[reader].label, line, detail, forced: forced !== "auto", traces });
-    if (forced !== "auto") return choice(forced, `reader chosen explicitly (${forced})`, null, "chosen explicitly");
-    const v4 = this.parser.v4;
-    if (v4) return choice("v4", `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`, v4.headerLine, `line ${v4.headerLine}: v4 header`);
-    if (!this.tree.hasLeafEntries) {
-      const trace = this.tree.evidence.strongest;
-      if (trace) return choice(trace.rules, `${trace.reason}: read by ${RULE_SETS[trace.rules].label}'s rules`, trace.line, `line ${trace.line}: ${trace.what}`);
-      return choice("ca", "no leaf entries: read as pi's coding agent reads it");
-    }
-    if (harnessError === null) return choice("hx", "leaf entries: read as pi-agent-core's harness (0.78–0.83) reads it");
-    return choice("ca", `leaf entries, but the harness refuses the file (${harnessError}): read by the coding agent's rules`);
-  }
-
-  /** A v4 log's label facts in pi's terms (set by facts, not entries: `entryId` names the fact's line). */
-  private v4Labels(): ReadonlyMap<string, LabelState> {
-    const out = new Map<string, LabelState>();
-    for (const [targetId, fact] of this.parser.v4?.labels ?? []) out.set(targetId, { label: fact.label, timestamp: undefined, entryId: `seq ${fact.seq}`, line: fact.line });
-    return out;
-  }
-
-  private harnessError(): string | null {
-    const refusal = harnessRefusal(this.parser);
-    if (refusal) return refusal;
-    const leaf = this.tree.leaf("hx");
-    if (leaf !== null && !this.tree.get(leaf)) return `Entry ${leaf} not found`;
-    return null;
+    return RULE_SETS[reader].fork(this, id, options);
   }
 }
 

@@ -5,6 +5,7 @@
  * are in the transcript because they are on the path.
  */
 import { isObject } from "./json";
+import { RULE_SETS } from "./rules/registry";
 import type { Session } from "./session";
 import type { JsonObject, Reader, TreeEntry } from "./types";
 
@@ -64,7 +65,7 @@ function facts(session: Session, path: readonly TreeEntry[], id: string, reader:
   if (typeof header?.cwd === "string") lines.push(`- Working directory: \`${header.cwd}\``);
   const model = lastModel(path);
   if (model) lines.push(`- Model: ${model}`);
-  lines.push(`- Path: ${path.length} ${path.length === 1 ? "entry" : "entries"}, ending at \`${id}\`${reader === "hx" ? " (harness reader)" : ""}`);
+  lines.push(`- Path: ${path.length} ${path.length === 1 ? "entry" : "entries"}, ending at \`${id}\`${RULE_SETS[reader].pathStopsAtCompaction ? " (harness reader)" : ""}`);
   return lines;
 }
 

@@ -1,7 +1,7 @@
 import { isNonEmptyString, isObject, timeOf } from "./json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
 import type { ElidedLines } from "./light-lines";
-import { FormatEvidence } from "./rules";
+import { FormatEvidence } from "./rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "./types";
 
 /** How the cursor got where it is after one line of the file. */

@@ -39,7 +39,7 @@ export function scopeProblem(session: Session, scope: ShareScope, entryId: strin
   if (scope === "session") return null;
   if (entryId === null || !session.tree.get(entryId)) return "Select an entry: a fork or a path ends at one.";
   if (scope === "path" && !session.header) return "A path is shared with the session's header line, and this file has none.";
-  if (scope === "path" && session.parser.v4) return "A pi-agent-core v4 log is shared whole or as a fork, not as a bare path.";
+  if (scope === "path" && session.v4) return "A pi-agent-core v4 log is shared whole or as a fork, not as a bare path.";
   return null;
 }
 

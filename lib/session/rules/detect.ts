@@ -1,113 +1,18 @@
-import { isObject } from "./json";
-import type { Reader, SessionEntry } from "./types";
-
-/**
- * Which pi version's rules read a file. The v3 file format never names the pi
- * version that wrote it, but newer writers leave traces: entry types and fields
- * that older versions never write. Each trace is a lower bound on the writer's
- * version; the highest one seen picks the rules (the user can override).
- */
-
-export interface RuleSet {
-  id: Reader;
-  /** "pi-coding-agent ≥ 0.87" */
-  label: string;
-  /** the package and versions whose code these rules reproduce */
-  oracle: string;
-  /** what sets these rules apart, one sentence */
-  summary: string;
-}
-
-export const RULE_SETS: Readonly<Record<Reader, RuleSet>> = {
-  ca: {
-    id: "ca",
-    label: "pi-coding-agent 0.84",
-    oracle: "@earendil-works/pi-coding-agent 0.84.1 (same context rules 0.81 – 0.85)",
-    summary: "the coding agent's SessionManager; an earlier compaction inside the kept range adds a second summary",
-  },
-  hx: {
-    id: "hx",
-    label: "pi-agent-core 0.83 harness",
-    oracle: "@earendil-works/pi-agent-core 0.83.0 (leaf entries, 0.78 – 0.83)",
-    summary: "the harness storage: leaf entries move the cursor, paths stop at compactions, retainedTail is inlined",
-  },
-  "ca-0.86": {
-    id: "ca-0.86",
-    label: "pi-coding-agent 0.86",
-    oracle: "@earendil-works/pi-coding-agent 0.86.1",
-    summary: "usage entries; system messages (kept ranges skip them); a compaction's systemMessage comes before its summary",
-  },
-  "ca-0.87": {
-    id: "ca-0.87",
-    label: "pi-coding-agent ≥ 0.87",
-    oracle: "@earendil-works/pi-coding-agent 0.87.1 and 1.6.0",
-    summary: "context_edit entries replace an earlier message on their branch; only the newest compaction yields a summary",
-  },
-  v4: {
-    id: "v4",
-    label: "pi-agent-core ≥ 0.84 v4 log",
-    oracle: "@earendil-works/pi-agent-core 0.84.1 (dist/harness/session/jsonl)",
-    summary: "a mutation log: entries, lanes, name and label facts, records; context = last compaction, its retainedTail, then the rest",
-  },
-};
-
-/** One trace of a newer writer: the first line that shows it. */
-export interface FormatTrace {
-  line: number;
-  /** the lowest rules that read it as its writer did */
-  rules: "ca-0.86" | "ca-0.87";
-  /** "context_edit" — what is on that line, short */
-  what: string;
-  /** "line 14 has a context_edit entry" */
-  reason: string;
-}
-
-const RANK: Record<FormatTrace["rules"], number> = { "ca-0.86": 1, "ca-0.87": 2 };
-
-/**
- * Collects traces of newer writers as entries arrive (one check per entry, so
- * a live tail never rescans the file). Only the first trace of each kind is kept.
- */
-export class FormatEvidence {
-  private readonly traces = new Map<string, FormatTrace>();
-
-  observe(entry: SessionEntry, line: number): void {
-    const type = entry.type;
-    if (type === "context_edit") this.note("context_edit", line, "ca-0.87", "context_edit", `line ${line} has a context_edit entry (written by pi-coding-agent ≥ 0.87)`);
-    else if (type === "usage") this.note("usage", line, "ca-0.86", "usage", `line ${line} has a usage entry (written by pi-coding-agent ≥ 0.86)`);
-    else if (type === "compaction") {
-      if (typeof entry.id === "string" && entry.firstKeptEntryId === entry.id) {
-        this.note("self-kept", line, "ca-0.87", "firstKeptEntryId = own id", `line ${line} is a compaction whose firstKeptEntryId is its own id (pi-coding-agent ≥ 0.87's default)`);
-      }
-      if (entry.systemMessage) this.note("systemMessage", line, "ca-0.86", "compaction systemMessage", `line ${line} is a compaction with a systemMessage (written by pi-coding-agent ≥ 0.86)`);
-    } else if (type === "message" && isObject(entry.message) && entry.message.role === "system") {
-      this.note("system", line, "ca-0.86", "system message", `line ${line} is a system message (written by pi-coding-agent ≥ 0.86)`);
-    }
-  }
-
-  /** The trace that decides: the newest rules, and of those the earliest line. */
-  get strongest(): FormatTrace | null {
-    let best: FormatTrace | null = null;
-    for (const trace of this.traces.values()) {
-      if (!best || RANK[trace.rules] > RANK[best.rules] || (RANK[trace.rules] === RANK[best.rules] && trace.line < best.line)) best = trace;
-    }
-    return best;
-  }
-
-  get all(): FormatTrace[] {
-    return [...this.traces.values()].sort((a, b) => a.line - b.line);
-  }
-
-  private note(key: string, line: number, rules: FormatTrace["rules"], what: string, reason: string): void {
-    if (!this.traces.has(key)) this.traces.set(key, { line, rules, what, reason });
-  }
-}
+import type { SessionParser } from "../parse";
+import type { Reader } from "../types";
+import type { FormatTrace } from "./format-evidence";
+import { harnessRefusal } from "./harness-0.83/refusal";
+import { RULE_SETS } from "./registry";
+import type { RuleSet } from "./rule-set";
 
 /** The rules applied to a file, and why: what the viewer shows as "Read as …". */
 export interface RulesChoice {
+  rules: RuleSet;
   id: Reader;
   label: string;
   reason: string;
+  /** the harness's refusal, when it has one */
+  harnessError: string | null;
   /** the line that decided, when one did */
   line: number | null;
   /** short form for a badge: "line 14: context_edit" */
@@ -120,4 +25,45 @@ export interface RulesChoice {
 /** "Read as pi-coding-agent ≥ 0.87 (line 14: context_edit)" */
 export function rulesBadgeText(choice: Pick<RulesChoice, "label" | "detail">): string {
   return `Read as ${choice.label}${choice.detail ? ` (${choice.detail})` : ""}`;
+}
+
+/**
+ * The rules a file is read by: those forced, else a v4 log's, else the
+ * harness's for a v3 file with leaf entries it opens, else the newest rules
+ * whose traces the file holds, else the coding agent 0.84's.
+ */
+export function chooseRules(parser: SessionParser, forced: "auto" | Reader = "auto"): RulesChoice {
+  const tree = parser.tree;
+  const harnessError = tree.hasLeafEntries || forced === "hx" ? harnessOpenError(parser) : null;
+  const traces = tree.evidence.all;
+  const choice = (id: Reader, reason: string, line: number | null = null, detail: string | null = null): RulesChoice => ({
+    rules: RULE_SETS[id],
+    id,
+    reason,
+    harnessError,
+    label: RULE_SETS[id].label,
+    line,
+    detail,
+    forced: forced !== "auto",
+    traces,
+  });
+  if (forced !== "auto") return choice(forced, `reader chosen explicitly (${forced})`, null, "chosen explicitly");
+  const v4 = parser.v4;
+  if (v4) return choice("v4", `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`, v4.headerLine, `line ${v4.headerLine}: v4 header`);
+  if (!tree.hasLeafEntries) {
+    const trace = tree.evidence.strongest;
+    if (trace) return choice(trace.rules, `${trace.reason}: read by ${RULE_SETS[trace.rules].label}'s rules`, trace.line, `line ${trace.line}: ${trace.what}`);
+    return choice("ca", "no leaf entries: read as pi's coding agent reads it");
+  }
+  if (harnessError === null) return choice("hx", "leaf entries: read as pi-agent-core's harness (0.78–0.83) reads it");
+  return choice("ca", `leaf entries, but the harness refuses the file (${harnessError}): read by the coding agent's rules`);
+}
+
+/** Why the harness would not open the file, or null when it would. */
+function harnessOpenError(parser: SessionParser): string | null {
+  const refusal = harnessRefusal(parser);
+  if (refusal) return refusal;
+  const leaf = parser.tree.leaf("hx");
+  if (leaf !== null && !parser.tree.get(leaf)) return `Entry ${leaf} not found`;
+  return null;
 }

@@ -1,9 +1,8 @@
-import { isObject } from "./json";
-import { CYCLE, ROOT, roleReadError, step, type PathState } from "./path-state";
-import { caBranch, hxBranch } from "./path";
-import type { SessionTree } from "./tree";
-import type { Usage } from "./usage";
-import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "./types";
+import { CYCLE, ROOT, step, type PathState } from "../../path-state";
+import type { SessionTree } from "../../tree";
+import type { Usage } from "../../usage";
+import { SessionQueryError, type ContextMessage, type JsonObject, type SessionContext, type TreeEntry } from "../../types";
+import { caBranch } from "./branch";
 
 /**
  * Memoised per-entry state of the coding agent's path walk, so that the
@@ -109,11 +108,11 @@ function timeMs(value: unknown): number {
   return new Date(value as string).getTime();
 }
 
-function customMessage(entry: TreeEntry, content: unknown): JsonObject {
+export function customMessage(entry: TreeEntry, content: unknown): JsonObject {
   return { role: "custom", customType: entry.customType, content, display: entry.display, details: entry.details, timestamp: timeMs(entry.timestamp) };
 }
 
-function summaryMessages(entry: TreeEntry): ContextMessage[] {
+export function summaryMessages(entry: TreeEntry): ContextMessage[] {
   if (entry.type === "branch_summary" && entry.summary) {
     return [{ entryId: entry.id, source: "synthesized", message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: timeMs(entry.timestamp) } }];
   }
@@ -135,50 +134,4 @@ export function caMessages(entry: TreeEntry): ContextMessage[] {
   }
   if (entry.type === "custom_message") return [{ entryId: entry.id, source: "synthesized", message: customMessage(entry, entry.content ?? []) }];
   return summaryMessages(entry);
-}
-
-/** The harness's messages for one context entry (no null-content fix; retainedTail inlined). */
-export function hxMessages(entry: TreeEntry): ContextMessage[] {
-  if (entry.type === "message") return [{ entryId: entry.id, source: "stored", message: entry.message as JsonObject }];
-  if (entry.type === "custom_message") return [{ entryId: entry.id, source: "synthesized", message: customMessage(entry, entry.content) }];
-  const out = summaryMessages(entry);
-  if (entry.type === "compaction" && Array.isArray(entry.retainedTail)) {
-    entry.retainedTail.forEach((message, tailIndex) => out.push({ entryId: entry.id, source: "retainedTail", tailIndex, message: message as JsonObject }));
-  }
-  return out;
-}
-
-/** The harness's `defaultContextEntryTransform` over its (truncated) path. */
-export function hxContextEntries(path: TreeEntry[]): TreeEntry[] {
-  let compactionIdx = -1;
-  for (let i = 0; i < path.length; i++) if (path[i]!.type === "compaction") compactionIdx = i;
-  if (compactionIdx < 0) return [...path];
-  const compaction = path[compactionIdx]!;
-  const firstIdx = path.findIndex((e) => e.type === "compaction" && e.id === compaction.id);
-  const out = [compaction];
-  if (!compaction.retainedTail && compaction.firstKeptEntryId) {
-    const start = path.findIndex((e, i) => i < firstIdx && e.id === compaction.firstKeptEntryId);
-    if (start >= 0) out.push(...path.slice(start, firstIdx));
-  }
-  out.push(...path.slice(firstIdx + 1));
-  return out;
-}
-
-/** The harness's `buildSessionContext` at `id` (spec §8–§9). */
-export function hxContext(tree: SessionTree, id: string | null): SessionContext {
-  const path = hxBranch(tree, id);
-  let thinkingLevel: unknown = "off";
-  let model: ModelRef | null = null;
-  let activeToolNames: unknown[] | null = null;
-  for (const entry of path) {
-    const error = roleReadError(entry);
-    if (error) throw new SessionQueryError("invalid", error);
-    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
-      model = { provider: entry.message.provider, modelId: entry.message.model };
-    } else if (entry.type === "active_tools_change") activeToolNames = Array.isArray(entry.activeToolNames) ? [...entry.activeToolNames] : [];
-  }
-  const entries = hxContextEntries(path);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => hxMessages(tree.full(e))), model, thinkingLevel, activeToolNames };
 }

@@ -1,8 +1,8 @@
-import { randomEntryId, uuidv7 } from "./ids";
-import { isObject } from "./json";
-import { caBranch } from "./path";
-import type { SessionTree } from "./tree";
-import { SessionQueryError, type JsonObject, type SessionEntry, type SessionHeader } from "./types";
+import { randomEntryId, uuidv7 } from "../../ids";
+import { isObject } from "../../json";
+import { caBranch } from "./branch";
+import type { SessionTree } from "../../tree";
+import { SessionQueryError, type JsonObject, type SessionEntry, type SessionHeader } from "../../types";
 
 export interface ForkOptions {
   /** new session id; default a fresh UUIDv7 (pi's choice) */

@@ -1,8 +1,8 @@
-import { isObject } from "./json";
-import { caBranch } from "./path";
-import { roleReadError } from "./path-state";
-import type { SessionTree } from "./tree";
-import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "./types";
+import { isObject } from "../../json";
+import { caBranch } from "../coding-agent-0.84/branch";
+import { roleReadError } from "../../path-state";
+import type { SessionTree } from "../../tree";
+import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "../../types";
 
 /**
  * The context pi-agent-core 0.84.1 builds over a v4 log (dist/harness/session/

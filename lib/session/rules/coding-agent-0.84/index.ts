@@ -1,0 +1,24 @@
+import type { RuleSet } from "../rule-set";
+import { caBranch } from "./branch";
+import { caContext, caContextEntries, caMessages } from "./context";
+import { forkSession } from "./fork";
+
+/** pi-coding-agent 0.84's SessionManager (the same context rules 0.81 – 0.85): the default for v3 files. */
+export const codingAgent084: RuleSet = {
+  id: "ca",
+  label: "pi-coding-agent 0.84",
+  oracle: "@earendil-works/pi-coding-agent 0.84.1 (same context rules 0.81 – 0.85)",
+  summary: "the coding agent's SessionManager; an earlier compaction inside the kept range adds a second summary",
+  plainName: "coding agent",
+  pathStopsAtCompaction: false,
+  tracksActiveTools: false,
+  sessionName: ({ tree }) => tree.name,
+  leaf: ({ tree }) => tree.leaf("ca"),
+  labels: ({ tree }) => tree.labels("ca"),
+  branch: ({ tree }, id) => caBranch(tree, id),
+  contextEntries: ({ tree }, id) => (id === null ? [] : caContextEntries(tree, id)),
+  context: ({ tree }, id) => caContext(tree, id),
+  messages: caMessages,
+  whyNotSent: () => new Map(),
+  fork: ({ tree, header }, id, options) => forkSession(tree, header, id, options),
+};

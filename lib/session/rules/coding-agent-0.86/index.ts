@@ -1,0 +1,19 @@
+import { codingAgent084 } from "../coding-agent-0.84";
+import type { RuleSet } from "../rule-set";
+import { newerCaContext, newerCaContextEntries, newerCaMessages } from "./context";
+import { forkNewer } from "./fork";
+
+/** pi-coding-agent 0.86: system messages, usage entries, a compaction's systemMessage. */
+export const codingAgent086: RuleSet = {
+  ...codingAgent084,
+  id: "ca-0.86",
+  label: "pi-coding-agent 0.86",
+  oracle: "@earendil-works/pi-coding-agent 0.86.1",
+  summary: "usage entries; system messages (kept ranges skip them); a compaction's systemMessage comes before its summary",
+  plainName: null,
+  contextEntries: ({ tree }, id) => (id === null ? [] : newerCaContextEntries(tree, id)),
+  context: ({ tree }, id) => newerCaContext(tree, id),
+  messages: newerCaMessages,
+  // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
+  fork: ({ tree, header }, id, options) => forkNewer(tree, header, id, options),
+};

@@ -1,0 +1,25 @@
+import { codingAgent084 } from "../coding-agent-0.84";
+import type { RuleSet } from "../rule-set";
+import { hxBranch } from "./branch";
+import { hxContext, hxContextEntries, hxMessages } from "./context";
+
+/** pi-agent-core 0.83's harness storage (0.78 – 0.83): files whose cursor moves are `leaf` entries. */
+export const harness083: RuleSet = {
+  id: "hx",
+  label: "pi-agent-core 0.83 harness",
+  oracle: "@earendil-works/pi-agent-core 0.83.0 (leaf entries, 0.78 – 0.83)",
+  summary: "the harness storage: leaf entries move the cursor, paths stop at compactions, retainedTail is inlined",
+  plainName: "harness",
+  pathStopsAtCompaction: true,
+  tracksActiveTools: true,
+  sessionName: codingAgent084.sessionName,
+  leaf: ({ tree }) => tree.leaf("hx"),
+  labels: ({ tree }) => tree.labels("hx"),
+  branch: ({ tree }, id) => hxBranch(tree, id),
+  contextEntries: ({ tree }, id) => hxContextEntries(hxBranch(tree, id)),
+  context: ({ tree }, id) => hxContext(tree, id),
+  messages: hxMessages,
+  whyNotSent: () => new Map(),
+  // the viewer's fork of a harness file is the one the coding agent writes
+  fork: codingAgent084.fork,
+};

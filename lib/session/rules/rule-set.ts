@@ -1,0 +1,57 @@
+import type { SessionTree, LabelState } from "../tree";
+import type { ContextMessage, Reader, SessionContext, SessionHeader, TreeEntry } from "../types";
+import type { V4Log } from "../v4-log";
+import type { ForkOptions, ForkResult } from "./coding-agent-0.84/fork";
+
+/** What rules read: the indexed file, its header, and a v4 log's own records when the file is one. */
+export interface RuleInput {
+  readonly tree: SessionTree;
+  readonly header: SessionHeader | null;
+  readonly v4: V4Log | null;
+}
+
+/**
+ * One pi version's way of reading a session file: every question the viewer
+ * asks of a file is answered through one of these, and nothing outside this
+ * folder tests which one it is. A new pi version whose answers differ is a new
+ * folder here implementing this interface, plus its differential test.
+ */
+export interface RuleSet {
+  /** the id the CLI's `--reader` and the viewer's `rules=` take */
+  readonly id: Reader;
+  /** "pi-coding-agent ≥ 0.87" */
+  readonly label: string;
+  /** the package and versions whose code these rules reproduce */
+  readonly oracle: string;
+  /** what sets these rules apart, one sentence */
+  readonly summary: string;
+  /** pi 0.84's two v3 readers go by a plain name ("coding agent", "harness"); newer rules by their label */
+  readonly plainName: string | null;
+  /** the root path stops at a compaction (the harness's getPathToRootOrCompaction), so it can be shorter than the tree's */
+  readonly pathStopsAtCompaction: boolean;
+  /** the context names the active tools (the 0.83 harness's active_tools_change) */
+  readonly tracksActiveTools: boolean;
+
+  /** the session's name, null when it has none */
+  sessionName(input: RuleInput): string | null;
+  /** where the next entry goes after loading */
+  leaf(input: RuleInput): string | null;
+  /** labels in force, by target id */
+  labels(input: RuleInput): ReadonlyMap<string, LabelState>;
+  /** getBranch: root → id. A fresh array. */
+  branch(input: RuleInput, id: string): TreeEntry[];
+  /** buildContextEntries: the entries whose messages make up the context at `id`; null: before any entry */
+  contextEntries(input: RuleInput, id: string | null): TreeEntry[];
+  /** buildSessionContext with `id` as the leaf; null: before any entry */
+  context(input: RuleInput, id: string | null): SessionContext;
+  /** sessionEntryToContextMessages: what one entry yields on its own (no edits by later entries) */
+  messages(entry: TreeEntry): ContextMessage[];
+  /**
+   * Why context entries these rules keep yield no message where pi 0.84's
+   * would (an edit removed it, only the newest compaction speaks, a deferred
+   * reply), by entry id. `entries` is `contextEntries` at one leaf, in order.
+   */
+  whyNotSent(entries: readonly TreeEntry[]): Map<string, string>;
+  /** the file pi's fork of `id` writes (createBranchedSession, or a v4 log's repo.fork) */
+  fork(input: RuleInput, id: string, options?: ForkOptions): ForkResult;
+}
