@@ -3,9 +3,10 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-const PURE_CORE = ["lib/session/**", "lib/layout/**", "lib/share/**"];
+const PURE_CORE = ["lib/session/**", "lib/layout/**", "lib/share/**", "lib/export/**", "lib/client/**"];
 const CORE_TEST_SUPPORT = [
   "lib/session/**/*.test.ts",
+  "lib/export/**/*.test.ts",
   "lib/layout/**/*.test.ts",
   "lib/share/**/*.test.ts",
   "lib/session/testing/**",
@@ -26,9 +27,37 @@ const nodeImports = [
   { regex: "^(node:.*|(fs|path)(/.*)?)$", message: "lib/session and lib/layout are pure: file system access belongs in lib/server." },
 ];
 
+/**
+ * The layers and what each may import besides itself and npm packages (docs/ARCHITECTURE.md draws the same
+ * table). Checked on resolved paths, so a relative import that climbs out of a folder is caught too.
+ */
+const LAYERS = {
+  "lib/session": [],
+  "lib/layout": ["lib/session"],
+  "lib/export": ["lib/session"],
+  "lib/share": ["lib/session", "lib/export"],
+  "lib/library": ["lib/session"],
+  "lib/client": ["lib/session", "lib/export", "lib/share"],
+  "lib/server": ["lib/session", "lib/library", "lib/export", "lib/share"],
+  "lib/cli": ["lib/session", "lib/library", "lib/export", "lib/share", "lib/server", "scripts"],
+  "lib/pi-extension": ["scripts"],
+  components: ["lib/session", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client", "components"],
+};
+const EVERY_FOLDER = [...Object.keys(LAYERS), "app", "scripts"];
+const layerZones = Object.entries(LAYERS).map(([layer, may]) => ({
+  target: `./${layer}`,
+  from: EVERY_FOLDER.filter((other) => other !== layer && !may.includes(other)).map((other) => `./${other}`),
+  message: `${layer} may import only ${may.length ? may.join(", ") : "itself"} (eslint.config.mjs LAYERS).`,
+}));
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
+  {
+    files: ["lib/**", "components/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/testing/**"],
+    rules: { "import/no-restricted-paths": ["error", { zones: layerZones }] },
+  },
   {
     files: PURE_CORE,
     rules: { "no-restricted-imports": ["error", { patterns: [...uiAndAppImports, ...nodeImports] }] },

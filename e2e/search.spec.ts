@@ -1,4 +1,4 @@
-// Search on /view: the hit list and the count match lib/session/search.ts on the same file, the graph rings exactly
+// Search on /view: the hit list and the count match lib/session/features/search.ts on the same file, the graph rings exactly
 // the matching entries (folded segments count theirs), keyboard and shortcuts work, and the query survives a reload.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";

@@ -117,6 +117,8 @@ test("a file chosen on the library page is parsed in the browser, and a reload a
 test("a file dropped on the viewer replaces the session, read in the browser", async ({ page }) => {
   await page.goto(viewUrl("ca-branching-a"));
   await ready(page);
+  // the library file's live tail connects after the load: only requests after that count
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", SLOW);
   const dropped = openFixture("hx-leaf-moves-a");
   const text = readFileSync(sessionFile("hx-leaf-moves-a"), "utf8");
   const requests = watchRequests(page);

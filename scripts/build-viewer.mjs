@@ -105,8 +105,8 @@ function page({ app, theme, css, network }) {
 async function main() {
   const started = Date.now();
   const [worker, shareWorker, css, themeModule] = await Promise.all([
-    bundle("components/viewer/parse.worker.ts"),
-    bundle("components/share/share.worker.ts"),
+    bundle("lib/client/parse.worker.ts"),
+    bundle("lib/client/share.worker.ts"),
     styles(),
     bundle("components/ui/theme-script.ts", { format: "esm", minify: false }),
   ]);

@@ -24,11 +24,10 @@ run_step() {
   return $rc
 }
 
-# the second tsc proves lib/session and lib/layout build with browser libraries only (no Node types)
-typecheck() { npx next typegen >/dev/null && npx tsc --noEmit && npx tsc -p tsconfig.session.json; }
 
 run_step "lint" npx eslint . || { step_failures=$((step_failures + 1)); failed_steps+=("lint"); }
-run_step "typecheck" typecheck || { step_failures=$((step_failures + 1)); failed_steps+=("typecheck"); }
+# the second tsc of `npm run typecheck` proves the pure layers build with browser libraries only (no Node types)
+run_step "typecheck" npm run --silent typecheck || { step_failures=$((step_failures + 1)); failed_steps+=("typecheck"); }
 
 # Test failures are counted from the JSON report, not from the exit code.
 run_step "unit tests (vitest)" npx vitest run --reporter=default --reporter=json \

@@ -5,7 +5,7 @@
 // browsers never send to a server).
 import { useEffect, useRef, useState } from "react";
 import { formatBytes } from "@/components/ui/format";
-import type { ShareWritten } from "./share-protocol";
+import type { ShareWritten } from "../../lib/client/share-protocol";
 
 export function ShareResult({ file, name }: { file: ShareWritten; name: string }) {
   const [copied, setCopied] = useState(false);

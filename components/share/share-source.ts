@@ -1,6 +1,6 @@
 // Where the Share dialog's worker reads the open session from, and the page that becomes a share file.
 import type { SessionSource } from "@/components/viewer/store";
-import type { ShareSource } from "./share-protocol";
+import type { ShareSource } from "../../lib/client/share-protocol";
 
 /** The session's own bytes as its source has them (absolute URLs: the worker resolves nothing against the page). */
 export function shareSourceOf(source: SessionSource): ShareSource {

@@ -2,10 +2,10 @@
 // without Next.js. In a share file it opens the page's own data block; on a static host, ?src= or a file the
 // user picks. The workers come from the sources bundled into this script, as blob: URLs, since a page
 // opened from disk may not load a worker file.
-import "@/components/viewer/zod-jitless";
+import "@/lib/client/zod-jitless";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { setShareWorkerFactory } from "@/components/share/share-client";
+import { setShareWorkerFactory } from "@/lib/client/share-client";
 import { ViewerHostProvider } from "@/components/viewer/host";
 import { setParseWorkerFactory } from "@/components/viewer/load-session";
 import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";

@@ -2,7 +2,7 @@
 
 // The viewer page: loads the session named by the URL (a library file, a URL, or a file from disk) through the
 // parse worker, then lays out the graph, the inspector and the leaf timeline around the store.
-import "./zod-jitless"; // first: the core's schemas are built when it is imported, and must see this setting
+import "../../lib/client/zod-jitless"; // first: the core's schemas are built when it is imported, and must see this setting
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ComparePickBanner } from "@/components/compare/ComparePickBanner";
 import { CompareView } from "@/components/compare/CompareView";
@@ -19,7 +19,7 @@ import { CANCELLED, loadSession, prepareParser, type LoadJob } from "./load-sess
 import { startLiveTail, type LiveTail } from "./live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
-import type { ShareSecret } from "./parse-protocol";
+import type { ShareSecret } from "../../lib/client/parse-protocol";
 import { SplitView } from "./SplitView";
 import { useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";

@@ -1,8 +1,8 @@
 // Loads a session into the viewer store through parse.worker.ts, with progress; the page parses and indexes
-// the light lines as they arrive (long strings cut, their bytes kept: lib/session/light-lines.ts). The user-timing measures session:read and session:ready say where a load's time went.
+// the light lines as they arrive (long strings cut, their bytes kept: lib/session/read/light-lines.ts). The user-timing measures session:read and session:ready say where a load's time went.
 import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
-import { LightSessionReader } from "@/lib/session/light-session";
-import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
+import { LightSessionReader } from "@/lib/session/read/light-session";
+import type { LoadError, ParseReply, ParseRequest } from "../../lib/client/parse-protocol";
 import { viewer, type InspectorTab, type SessionSource } from "./store";
 
 export interface LoadJob {
@@ -43,7 +43,7 @@ export interface LoadedSession {
 /** a parse worker started ahead of the next load (see prepareParser) */
 let spare: Worker | null = null;
 
-let makeWorker = (): Worker => new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
+let makeWorker = (): Worker => new Worker(new URL("../../lib/client/parse.worker.ts", import.meta.url), { type: "module" });
 
 /** The standalone viewer has no worker file to load: it starts the worker from its own bundled source. */
 export function setParseWorkerFactory(factory: () => Worker): void {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, type JsonObject, type TreeEntry } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
-import { transcriptMarkdown, transcriptTitle } from "@/lib/session/transcript";
+import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
 import { escapeHtml, TRANSCRIPT_CSP, transcriptHtml } from "./html-transcript";
 
 const fixture = (name: string) => Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));

@@ -8,7 +8,7 @@
 import { isObject } from "@/lib/session/json";
 import { RULE_SETS } from "@/lib/session/rules/registry";
 import type { Session } from "@/lib/session/session";
-import { transcriptTitle, type TranscriptOptions } from "@/lib/session/transcript";
+import { transcriptTitle, type TranscriptOptions } from "@/lib/session/features/transcript";
 import type { JsonObject, Reader, TreeEntry } from "@/lib/session/types";
 import { TRANSCRIPT_CSS } from "./html-transcript-style";
 

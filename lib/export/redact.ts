@@ -8,8 +8,8 @@
  * where they match before anything is written (redaction-find.ts).
  */
 import { Session } from "@/lib/session/session";
-import { SessionParser } from "@/lib/session/parse";
-import { readLine, type ReadLine } from "@/lib/session/lines";
+import { SessionParser } from "@/lib/session/read/parse";
+import { readLine, type ReadLine } from "@/lib/session/read/lines";
 import type { JsonObject } from "@/lib/session/types";
 
 export interface SecretPattern {
@@ -146,7 +146,7 @@ function splitPiece(piece: Piece, rule: RedactionRule | null, counts: RedactionC
 function splitPieces(pieces: Piece[], rule: RedactionRule | null, counts: RedactionCounts, onRedaction?: OnRedaction): Piece[] {
   let out: Piece[] | null = null;
   for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i];
+    const piece = pieces[i]!;
     const split = piece.at < 0 ? null : splitPiece(piece, rule, counts, onRedaction);
     if (split === null) out?.push(piece);
     else (out ??= pieces.slice(0, i)).push(...split);
@@ -159,7 +159,7 @@ export function redactString(text: string, counts: RedactionCounts = {}, rules: 
   let pieces: Piece[] = [{ text, at: 0 }];
   if (text.includes(MASK_PREFIX)) pieces = splitPieces(pieces, null, counts);
   for (const rule of rules.list) pieces = splitPieces(pieces, rule, counts, onRedaction);
-  return pieces.length === 1 ? pieces[0].text : pieces.map((p) => p.text).join("");
+  return pieces.length === 1 ? pieces[0]!.text : pieces.map((p) => p.text).join("");
 }
 
 /**

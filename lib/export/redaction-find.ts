@@ -3,7 +3,7 @@
  * changing it. It runs the very code that redacts (same line reading, same walk,
  * same rules), so its counts are the counts the redacted file will report.
  */
-import { readLine } from "@/lib/session/lines";
+import { readLine } from "@/lib/session/read/lines";
 import { BUILT_IN_RULES, mapJsonStrings, redactString, totalCount, type JsonContainer, type OnRedaction, type RedactionCounts, type RedactionRules, type StringVisitor } from "./redact";
 
 export interface RedactionHit {

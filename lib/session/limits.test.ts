@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Session, statsOf } from "./index";
 import { deepChain, longLine, wideTree } from "./testing/big-sessions";
-import { transcriptMarkdown } from "./transcript";
+import { transcriptMarkdown } from "./features/transcript";
 
 const DEPTH = 100_000;
 const WIDTH = 10_000;

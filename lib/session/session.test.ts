@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser, SessionQueryError } from "./index";
-import { SchemaLineChecker } from "./schema-lines";
+import { SchemaLineChecker } from "./read/schema-lines";
 import { FIXTURES_DIR } from "./testing/golden";
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8");

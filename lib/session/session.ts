@@ -3,12 +3,12 @@ import type { ForkOptions, ForkResult } from "./rules/coding-agent-0.84/fork";
 import { RULE_SETS } from "./rules/registry";
 import type { RuleInput, RuleSet } from "./rules/rule-set";
 import { pathSummary } from "./rules/coding-agent-0.84/context";
-import type { V4Lane, V4Log } from "./v4-log";
-import { RecentAnswers } from "./recent-answers";
-import { headerSchema, schemaIssues } from "./schema";
-import { CURRENT_VERSION, SessionParser } from "./parse";
-import { treeShape, type TreeShape } from "./structure";
-import type { LabelState, SessionTree } from "./tree";
+import type { V4Lane, V4Log } from "./read/v4-log";
+import { RevisionCache } from "./tree/revision-cache";
+import { headerSchema, schemaIssues } from "./read/schema";
+import { CURRENT_VERSION, SessionParser } from "./read/parse";
+import { treeShape, type TreeShape } from "./tree/tree-shape";
+import type { LabelState, SessionTree } from "./tree/tree";
 import type { Diagnostic, LineAccount, Reader, SessionContext, SessionHeader, TreeEntry } from "./types";
 
 export interface OpenOptions {
@@ -42,8 +42,8 @@ export class Session implements RuleInput {
   private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
   private schemaChecked: SchemaChecked | undefined;
   private schemaLater: boolean;
-  private readonly walks = new RecentAnswers<readonly TreeEntry[]>(8);
-  private readonly cuts = new RecentAnswers<readonly TreeEntry[]>(4);
+  private readonly walks = new RevisionCache<readonly TreeEntry[]>(8);
+  private readonly cuts = new RevisionCache<readonly TreeEntry[]>(4);
 
   constructor(
     readonly parser: SessionParser,

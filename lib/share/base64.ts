@@ -57,18 +57,18 @@ function encodeWithTable(bytes: Uint8Array, alphabet: Alphabet): string {
   const out = new Uint8Array(encodedLength(bytes.length, alphabet));
   let o = 0;
   for (let i = 0; i < whole; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out[o++] = table[n >>> 18];
-    out[o++] = table[(n >>> 12) & 63];
-    out[o++] = table[(n >>> 6) & 63];
-    out[o++] = table[n & 63];
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o++] = table[n >>> 18]!;
+    out[o++] = table[(n >>> 12) & 63]!;
+    out[o++] = table[(n >>> 6) & 63]!;
+    out[o++] = table[n & 63]!;
   }
   if (whole < bytes.length) {
     const two = whole + 1 < bytes.length;
-    const n = (bytes[whole] << 16) | (two ? bytes[whole + 1] << 8 : 0);
-    out[o++] = table[n >>> 18];
-    out[o++] = table[(n >>> 12) & 63];
-    if (two) out[o++] = table[(n >>> 6) & 63];
+    const n = (bytes[whole]! << 16) | (two ? bytes[whole + 1]! << 8 : 0);
+    out[o++] = table[n >>> 18]!;
+    out[o++] = table[(n >>> 12) & 63]!;
+    if (two) out[o++] = table[(n >>> 6) & 63]!;
     out.fill(0x3d, o); // "=" padding, when the alphabet has it
   }
   return ASCII.decode(out);
@@ -100,7 +100,7 @@ function checkedDataLength(text: string, alphabet: Alphabet): number {
 
 /** A final partial group's low bits fall outside the data; non-zero there would give a second text for the same bytes. */
 function checkUnusedBits(text: string, end: number, alphabet: Alphabet): void {
-  const unusedMask = [0, 0, 0x0f, 0x03][end % 4];
+  const unusedMask = [0, 0, 0x0f, 0x03][end % 4]!;
   if (unusedMask === 0) return;
   const value = DECODE[alphabet][text.charCodeAt(end - 1)] ?? INVALID;
   if (value !== INVALID && (value & unusedMask) !== 0) {
@@ -133,10 +133,10 @@ function decodeWithTable(text: string, dataChars: number, alphabet: Alphabet): U
     const b = text.charCodeAt(i + 1);
     const c = text.charCodeAt(i + 2);
     const d = text.charCodeAt(i + 3);
-    const va = table[a];
-    const vb = table[b];
-    const vc = table[c];
-    const vd = table[d];
+    const va = table[a]!;
+    const vb = table[b]!;
+    const vc = table[c]!;
+    const vd = table[d]!;
     seen |= a | b | c | d | va | vb | vc | vd;
     const n = (va << 18) | (vb << 12) | (vc << 6) | vd;
     out[o++] = n >>> 16;
@@ -145,8 +145,8 @@ function decodeWithTable(text: string, dataChars: number, alphabet: Alphabet): U
   }
   for (let i = whole, bits = 0, n = 0; i < dataChars; i++) {
     const code = text.charCodeAt(i);
-    seen |= code | table[code];
-    n = (n << 6) | table[code];
+    seen |= code | table[code]!;
+    n = (n << 6) | table[code]!;
     bits += 6;
     if (bits >= 8) out[o++] = n >>> (bits -= 8);
   }

@@ -43,7 +43,7 @@ function withBody(text: string, change: (body: Uint8Array) => void): string {
 }
 
 function flipByte(bytes: Uint8Array, at: number): void {
-  bytes[at] ^= 0x01;
+  bytes[at]! ^= 0x01;
 }
 
 /** The header with one byte of the base64url field at `path` (e.g. ["kdf", "salt"]) flipped. */

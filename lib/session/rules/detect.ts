@@ -1,4 +1,4 @@
-import type { SessionParser } from "../parse";
+import type { SessionParser } from "../read/parse";
 import type { Reader } from "../types";
 import type { FormatTrace } from "./format-evidence";
 import { harnessRefusal } from "./harness-0.83/refusal";

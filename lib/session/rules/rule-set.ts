@@ -1,6 +1,6 @@
-import type { SessionTree, LabelState } from "../tree";
+import type { SessionTree, LabelState } from "../tree/tree";
 import type { ContextMessage, Reader, SessionContext, SessionHeader, TreeEntry } from "../types";
-import type { V4Log } from "../v4-log";
+import type { V4Log } from "../read/v4-log";
 import type { ForkOptions, ForkResult } from "./coding-agent-0.84/fork";
 
 /** What rules read: the indexed file, its header, and a v4 log's own records when the file is one. */

@@ -1,4 +1,4 @@
-import type { SessionTree } from "../../tree";
+import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type ContextMessage, type SessionContext, type TreeEntry } from "../../types";
 import { contextWith, newerCaMessages } from "../coding-agent-0.86/context";
 

@@ -1,5 +1,5 @@
 import { isNonEmptyString, isObject } from "../../json";
-import type { SessionParser } from "../../parse";
+import type { SessionParser } from "../../read/parse";
 
 /**
  * Why pi-agent-core 0.83's JSONL storage would refuse this file, worded as it

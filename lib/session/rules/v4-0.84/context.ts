@@ -1,7 +1,7 @@
 import { isObject } from "../../json";
 import { caBranch } from "../coding-agent-0.84/branch";
-import { roleReadError } from "../../path-state";
-import type { SessionTree } from "../../tree";
+import { roleReadError } from "../../tree/path-state";
+import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "../../types";
 
 /**

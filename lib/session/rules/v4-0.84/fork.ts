@@ -2,9 +2,9 @@ import { uuidv7 } from "../../ids";
 import { isObject } from "../../json";
 import { v4Branch } from "./context";
 import type { ForkOptions, ForkResult } from "../coding-agent-0.84/fork";
-import type { SessionTree } from "../../tree";
+import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type JsonObject, type SessionHeader } from "../../types";
-import type { V4Log } from "../../v4-log";
+import type { V4Log } from "../../read/v4-log";
 
 export interface V4ForkOptions extends ForkOptions {
   /** "at" (default here, the viewer's fork): the entry's branch; "before": its parent's (pi's default when an entry is named) */

@@ -1,5 +1,5 @@
 import { SessionQueryError } from "../../types";
-import type { LabelState } from "../../tree";
+import type { LabelState } from "../../tree/tree";
 import type { RuleSet } from "../rule-set";
 import { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context";
 import { forkV4Log } from "./fork";

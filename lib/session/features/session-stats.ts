@@ -1,7 +1,7 @@
-import { isObject, timeOf } from "./json";
-import type { SessionTree } from "./tree";
-import type { SessionEntry } from "./types";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import { isObject, timeOf } from "../json";
+import type { SessionTree } from "../tree/tree";
+import type { SessionEntry } from "../types";
+import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
 export interface SessionStats {
   entries: number;

@@ -1,5 +1,5 @@
 // Messages between the viewer page and parse.worker.ts. The worker reads the bytes and turns them into light
-// lines (lib/session/light-lines.ts: long strings cut, the rest escaped to ASCII, before decoding, the slow
+// lines (lib/session/read/light-lines.ts: long strings cut, the rest escaped to ASCII, before decoding, the slow
 // part in a browser); the page decodes them and builds the index, one slice per task, and keeps the changed
 // lines' bytes to read content from later.
 // Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).

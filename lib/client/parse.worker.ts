@@ -1,5 +1,5 @@
 // Reads a session's bytes off the main thread, a File as a stream or a URL, and posts them as light lines
-// (lib/session/light-lines.ts): long strings cut and other characters escaped, so the text is ASCII, because
+// (lib/session/read/light-lines.ts): long strings cut and other characters escaped, so the text is ASCII, because
 // Chromium decodes UTF-8 that is not pure ASCII at about 60 MB/s, seconds for a big session, and ASCII five
 // times as fast. Light lines and the raw bytes of the lines they change go to the page as bytes, transferred,
 // not copied (a posted string is copied twice); the page decodes and parses them, and reads an entry's
@@ -9,8 +9,8 @@
 // text against pi's schemas and posts only the issues.
 // A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
 import "./zod-jitless"; // first: the schema check must not probe for eval, which the pages' CSPs refuse
-import { LightReader, type LightChunk } from "@/lib/session/light-lines";
-import { SchemaLineChecker } from "@/lib/session/schema-lines";
+import { LightReader, type LightChunk } from "@/lib/session/read/light-lines";
+import { SchemaLineChecker } from "@/lib/session/read/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
 import { collect, gunzipped, prepended, streamOf, unpackShareStream } from "@/lib/share/pack";
 import { lockOf, unseal, unsealedStream, WrongSecretError } from "@/lib/share/seal";

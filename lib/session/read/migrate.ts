@@ -1,6 +1,6 @@
-import { deterministicEntryId } from "./ids";
-import { isObject } from "./json";
-import type { SessionHeader } from "./types";
+import { deterministicEntryId } from "../ids";
+import { isObject } from "../json";
+import type { SessionHeader } from "../types";
 
 export interface MigrationResult {
   header: SessionHeader;

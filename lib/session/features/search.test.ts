@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session, SessionParser } from "./index";
+import { Session, SessionParser } from "..";
 import { foldCase, prepareSearch, queryTerms, searchSession } from "./search";
-import { FIXTURES_DIR } from "./testing/golden";
+import { FIXTURES_DIR } from "../testing/golden";
 
 const FIXTURES = ["ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-multi-a", "hx-retained-a", "ca-medium-a", "ca-large"];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { RecentAnswers } from "./recent-answers";
+import { RevisionCache } from "./revision-cache";
 
-describe("RecentAnswers", () => {
+describe("RevisionCache", () => {
   it("answers again from memory until the revision changes", () => {
-    const memo = new RecentAnswers<number[]>(2);
+    const memo = new RevisionCache<number[]>(2);
     let made = 0;
     const make = () => [++made];
     expect(memo.get(1, "a", make)).toEqual([1]);
@@ -12,7 +12,7 @@ describe("RecentAnswers", () => {
   });
 
   it("forgets the least recently used answer beyond its capacity", () => {
-    const memo = new RecentAnswers<string>(2);
+    const memo = new RevisionCache<string>(2);
     const made: string[] = [];
     const make = (key: string) => () => (made.push(key), key);
     memo.get(1, "a", make("a"));
@@ -25,7 +25,7 @@ describe("RecentAnswers", () => {
   });
 
   it("does not keep an answer that threw", () => {
-    const memo = new RecentAnswers<string>(2);
+    const memo = new RevisionCache<string>(2);
     let calls = 0;
     const failing = () => {
       calls++;

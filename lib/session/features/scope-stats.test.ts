@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { statsFor } from "./branch-stats";
-import { Session } from "./index";
-import { FIXTURES_DIR } from "./testing/golden";
+import { statsFor } from "./scope-stats";
+import { Session } from "..";
+import { FIXTURES_DIR } from "../testing/golden";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw JSON lines, read loosely on purpose
 

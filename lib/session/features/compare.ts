@@ -4,11 +4,11 @@
  * Pure; built on `caBranch` and `Session.context`, which are golden-tested.
  * Not responsible for presentation or for choosing the two entries.
  */
-import { isObject } from "./json";
-import { caBranch } from "./rules/coding-agent-0.84/branch";
-import type { Session } from "./session";
-import { SessionQueryError, type ContextMessage, type ModelRef, type Reader, type TreeEntry } from "./types";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import { isObject } from "../json";
+import { caBranch } from "../rules/coding-agent-0.84/branch";
+import type { Session } from "../session";
+import { SessionQueryError, type ContextMessage, type ModelRef, type Reader, type TreeEntry } from "../types";
+import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
 /** One context message in a comparison, keyed so the same message on both sides has the same key. */
 export interface ComparedMessage {

@@ -4,11 +4,11 @@
  * entryUsage; adds what a panel wants beside the totals: usage per model,
  * compactions, and the path's own branch points. Cached per tree revision.
  */
-import { isObject } from "./json";
-import type { Session } from "./session";
-import { statsOf, type SessionStats } from "./stats";
-import type { SessionEntry } from "./types";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import { isObject } from "../json";
+import type { Session } from "../session";
+import { statsOf, type SessionStats } from "./session-stats";
+import type { SessionEntry } from "../types";
+import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
 export interface PanelStats extends SessionStats {
   /** entries of type `compaction` */

@@ -5,18 +5,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSession } from "../../bench/generate";
-import { transcriptHtml } from "../export/html-transcript";
+import { generateSession } from "../../../bench/generate";
+import { transcriptHtml } from "../../export/html-transcript";
 import { CUT_KEEP, CUT_OVER, ElidedLines, LightReader, LineForm, lightLine, ByteSink } from "./light-lines";
 import { readLight } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
-import { compareNodes, searchSession, Session, statsFor, type Reader } from "./index";
-import { transcriptMarkdown } from "./transcript";
-import { listFixtures } from "./testing/golden";
-import { prng } from "./testing/prng";
+import { compareNodes, searchSession, Session, statsFor, type Reader } from "..";
+import { transcriptMarkdown } from "../features/transcript";
+import { listFixtures } from "../testing/golden";
+import { prng } from "../testing/prng";
 
 const encoder = new TextEncoder();
-const E2E_SESSIONS = path.resolve(__dirname, "../../e2e/fixtures/sessions");
+const E2E_SESSIONS = path.resolve(__dirname, "../../../e2e/fixtures/sessions");
 /** entries checked one by one per file (all of a small file; a seeded sample of a big one) */
 const PER_FILE = 16;
 /** of which this many also get both transcripts (each reads the whole path) */

@@ -4,10 +4,10 @@
  * for what the model saw (that is `Session.context`): compacted-away entries
  * are in the transcript because they are on the path.
  */
-import { isObject } from "./json";
-import { RULE_SETS } from "./rules/registry";
-import type { Session } from "./session";
-import type { JsonObject, Reader, TreeEntry } from "./types";
+import { isObject } from "../json";
+import { RULE_SETS } from "../rules/registry";
+import type { Session } from "../session";
+import type { JsonObject, Reader, TreeEntry } from "../types";
 
 export interface TranscriptOptions {
   /** which reader's path; default the session's own */

@@ -1,6 +1,6 @@
 // Scans and writes share files off the page (see share-protocol.ts): the redaction preview of a 100 MB
 // session takes seconds, and so does masking, compressing and sealing it.
-import "@/components/viewer/zod-jitless"; // first: the page's CSP refuses eval, which zod would probe for
+import "@/lib/client/zod-jitless"; // first: the page's CSP refuses eval, which zod would probe for
 import { compileRedaction, type RedactionOptions } from "@/lib/export/redaction-rules";
 import { Session } from "@/lib/session";
 import { sharePreview } from "@/lib/share/preview";

@@ -1,5 +1,5 @@
-import { isObject } from "./json";
-import type { JsonObject } from "./types";
+import { isObject } from "../json";
+import type { JsonObject } from "../types";
 
 /**
  * pi-agent-core 0.84's v4 mutation log (spec §15), as its JSONL storage reads

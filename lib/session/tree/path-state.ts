@@ -1,7 +1,7 @@
-import { isObject } from "./json";
-import type { TreeEntry } from "./types";
-import type { ModelRef } from "./types";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "./usage";
+import { isObject } from "../json";
+import type { TreeEntry } from "../types";
+import type { ModelRef } from "../types";
+import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
 /** What pi's path walk knows at one entry, derived once per entry from its parent's. */
 export interface PathState {

@@ -1,8 +1,8 @@
-import { isNonEmptyString, isObject, timeOf } from "./json";
+import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
-import type { ElidedLines } from "./light-lines";
-import { FormatEvidence } from "./rules/format-evidence";
-import type { Diagnostic, SessionEntry, TreeEntry } from "./types";
+import type { ElidedLines } from "../read/light-lines";
+import { FormatEvidence } from "../rules/format-evidence";
+import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
 /** How the cursor got where it is after one line of the file. */
 export type LeafMoveKind =

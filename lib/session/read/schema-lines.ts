@@ -1,6 +1,6 @@
 import { LineReader } from "./lines";
 import { schemaIssues } from "./schema";
-import type { SchemaChecked } from "./session";
+import type { SchemaChecked } from "../session";
 
 /**
  * Checks a file's lines against pi's schemas from its text alone, in chunks

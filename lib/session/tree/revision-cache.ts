@@ -5,7 +5,7 @@
  * deep session each walk touches tens of thousands of scattered objects.
  * Answers that throw are not kept: they are rare and cheap to find again.
  */
-export class RecentAnswers<T> {
+export class RevisionCache<T> {
   private revision = -1;
   private readonly answers = new Map<string, T>();
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SchemaLineChecker } from "./schema-lines";
-import { Session } from "./session";
+import { Session } from "../session";
 import { SessionParser } from "./parse";
-import { listFixtures } from "./testing/golden";
+import { listFixtures } from "../testing/golden";
 
 /** The session as the viewer builds it: the parser fed in chunks, the schema checked from the same text apart. */
 function checkedApart(text: string, chunk: number): Session {

@@ -9,9 +9,9 @@
  * query over 100k entries only runs `indexOf`.
  * Not responsible for ranking or for deciding what the graph shows.
  */
-import { isObject } from "./json";
-import type { Session } from "./session";
-import type { SessionEntry } from "./types";
+import { isObject } from "../json";
+import type { Session } from "../session";
+import type { SessionEntry } from "../types";
 
 export type SearchField = "text" | "thinking" | "toolCall" | "toolResult" | "bash" | "summary" | "custom" | "label" | "name";
 

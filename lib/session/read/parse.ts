@@ -1,10 +1,10 @@
-import { isObject } from "./json";
+import { isObject } from "../json";
 import { migrateEntries } from "./migrate";
 import type { ElidedLines } from "./light-lines";
 import { LineReader, type ReadLine } from "./lines";
-import { SessionTree } from "./tree";
+import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";
-import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "./types";
+import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "../types";
 
 export const CURRENT_VERSION = 3;
 

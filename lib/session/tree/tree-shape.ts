@@ -1,5 +1,5 @@
 import type { SessionTree } from "./tree";
-import type { Diagnostic } from "./types";
+import type { Diagnostic } from "../types";
 
 export interface TreeShape {
   /** Roots as pi lists them, then one entry per parent cycle that no root reaches. */

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session, SessionQueryError, type JsonObject, type TreeEntry } from "./index";
-import { FIXTURES_DIR } from "./testing/golden";
+import { Session, SessionQueryError, type JsonObject, type TreeEntry } from "..";
+import { FIXTURES_DIR } from "../testing/golden";
 import { transcriptMarkdown, transcriptTitle } from "./transcript";
 
 function fixture(name: string): Session {

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareNodes, messageKey, modelName, type Comparison } from "./compare";
-import { Session, SessionQueryError } from "./index";
-import { FIXTURES_DIR } from "./testing/golden";
+import { Session, SessionQueryError } from "..";
+import { FIXTURES_DIR } from "../testing/golden";
 
 interface GoldenRecord {
   path: string[];
