@@ -1,10 +1,10 @@
 // Comparing two entries: opened by Shift+click, by "Compare with…" and by deep link; the ancestor, the segments
-// and the three context lists against lib/session/compare.ts on the same file; graph marks; reload; Close.
+// and the three context lists against lib/session/features/compare.ts on the same file; graph marks; reload; Close.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { compareNodes, type Comparison, type Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
-import { fitAll } from "./fixtures/graph";
+import { fitAll, viewportSettled } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-compare";
@@ -159,6 +159,32 @@ for (const name of ["ca-compaction-a", "ca-compaction-multi-a"] as const) {
     await expect(facts.getByRole("row", { name: /Model/ })).toHaveAttribute("data-differs", String(pair.result.modelDiffers));
   });
 }
+
+test("a deep link where A is an ancestor of B brings both cards whole into view, and says A lies on B's path", async ({ page }) => {
+  const name = "ca-large";
+  const session = openFixture(name);
+  const b = session.leafId!;
+  const path = session.branch(b);
+  const a = path[Math.floor(path.length / 4)]!.id; // far above B: a fit of both must zoom out
+  const result = compareNodes(session, a, b);
+  expect(result.commonAncestorId).toBe(a);
+  const graph = await openViewer(page, compareUrl(name, a, b));
+  await expect(page.getByTestId("compare-view")).toBeVisible({ timeout: 30_000 });
+  await viewportSettled(graph);
+  const pane = (await graph.boundingBox())!;
+  for (const id of [a, b]) {
+    const card = (await graph.locator(`[data-entry-id="${id}"]`).first().boundingBox())!;
+    expect(card, `${id} is drawn`).not.toBeNull();
+    expect(card.x, `${id} starts inside the pane`).toBeGreaterThanOrEqual(pane.x);
+    expect(card.y).toBeGreaterThanOrEqual(pane.y);
+    expect(card.x + card.width, `${id} ends inside the pane`).toBeLessThanOrEqual(pane.x + pane.width);
+    expect(card.y + card.height).toBeLessThanOrEqual(pane.y + pane.height);
+  }
+  await expect(page.getByTestId("compare-segment-a")).toContainText("A is the common ancestor: it lies on B's path");
+  expect(await listIds(page.getByTestId("compare-segment-b"))).toEqual(result.b.segment);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/compare-ancestor.png` });
+});
 
 test("the compare pane in the dark theme", async ({ page }) => {
   const name = "ca-compaction-multi-a";

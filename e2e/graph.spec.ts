@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
-import { fitAll } from "./fixtures/graph";
+import { fitAll, viewportSettled } from "./fixtures/graph";
 import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files";
 
 function load(name: FixtureName): Session {
@@ -60,6 +60,27 @@ test.describe("session graph", () => {
     const onPath = await idsWhere(graph, "[data-active-path=true]");
     expect(new Set(onPath)).toEqual(new Set(session.branch(leaf).map((e) => e.id)));
     await page.screenshot({ path: "test-results/graph-light.png" });
+  });
+
+  test("the Fit view button brings every card into view, as f does", async ({ page }) => {
+    const session = load("ca-branching-a");
+    const graph = await openGraph(page, "ca-branching-a");
+    const zoomIn = page.getByRole("button", { name: "Zoom In" });
+    for (let i = 0; i < 4; i++) await zoomIn.click();
+    await viewportSettled(graph);
+    expect((await drawnIds(graph)).length, "zoomed in, some cards are off screen").toBeLessThan(session.tree.size);
+
+    await page.getByRole("button", { name: "Fit view" }).click();
+    await viewportSettled(graph);
+    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.byId.keys()));
+    const pane = (await graph.boundingBox())!;
+    const boxes = await graph.locator(".react-flow__node").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(pane.x - 1);
+      expect(box.top).toBeGreaterThanOrEqual(pane.y - 1);
+      expect(box.right).toBeLessThanOrEqual(pane.x + pane.width + 1);
+      expect(box.bottom).toBeLessThanOrEqual(pane.y + pane.height + 1);
+    }
   });
 
   for (const name of ["ca-tiny", "ca-compaction-multi-a", "hx-retained-a", "edge-cycle", "ca-labels", "legacy-v1-a"] as const) {

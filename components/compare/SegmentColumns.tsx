@@ -6,7 +6,14 @@ import { VirtualList } from "@/components/inspector/VirtualList";
 import type { LabelState, Session } from "@/lib/session";
 import { EntryRow, ROW_HEIGHT } from "./EntryRow";
 
-function Column({ side, ids, session, labels, selectedId, tone }: { side: "A" | "B"; ids: readonly string[]; session: Session; labels: ReadonlyMap<string, LabelState>; selectedId: string | null; tone: string }) {
+/** Why a segment is empty: its entry is the common ancestor itself, on the other entry's path (or both are one entry). */
+function emptySegmentNote(side: "A" | "B", otherCount: number): string {
+  const other = side === "A" ? "B" : "A";
+  if (otherCount === 0) return "A and B are the same entry: nothing lies after it on either side.";
+  return `${side} is the common ancestor: it lies on ${other}'s path, which goes on from it.`;
+}
+
+function Column({ side, ids, otherCount, session, labels, selectedId, tone }: { side: "A" | "B"; ids: readonly string[]; otherCount: number; session: Session; labels: ReadonlyMap<string, LabelState>; selectedId: string | null; tone: string }) {
   const title = `Segment ${side}`;
   return (
     <div className="flex min-w-0 flex-1 flex-col" data-testid={`compare-segment-${side.toLowerCase()}`}>
@@ -18,7 +25,7 @@ function Column({ side, ids, session, labels, selectedId, tone }: { side: "A" | 
         </span>
       </h3>
       {ids.length === 0 ? (
-        <p className="px-2 pb-2 text-[12px] text-muted">Nothing after the common ancestor: this entry is on the other path.</p>
+        <p className="px-2 pb-2 text-[12px] text-muted">{emptySegmentNote(side, otherCount)}</p>
       ) : (
         <VirtualList
           label={title}
@@ -40,8 +47,8 @@ function Column({ side, ids, session, labels, selectedId, tone }: { side: "A" | 
 export function SegmentColumns({ a, b, session, labels, selectedId }: { a: readonly string[]; b: readonly string[]; session: Session; labels: ReadonlyMap<string, LabelState>; selectedId: string | null }) {
   return (
     <div className="flex min-w-0 divide-x divide-border border-t border-border">
-      <Column side="A" ids={a} session={session} labels={labels} selectedId={selectedId} tone="bg-sky-500" />
-      <Column side="B" ids={b} session={session} labels={labels} selectedId={selectedId} tone="bg-rose-500" />
+      <Column side="A" ids={a} otherCount={b.length} session={session} labels={labels} selectedId={selectedId} tone="bg-sky-500" />
+      <Column side="B" ids={b} otherCount={a.length} session={session} labels={labels} selectedId={selectedId} tone="bg-rose-500" />
     </div>
   );
 }

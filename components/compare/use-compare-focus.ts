@@ -5,12 +5,13 @@
  * with…" waits) picks the second node; an opened comparison has A, B and their
  * common ancestor unfolded and brought into view together.
  */
-import { useReactFlow, useStore } from "@xyflow/react";
+import { useReactFlow, useStore, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import { openComparison } from "./compare-model";
 import { motionMs } from "@/components/ui/motion";
 import { useViewer, viewer } from "@/components/viewer/store";
 import type { GraphModel } from "@/components/graph/graph-model";
+import { fitViewport, screenOf } from "@/components/graph/viewport";
 
 /** Handles a node click that picks a comparison's second node; false when the click is an ordinary selection. */
 export function comparePick(id: string, shift: boolean): boolean {
@@ -25,6 +26,7 @@ export function useCompareFocus(model: GraphModel): void {
   const a = useViewer((s) => s.compareBaseId);
   const b = useViewer((s) => s.compareId);
   const rf = useReactFlow();
+  const flow = useStoreApi();
   const ready = useStore((s) => s.panZoom !== null);
   const shown = useRef<string | null>(null);
 
@@ -45,7 +47,13 @@ export function useCompareFocus(model: GraphModel): void {
       return; // the next layout comes back here
     }
     shown.current = pair;
-    const keys = ids.map((id) => model.display.keyOf.get(id)).filter((key): key is string => key !== undefined);
-    void rf.fitView({ nodes: keys.map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: motionMs(250) });
-  }, [a, b, model, rf, ready]);
+    // from the layout, not from React Flow's fitView: that measures only the cards it has drawn, and it draws
+    // only those on screen, so a deep link's far-off A or B would be left out (and cut at the edge)
+    const boxes = ids.flatMap((id) => {
+      const key = model.display.keyOf.get(id);
+      const box = key === undefined ? undefined : model.layout.boxes.get(key);
+      return box ? [box] : [];
+    });
+    if (boxes.length) void rf.setViewport(fitViewport(boxes, screenOf(flow.getState()), 64, 1), { duration: motionMs(250) });
+  }, [a, b, model, rf, flow, ready]);
 }

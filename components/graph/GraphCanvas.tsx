@@ -4,7 +4,7 @@
  * The React Flow canvas: draws the model and maps clicks and keys to store
  * actions; where the viewport goes is use-viewport-follow's business.
  */
-import { Background, BackgroundVariant, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
+import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
@@ -125,7 +125,14 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
         className="!bg-transparent"
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} color={dark ? "#262b33" : "#d9dee6"} />
-        <Controls showInteractive={false} position="bottom-left" fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }} />
+        {/* React Flow's own fit measures only the cards it has drawn, and it draws only those on screen: ours fits the layout */}
+        <Controls showInteractive={false} showFitView={false} position="bottom-left">
+          <ControlButton onClick={follow.fitAll} className="react-flow__controls-fitview" title="Fit view (f)" aria-label="Fit view">
+            <svg viewBox="0 0 16 16" aria-hidden="true" style={{ fill: "none" }} stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+              <path d="M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4" />
+            </svg>
+          </ControlButton>
+        </Controls>
         <GraphMiniMap nodes={nodes} colorOf={minimapColor} background="var(--graph-card)" mask={dark ? "rgb(0 0 0 / 0.45)" : "rgb(148 163 184 / 0.18)"} />
       </ReactFlow>
       <GraphToolbar

@@ -14,7 +14,7 @@ import { viewer } from "@/components/viewer/store";
 import { pathIds } from "@/lib/layout/marks";
 import { cursorKey } from "./graph-actions";
 import type { GraphModel } from "./graph-model";
-import { centreOn, fitViewport, isOnScreen, READABLE_ZOOM, type Size } from "./viewport";
+import { centreOn, fitViewport, isOnScreen, READABLE_ZOOM, screenOf } from "./viewport";
 
 export type SelectionKind = "mouse" | "step" | "jump";
 
@@ -39,10 +39,6 @@ function reveal(model: GraphModel, id: string): void {
  * The pane's size as React Flow last measured it (its ResizeObserver): reading
  * the element's clientWidth here would force a layout of the whole graph.
  */
-function sizeOf(state: { width: number; height: number }): Size {
-  return { width: state.width || 800, height: state.height || 600 };
-}
-
 export interface ViewportFollow {
   /** select an entry, saying how the selection was made */
   select(id: string, kind: SelectionKind): void;
@@ -66,7 +62,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
   });
 
   const fitAll = useCallback(() => {
-    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), sizeOf(flow.getState())), { duration: motionMs(200) });
+    void rf.setViewport(fitViewport(modelRef.current.layout.boxes.values(), screenOf(flow.getState())), { duration: motionMs(200) });
   }, [rf, flow]);
 
   /**
@@ -79,7 +75,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
       const box = modelRef.current.layout.boxes.get(key);
       if (!box) return;
       const view = rf.getViewport();
-      const screen = sizeOf(flow.getState());
+      const screen = screenOf(flow.getState());
       if (mode === "centre") void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, 0.85)), { duration: motionMs(250) });
       else if (mode === "step" && (view.zoom < READABLE_ZOOM || !isOnScreen(box, view, screen))) {
         void rf.setViewport(centreOn(box, screen, Math.max(view.zoom, READABLE_ZOOM)), { duration: motionMs(150) });
@@ -105,17 +101,24 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
     wrapper.current?.setAttribute("data-placed", "true"); // tests wait for this before clicking
     if (pending.current && pending.current.id !== model.session.leafId) return;
     pending.current = null;
-    const fit = fitViewport(model.layout.boxes.values(), sizeOf(flow.getState()));
+    const fit = fitViewport(model.layout.boxes.values(), screenOf(flow.getState()));
     const key = cursorKey(model);
     const box = key === null ? undefined : model.layout.boxes.get(key);
     if (fit.zoom >= READABLE_ZOOM || !box) void rf.setViewport(fit);
     // the leaf sits low on screen: what led to it is above, and there is little below
-    else void rf.setViewport(centreOn(box, sizeOf(flow.getState()), 0.9, 0.5, key === model.leafId ? 0.7 : 0.5));
+    else void rf.setViewport(centreOn(box, screenOf(flow.getState()), 0.9, 0.5, key === model.leafId ? 0.7 : 0.5));
   }, [model, rf, flow, ready, wrapper]);
 
   useEffect(() => {
     const p = pending.current;
     if (!p || !ready || placedFor.current !== model.session) return;
+    // an open comparison brings A, B and their ancestor into view together (use-compare-focus): centring the
+    // selection afterwards would cut the other one off
+    const { compareBaseId, compareId } = viewer.get();
+    if (p.centre && compareBaseId !== null && compareId !== null) {
+      pending.current = null;
+      return;
+    }
     const key = model.display.keyOf.get(p.id);
     if (key === undefined) {
       pending.current = null;

@@ -34,6 +34,12 @@ export function boundsOf(boxes: Iterable<LayoutBox>): { minX: number; minY: numb
   return minX === Infinity ? { minX: 0, minY: 0, maxX: 0, maxY: 0 } : { minX, minY, maxX, maxY };
 }
 
+/** The pane's size from React Flow's store (0 before it is measured: a usual screen then). */
+export function screenOf(state: { width: number; height: number }): Size {
+  return { width: state.width || 800, height: state.height || 600 };
+}
+
+/** The viewport that shows every box, `padding` screen pixels from the edges, zoomed in no further than `maxZoom`. */
 export function fitViewport(boxes: Iterable<LayoutBox>, screen: Size, padding = 32, maxZoom = 1.1): Viewport {
   const { minX, minY, maxX, maxY } = boundsOf(boxes);
   const width = Math.max(1, maxX - minX);
