@@ -4,6 +4,8 @@
  * JSON, so every field is checked before use.
  */
 import type { SessionEntry } from "../session";
+import { markdownPreview } from "./markdown-preview";
+import { isObject } from "../session/json";
 
 export type EntryKind =
   | "user"
@@ -79,10 +81,6 @@ export function clip(text: string, max = MAX_TEXT): string {
   return out;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
@@ -140,7 +138,7 @@ function describeMessage(message: unknown): EntryDescription {
   const role = str(message.role);
   switch (role) {
     case "user":
-      return base("user", "user", contentText(message.content));
+      return base("user", "user", markdownPreview(contentText(message.content)));
     case "assistant": {
       const tools: string[] = [];
       let thinking = false;
@@ -152,7 +150,7 @@ function describeMessage(message: unknown): EntryDescription {
         }
       }
       const stop = str(message.stopReason);
-      let text = contentText(message.content);
+      let text = markdownPreview(contentText(message.content));
       if (!text && !tools.length) text = str(message.errorMessage) || (thinking ? "(thinking only)" : stop ? `(no text, ${stop})` : "(empty)");
       const out = base("assistant", "assistant", text, stop === "error" || stop === "aborted");
       out.tools = tools;
@@ -171,11 +169,11 @@ function describeMessage(message: unknown): EntryDescription {
     }
     case "custom":
     case "hookMessage":
-      return base("custom", str(message.customType) || "custom", contentText(message.content));
+      return base("custom", str(message.customType) || "custom", markdownPreview(contentText(message.content)));
     case "branchSummary":
-      return base("branchSummary", "branch summary", str(message.summary));
+      return base("branchSummary", "branch summary", markdownPreview(str(message.summary)));
     case "compactionSummary":
-      return base("compaction", "compaction summary", str(message.summary));
+      return base("compaction", "compaction summary", markdownPreview(str(message.summary)));
     case "system":
       return base("system", "system", contentText(message.content));
     default:
@@ -218,12 +216,12 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
       return base("thinking", "thinking", `thinking ${str(entry.thinkingLevel) || "?"}`);
     case "compaction": {
       const tokens = typeof entry.tokensBefore === "number" ? ` · ${entry.tokensBefore.toLocaleString("en-US")} tokens before` : "";
-      return base("compaction", `compaction${tokens}`, str(entry.summary));
+      return base("compaction", `compaction${tokens}`, markdownPreview(str(entry.summary)));
     }
     case "branch_summary":
-      return base("branchSummary", "branch summary", str(entry.summary) || "(empty summary: no message)");
+      return base("branchSummary", "branch summary", markdownPreview(str(entry.summary)) || "(empty summary: no message)");
     case "custom_message":
-      return base("custom", str(entry.customType) || "custom message", contentText(entry.content));
+      return base("custom", str(entry.customType) || "custom message", markdownPreview(contentText(entry.content)));
     case "custom":
       return base("custom", "extension state", str(entry.customType) || "custom");
     case "label": {
