@@ -9,8 +9,8 @@
 import type { JsonObject } from "@/lib/session";
 import { Markdown } from "./Markdown";
 import { TruncatedText, formatSize } from "./TruncatedText";
+import { isObject } from "@/lib/session/json";
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const IMAGE_MIME = /^image\/[a-z0-9.+-]+$/i;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

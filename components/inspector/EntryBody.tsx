@@ -13,8 +13,8 @@ import { TruncatedText } from "./TruncatedText";
 import { UsageLine } from "./UsageLine";
 import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
 import { KindBadge } from "./KindBadge";
+import { isObject } from "@/lib/session/json";
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function Json({ value }: { value: unknown }) {
   return <TruncatedText text={value === undefined ? "undefined" : JSON.stringify(value, null, 2)} />;

@@ -6,6 +6,7 @@
  */
 import type { ContextMessage, JsonObject, ModelRef, RuleSet, Session, TreeEntry } from "@/lib/session";
 import type { Usage } from "@/lib/session";
+import { isObject } from "@/lib/session/json";
 
 export interface ContextEntryView {
   entry: TreeEntry;
@@ -32,7 +33,6 @@ export interface ContextModel {
   usage: { depth: number; usage: Usage } | null;
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Throws what `session.context(id)` throws (SessionQueryError). */
 export function contextModel(session: Session, id: string): ContextModel {

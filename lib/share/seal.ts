@@ -22,6 +22,7 @@
  * Base64 decoding is canonical (see base64.ts), so every change to the text changes what is authenticated.
  */
 import { Base64Error, decodeBase64, encodeBase64 } from "./base64";
+import { isObject } from "@/lib/session/json";
 
 export type Protection = { kind: "none" } | { kind: "password"; password: string } | { kind: "key" };
 export type Lock = "none" | "password" | "key";
@@ -251,10 +252,6 @@ function fromBase64url(text: string): Bytes | null {
   } catch {
     return null;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function validIterations(value: unknown): value is number {
