@@ -2,7 +2,7 @@
 // that says what was done (rule names and counts, never what was masked), compressed, sealed if asked, and
 // put in the viewer page. The same code runs in the CLI (Node) and in the Share dialog (browser).
 import type { Session } from "@/lib/session/session";
-import { transcriptTitle } from "@/lib/session/features/transcript";
+import { transcriptTitle } from "@/lib/session/features/transcript-model";
 import { SHARE_FORMAT, type ShareManifest, type ShareRedaction } from "./manifest";
 import { packShare } from "./pack";
 import { seal, type Protection } from "./seal";

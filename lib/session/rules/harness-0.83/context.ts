@@ -32,9 +32,8 @@ export function hxContextEntries(path: TreeEntry[]): TreeEntry[] {
   return out;
 }
 
-/** The harness's `buildSessionContext` at `id` (spec §8–§9). */
-export function hxContext(tree: SessionTree, id: string | null): SessionContext {
-  const path = hxBranch(tree, id);
+/** The settings the harness's context walk restores along a path: thinking level, model, active tools. */
+export function harnessSettings(path: readonly TreeEntry[]): Pick<SessionContext, "model" | "thinkingLevel" | "activeToolNames"> {
   let thinkingLevel: unknown = "off";
   let model: ModelRef | null = null;
   let activeToolNames: unknown[] | null = null;
@@ -47,6 +46,13 @@ export function hxContext(tree: SessionTree, id: string | null): SessionContext 
       model = { provider: entry.message.provider, modelId: entry.message.model };
     } else if (entry.type === "active_tools_change") activeToolNames = Array.isArray(entry.activeToolNames) ? [...entry.activeToolNames] : [];
   }
+  return { model, thinkingLevel, activeToolNames };
+}
+
+/** The harness's `buildSessionContext` at `id` (spec §8–§9). */
+export function hxContext(tree: SessionTree, id: string | null): SessionContext {
+  const path = hxBranch(tree, id);
+  const settings = harnessSettings(path);
   const entries = hxContextEntries(path);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => hxMessages(tree.full(e))), model, thinkingLevel, activeToolNames };
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => hxMessages(tree.full(e))), ...settings };
 }

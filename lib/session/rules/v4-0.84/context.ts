@@ -1,8 +1,7 @@
-import { isObject } from "../../json";
 import { caBranch } from "../coding-agent-0.84/branch";
-import { roleReadError } from "../../tree/path-state";
+import { harnessSettings } from "../harness-0.83/context";
 import type { SessionTree } from "../../tree/tree";
-import { SessionQueryError, type ContextMessage, type JsonObject, type ModelRef, type SessionContext, type TreeEntry } from "../../types";
+import { SessionQueryError, type ContextMessage, type JsonObject, type SessionContext, type TreeEntry } from "../../types";
 
 /**
  * The context pi-agent-core 0.84.1 builds over a v4 log (dist/harness/session/
@@ -55,17 +54,8 @@ export function v4Messages(entry: TreeEntry): ContextMessage[] {
 export function v4Context(tree: SessionTree, id: string | null): SessionContext {
   if (id === null) return { entryIds: [], messages: [], model: null, thinkingLevel: "off", activeToolNames: null };
   const path = v4Branch(tree, id);
-  let thinkingLevel: unknown = "off";
-  let model: ModelRef | null = null;
-  let activeToolNames: unknown[] | null = null;
-  for (const entry of path) {
-    const error = roleReadError(entry);
-    if (error) throw new SessionQueryError("invalid", error);
-    if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") model = { provider: entry.message.provider, modelId: entry.message.model };
-    else if (entry.type === "active_tools_change") activeToolNames = Array.isArray(entry.activeToolNames) ? [...entry.activeToolNames] : [];
-  }
+  // the same settings walk as the 0.83 harness, over the whole root → leaf path
+  const settings = harnessSettings(path);
   const entries = v4ContextEntries(path);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(v4Messages), model, thinkingLevel, activeToolNames };
+  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap(v4Messages), ...settings };
 }
