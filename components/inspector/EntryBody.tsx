@@ -1,7 +1,6 @@
 "use client";
 
 /** The content of one entry, by type (spec §4.2); message entries go through MessageBody. */
-import { useMemo } from "react";
 import type { JsonObject, TreeEntry } from "@/lib/session";
 import { useViewer } from "@/components/viewer/store";
 import { MessageContent } from "./ContentBlocks";
@@ -14,6 +13,7 @@ import { UsageLine } from "./UsageLine";
 import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
 import { KindBadge } from "./KindBadge";
 import { isObject } from "@/lib/session/json";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 
 function Json({ value }: { value: unknown }) {
@@ -193,10 +193,9 @@ function ContextEditBody({ entry }: { entry: TreeEntry }) {
 
 /** context_edit entries that name this entry, anywhere in the file (each applies on its own branch). */
 function EditedBy({ entry }: { entry: TreeEntry }) {
-  const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const edits = useMemo(() => session?.tree.entries.filter((e) => e.type === "context_edit" && e.targetId === entry.id) ?? [], [session, revision, entry.id]);
+  // the index's own list, read at each render: it grows in place as a live tail adds edits
+  useViewer((s) => s.revision);
+  const edits = useViewer((s) => s.session)?.tree.editsOf(entry.id) ?? [];
   if (edits.length === 0) return null;
   return (
     <Fields>
@@ -214,10 +213,7 @@ function EditedBy({ entry }: { entry: TreeEntry }) {
 
 /** Where a v4 log's lanes point (pi-agent-core ≥ 0.84): every lane, and which of them sit on this entry. */
 function V4Lanes({ entry }: { entry: TreeEntry }) {
-  const log = useViewer((s) => s.session?.v4 ?? null);
-  const revision = useViewer((s) => s.revision);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the log grows in place; revision says when
-  const lanes = useMemo(() => (log ? [...log.lanes.values()] : null), [log, revision]);
+  const lanes = useSessionMemo((session) => (session.v4 ? [...session.v4.lanes.values()] : null), []);
   if (!lanes) return null;
   return (
     <Fields>

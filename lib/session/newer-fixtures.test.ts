@@ -129,6 +129,19 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
   const files = readdirSync(NEWEST).sort();
   const text = (i: number) => readFileSync(path.join(NEWEST, files[i]!), "utf8");
 
+  it("indexes each context_edit under the entry it names, as a scan of the file finds them", () => {
+    let found = 0;
+    for (const i of [1, 2]) {
+      const session = Session.fromText(text(i));
+      for (const id of session.tree.byId.keys()) {
+        const scanned = session.tree.entries.filter((e) => e.type === "context_edit" && e.targetId === id);
+        expect(session.tree.editsOf(id)).toEqual(scanned);
+        found += scanned.length;
+      }
+    }
+    expect(found, "the 0.87 and 1.6 fixtures hold edits").toBeGreaterThan(0);
+  });
+
   it("holds one file per format, each as pi writes it (no schema findings)", () => {
     expect(files).toHaveLength(4);
     for (const i of [0, 1, 2]) expect(Session.fromText(text(i)).schemaDiagnostics(), files[i]).toEqual([]);

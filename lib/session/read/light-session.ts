@@ -1,4 +1,5 @@
-import { ElidedLines, LightReader, type LightChunk } from "./light-lines";
+import { ElidedLines } from "./elided-lines";
+import { LightReader, type LightChunk } from "./light-lines";
 import { LineReader } from "./lines";
 import { CURRENT_VERSION, SessionParser } from "./parse";
 

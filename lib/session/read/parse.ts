@@ -1,6 +1,6 @@
 import { isObject } from "../json";
 import { migrateEntries } from "./migrate";
-import type { ElidedLines } from "./light-lines";
+import type { ElidedLines } from "./elided-lines";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";

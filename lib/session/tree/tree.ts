@@ -1,6 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
-import type { ElidedLines } from "../read/light-lines";
+import type { ElidedLines } from "../read/elided-lines";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
@@ -69,6 +69,8 @@ export class SessionTree {
   private hxLeaf: string | null = null;
   private lastSessionInfo: SessionEntry | null = null;
   private readonly childIds = new Map<string | null, string[]>();
+  /** context_edit entries by the id they name, in file order */
+  private readonly editsByTarget = new Map<unknown, TreeEntry[]>();
   private readonly waitingForParent = new Map<string, string[]>();
   private sortedChildren = new Map<string | null, string[]>();
   private version = 0;
@@ -130,6 +132,11 @@ export class SessionTree {
     const index = this.entries.length;
     this.entries.push(entry);
     this.entryLines.push(line);
+    if (entry.type === "context_edit") {
+      const edits = this.editsByTarget.get(entry.targetId);
+      if (edits) edits.push(entry as TreeEntry);
+      else this.editsByTarget.set(entry.targetId, [entry as TreeEntry]);
+    }
     const id = entry.id;
     if (!isNonEmptyString(id)) {
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
@@ -169,6 +176,11 @@ export class SessionTree {
       return;
     }
     this.hxLeaf = id;
+  }
+
+  /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
+  editsOf(id: string): readonly TreeEntry[] {
+    return this.editsByTarget.get(id) ?? [];
   }
 
   /** The leaf after loading, per reader (spec §6). `null`: before any entry. */

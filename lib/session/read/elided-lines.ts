@@ -1,0 +1,48 @@
+import { CUT_FIELDS, LineForm, type LightChunk } from "./light-lines";
+
+/**
+ * The full text of the lines whose light text differs (cut or escaped), from
+ * their raw bytes: what SessionTree.full reads a cut entry's content from, and
+ * what a failing line's error message is taken from.
+ */
+export class ElidedLines {
+  private readonly at = new Map<number, { raw: Uint8Array; start: number; end: number; cut: boolean }>();
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private cutLines = 0;
+
+  add(chunk: Pick<LightChunk, "raws" | "cut">): void {
+    const { raws, cut } = chunk;
+    for (let i = 0; i < cut.length; i += CUT_FIELDS) {
+      const isCut = cut[i + 4] === LineForm.Cut;
+      this.at.set(cut[i]!, { raw: raws[cut[i + 1]!]!, start: cut[i + 2]!, end: cut[i + 3]!, cut: isCut });
+      if (isCut) this.cutLines++;
+    }
+  }
+
+  /** whether the line's light text differs from its text */
+  has(line: number): boolean {
+    return this.at.has(line);
+  }
+
+  /** whether the line's light text has cut strings (its entry's content must be read here) */
+  isCut(line: number): boolean {
+    return this.at.get(line)?.cut === true;
+  }
+
+  /** lines whose light text differs */
+  get size(): number {
+    return this.at.size;
+  }
+
+  /** lines with cut strings */
+  get cutCount(): number {
+    return this.cutLines;
+  }
+
+  /** The line as written (decoded as the whole file would be); throws for a line whose light text is the same. */
+  text(line: number): string {
+    const at = this.at.get(line);
+    if (!at) throw new Error(`line ${line} was written as it is`);
+    return this.decoder.decode(at.raw.subarray(at.start, at.end));
+  }
+}
