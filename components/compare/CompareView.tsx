@@ -5,7 +5,6 @@
  * segments side by side, what differs in model, thinking and tokens, and the
  * context diff as three lists. Takes the inspector's place; Close returns to it.
  */
-import { useMemo } from "react";
 import { QueryError } from "@/components/inspector/QueryError";
 import { Icon } from "@/components/ui/Icon";
 import { useViewer, viewer } from "@/components/viewer/store";
@@ -15,6 +14,7 @@ import { openComparison } from "./compare-model";
 import { EndpointCard, AncestorLine } from "./Endpoints";
 import { MessageList } from "./MessageList";
 import { SegmentColumns } from "./SegmentColumns";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function CompareView() {
   const view = useViewer(openComparison);
@@ -22,9 +22,7 @@ export function CompareView() {
   const selectedId = useViewer((s) => s.selectedId);
   const a = useViewer((s) => s.compareBaseId);
   const b = useViewer((s) => s.compareId);
-  const revision = useViewer((s) => s.revision);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
-  const labels = useMemo(() => session?.labels() ?? new Map<string, LabelState>(), [session, revision]);
+  const labels = useSessionMemo((session) => session.labels(), []) ?? new Map<string, LabelState>();
 
   if (!session || !view || a === null || b === null) return null;
 

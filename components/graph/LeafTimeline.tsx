@@ -9,17 +9,19 @@
 import { useMemo, type KeyboardEvent } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { describeStep, nearestRewind, rewindIndices } from "@/lib/layout/leaf-history";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const MAX_TICKS = 600;
 
+const NO_REWINDS: number[] = [];
+
 export function LeafTimeline({ className = "" }: { className?: string }) {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const historyStep = useViewer((s) => s.historyStep);
 
   const history = session?.tree.leafHistory;
   const count = history?.length ?? 0;
-  const rewinds = useMemo(() => (history ? rewindIndices(history) : []), [history, revision]); // eslint-disable-line react-hooks/exhaustive-deps
+  const rewinds = useSessionMemo((open) => rewindIndices(open.tree.leafHistory), []) ?? NO_REWINDS;
   const ticks = useMemo(() => {
     if (!history || count < 2) return [];
     // on a long file several rewinds share a pixel: keep one tick per 0.1 %

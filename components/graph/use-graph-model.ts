@@ -7,6 +7,7 @@
  */
 import { useMemo } from "react";
 import { useViewer } from "@/components/viewer/store";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
@@ -17,12 +18,13 @@ import { factsOf, foldsFor, layoutFor, shownLeaf, type GraphModel } from "./grap
 export type { GraphModel } from "./graph-model";
 
 const EMPTY = new Set<string>();
+const NO_LABELS: ReturnType<Session["labels"]> = new Map();
+const NO_MODELS = new Map<string, string>();
 /** the last React Flow nodes drawn per session */
 const drawnNodes = new WeakMap<Session, ReadonlyMap<string, GraphFlowNode>>();
 
 export function useGraphModel(): GraphModel | null {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const expandedSegments = useViewer((s) => s.expandedSegments);
   const collapsed = useViewer((s) => s.collapsed);
   const historyStep = useViewer((s) => s.historyStep);
@@ -30,21 +32,19 @@ export function useGraphModel(): GraphModel | null {
   const overlay = useViewer((s) => s.contextOverlay);
   const treeFilter = useViewer((s) => s.treeFilter);
 
-  // `revision` stands for the session's contents: a live tail grows the Session object in place
-  /* eslint-disable react-hooks/exhaustive-deps */
-  const shown = useMemo(() => (session ? shownLeaf(session, historyStep) : null), [session, revision, historyStep]);
-  const facts = useMemo(() => (session ? factsOf(session) : null), [session, revision]);
-  const labels = useMemo(() => session?.labels() ?? new Map(), [session, revision]);
-  const models = useMemo(() => (session ? modelSwitches(session) : new Map<string, string>()), [session, revision]);
+  // the steps that read the session's contents are recomputed as it grows (useSessionMemo)
+  const shown = useSessionMemo((open) => shownLeaf(open, historyStep), [historyStep]);
+  const facts = useSessionMemo(factsOf, []);
+  const labels = useSessionMemo((open) => open.labels(), []) ?? NO_LABELS;
+  const models = useSessionMemo(modelSwitches, []) ?? NO_MODELS;
   const leafId = shown?.leafId ?? null;
-  const visible = useMemo(() => (session ? visibilityOf(session, treeFilter) : null), [session, revision, treeFilter]);
-  const folds = useMemo(() => (session ? foldsFor(session, collapsed, leafId, labels, visible) : null), [session, revision, collapsed, leafId, labels, visible]);
+  const visible = useSessionMemo((open) => visibilityOf(open, treeFilter), [treeFilter]);
+  const folds = useSessionMemo((open) => foldsFor(open, collapsed, leafId, labels, visible), [collapsed, leafId, labels, visible]);
   // opening a segment re-reads the fold plan, without another walk over the entries
   const display = useMemo(() => (folds ? displayTreeOf(folds, expandedSegments) : null), [folds, expandedSegments]);
   const layout = useMemo(() => (session && display ? layoutFor(session, display) : null), [session, display]);
-  const activePath = useMemo(() => (session ? pathIds(session, leafId) : EMPTY), [session, revision, leafId]);
-  const cut = useMemo(() => (session && overlay ? cutFromContext(session, selectedId) : EMPTY), [session, revision, overlay, selectedId]);
-  /* eslint-enable react-hooks/exhaustive-deps */
+  const activePath = useSessionMemo((open) => pathIds(open, leafId), [leafId]) ?? EMPTY;
+  const cut = useSessionMemo((open) => (overlay ? cutFromContext(open, selectedId) : EMPTY), [overlay, selectedId]) ?? EMPTY;
 
   const flow = useMemo(() => {
     if (!session || !display || !layout || !facts || !shown) return null;

@@ -18,6 +18,7 @@ import { MessageBody } from "./MessageBody";
 import { QueryError } from "./QueryError";
 import { UsageLine, compactNumber } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 type Row =
   | { kind: "cut-group"; compactionId: string | null; count: number }
@@ -47,15 +48,14 @@ function rowKey(row: Row, i: number): string {
   return `${row.kind}:${i}:${row.entry.id}`;
 }
 
-export function ContextTab({ session, id, revision }: { session: Session; id: string; revision: number }) {
-  const result = useMemo(() => {
+export function ContextTab({ session, id }: { session: Session; id: string }) {
+  const result = useSessionMemo((session) => {
     try {
       return { model: contextModel(session, id), error: null };
     } catch (error) {
       return { model: null, error };
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
-  }, [session, id, revision]);
+  }, [id]) ?? { model: null, error: new Error("No session is open.") };
   const [cutOpen, setCutOpen] = useState(false);
   const [showUnsent, setShowUnsent] = useState(true);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());

@@ -6,7 +6,7 @@
  * HTML" (the same path as one inert, self-contained HTML file). Each is
  * disabled, with pi's reason shown, where it cannot be made.
  */
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { sourcePathOf, useViewer } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
@@ -15,21 +15,18 @@ import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
 import { downloadText } from "./download";
 import { forkProblem, transcriptProblem } from "./export-readiness";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const buttonClass =
   "inline-flex h-6 items-center gap-1 rounded border border-border bg-background px-2 text-[12px] font-medium hover:bg-surface focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50";
 
-export function ExportButtons({ session, id, revision }: { session: Session; id: string; revision: number }) {
+export function ExportButtons({ session, id }: { session: Session; id: string }) {
   const source = useViewer((s) => s.source);
   const [failure, setFailure] = useState<string | null>(null);
   // UI-only: whether the next export masks likely secrets, and what the last one masked
   const [redact, setRedact] = useState(false);
   const [redaction, setRedaction] = useState<string | null>(null);
-  const problems = useMemo(
-    () => ({ fork: forkProblem(session, id), transcript: transcriptProblem(session, id) }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
-    [session, id, revision],
-  );
+  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id), transcript: transcriptProblem(open, id) }), [id]) ?? { fork: "No session", transcript: "No session" };
   const noteId = useId();
 
   /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */

@@ -67,16 +67,16 @@ export function Inspector() {
   const session = useViewer((s) => s.session);
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
-  const revision = useViewer((s) => s.revision);
+  useViewer((s) => s.revision); // drawn again as the session grows: the selected entry may just have arrived
   const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
 
   let panel;
   if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
-  else if (tab === "stats") panel = <StatsTab session={session} selectedId={entry ? entry.id : null} revision={revision} />;
+  else if (tab === "stats") panel = <StatsTab selectedId={entry ? entry.id : null} />;
   else if (!selectedId || !entry) panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
   else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={session.tree.full(entry)} />;
-  else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} revision={revision} />;
-  else panel = <ContextTab key={entry.id} session={session} id={entry.id} revision={revision} />;
+  else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} />;
+  else panel = <ContextTab key={entry.id} session={session} id={entry.id} />;
 
   return (
     <div className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground">
@@ -85,7 +85,7 @@ export function Inspector() {
         {session && entry ? (
           <div className="flex flex-wrap items-start gap-1.5">
             <CompareWithButton />
-            <ExportButtons key={entry.id} session={session} id={entry.id} revision={revision} />
+            <ExportButtons key={entry.id} session={session} id={entry.id} />
           </div>
         ) : null}
       </div>

@@ -1,7 +1,6 @@
 "use client";
 
 /** The Path tab: `session.branch(id)` root → selected entry, one row per entry; clicking a row selects it. */
-import { useMemo } from "react";
 import { viewer } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { entryKind, entrySnippet } from "./entry-kind";
@@ -9,19 +8,18 @@ import { KindBadge } from "./KindBadge";
 import { QueryError } from "./QueryError";
 import { UsageLine } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const ROW_HEIGHT = 26;
 
-export function PathTab({ session, id, revision }: { session: Session; id: string; revision: number }) {
-  const result = useMemo(() => {
+export function PathTab({ session, id }: { session: Session; id: string }) {
+  const result = useSessionMemo((open) => {
     try {
-      return { path: session.branch(id), summary: session.pathSummary(id), error: null };
+      return { path: open.branch(id), summary: open.pathSummary(id), error: null };
     } catch (error) {
       return { path: [], summary: null, error };
     }
-    // revision: the session grew (live tail), the same objects answer differently
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session, id, revision]);
+  }, [id]) ?? { path: [], summary: null, error: new Error("No session is open.") };
   const labels = session.labels();
 
   if (result.error) return <QueryError error={result.error} what="path" />;

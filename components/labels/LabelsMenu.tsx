@@ -5,21 +5,20 @@
  * choosing one selects its entry, and the graph reveals and centres it.
  * Keyboard: the button opens it, ↑/↓/Home/End move, Enter jumps, Esc closes.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { KindBadge } from "@/components/inspector/KindBadge";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { labelItems } from "./label-items";
 import { labelText } from "./LabelChip";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function LabelsMenu() {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const selectedId = useViewer((s) => s.selectedId);
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
-  const items = useMemo(() => (session ? labelItems(session) : []), [session, revision]);
+  const items = useSessionMemo(labelItems, []) ?? [];
 
   useEffect(() => {
     if (!open) return;

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { filterChoices, isFiltering, NO_FILTER, TREE_FILTER_MODES, visibilityOf, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const MODE_HELP: Record<TreeFilterMode, string> = {
   default: "pi's default: hides labels, custom entries, model and thinking-level changes, session info, and assistant messages that only call tools",
@@ -117,23 +118,22 @@ function FilterPanel({ filter, choices, onClose }: { filter: TreeFilter; choices
   );
 }
 
+const NO_CHOICES: ReturnType<typeof filterChoices> = { types: [], roles: [] };
+
 export function FilterMenu() {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const filter = useViewer((s) => s.treeFilter);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  /* eslint-disable react-hooks/exhaustive-deps -- the Session grows in place; revision says when */
-  const choices = useMemo(() => (session ? filterChoices(session) : { types: [], roles: [] }), [session, revision]);
-  const visible = useMemo(() => (session ? visibilityOf(session, filter) : null), [session, revision, filter]);
+  const choices = useSessionMemo(filterChoices, []) ?? NO_CHOICES;
+  const visible = useSessionMemo((open) => visibilityOf(open, filter), [filter]);
   const shown = useMemo(() => {
     if (!session || !visible) return null;
     let n = 0;
     for (const id of session.tree.byId.keys()) if (visible(id)) n++;
     return n;
   }, [session, visible]);
-  /* eslint-enable react-hooks/exhaustive-deps */
 
   useEffect(() => {
     if (!open) return;

@@ -6,10 +6,10 @@
  * or to select the nearest ancestor the filter keeps (where pi's /tree would
  * put its cursor).
  */
-import { useMemo } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { NO_FILTER, visibilityOf } from "@/lib/layout/tree-filter";
 import type { Session } from "@/lib/session";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 function nearestShown(session: Session, id: string, visible: (id: string) => boolean): string | null {
   const seen = new Set<string>();
@@ -22,11 +22,9 @@ function nearestShown(session: Session, id: string, visible: (id: string) => boo
 
 export function HiddenSelectionNotice() {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const filter = useViewer((s) => s.treeFilter);
   const selectedId = useViewer((s) => s.selectedId);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const visible = useMemo(() => (session ? visibilityOf(session, filter) : null), [session, revision, filter]);
+  const visible = useSessionMemo((session) => visibilityOf(session, filter), [filter]);
   if (!session || !visible || selectedId === null || !session.tree.get(selectedId) || visible(selectedId)) return null;
   const ancestor = nearestShown(session, selectedId, visible);
   return (

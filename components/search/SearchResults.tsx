@@ -5,12 +5,13 @@
  * entry's kind, the field the text came from and the snippet with the match
  * marked. Rows of entries the graph's filter hides say so.
  */
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { Icon, KIND_TEXT } from "@/components/graph/icons";
 import { useViewer } from "@/components/viewer/store";
 import { describeEntry } from "@/lib/layout/describe";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import type { SearchField, SearchHit, SearchResult } from "@/lib/session";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const FIELD_NAME: Record<SearchField, string> = {
   text: "text",
@@ -44,11 +45,9 @@ interface Props {
 
 export function SearchResults({ id, result, active, onChoose, onHover }: Props) {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const filter = useViewer((s) => s.treeFilter);
   const selectedId = useViewer((s) => s.selectedId);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const visible = useMemo(() => (session ? visibilityOf(session, filter) : null), [session, revision, filter]);
+  const visible = useSessionMemo((session) => visibilityOf(session, filter), [filter]);
   const list = useRef<HTMLUListElement>(null);
 
   useEffect(() => {

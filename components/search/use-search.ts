@@ -5,20 +5,17 @@
  * searchSession (which keeps its last result per session, so the list and
  * every graph card share one scan).
  */
-import { useMemo } from "react";
 import { useViewer, type ViewerState } from "@/components/viewer/store";
 import { searchSession, type SearchResult } from "@/lib/session";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 function resultOf(s: ViewerState): SearchResult | null {
   return s.session && s.searchQuery.trim() ? searchSession(s.session, s.searchQuery) : null;
 }
 
 export function useSearchResult(): SearchResult | null {
-  const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const query = useViewer((s) => s.searchQuery);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  return useMemo(() => (session && query.trim() ? searchSession(session, query) : null), [session, revision, query]);
+  return useSessionMemo((session) => (query.trim() ? searchSession(session, query) : null), [query]);
 }
 
 /** True when the entry matches the current search. */

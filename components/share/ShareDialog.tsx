@@ -23,6 +23,7 @@ import type { ShareWritten } from "../../lib/client/share-protocol";
 import { readShareTemplate, shareSourceOf } from "./share-source";
 import { Check, PasswordField, RuleBox, Section } from "./ShareFields";
 import { ShareResult } from "./ShareResult";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 type Lock = "none" | "password" | "key";
 
@@ -34,15 +35,15 @@ const SCOPES: { scope: ShareScope; title: string; detail: string }[] = [
 
 const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
 
+const NO_SESSION_PROBLEMS = Object.fromEntries(SCOPES.map(({ scope }) => [scope, "No session"])) as Record<ShareScope, string | null>;
+
 export function ShareDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const host = useViewerHost();
-  const session = useViewer((s) => s.session);
   const source = useViewer((s) => s.source);
   const fileName = useViewer((s) => s.fileName) ?? "session.jsonl";
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
-  const revision = useViewer((s) => s.revision);
   const reader = useViewer((s) => s.session?.reader ?? "ca");
   const [client, setClient] = useState<ShareClient | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -91,11 +92,9 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   }, [ruleText, builtIn, homePaths]);
   const compiled = useMemo(() => (ruleOptions ? compileRedaction(ruleOptions) : null), [ruleOptions]);
   const ruleErrors = compiled && "errors" in compiled ? compiled.errors : [];
-  const problems = useMemo(
-    () => Object.fromEntries(SCOPES.map(({ scope: s }) => [s, session ? scopeProblem(session, s, selectedId) : "No session"])) as Record<ShareScope, string | null>,
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- revision: the session grew in place
-    [session, selectedId, revision],
-  );
+  const problems =
+    useSessionMemo((session) => Object.fromEntries(SCOPES.map(({ scope: s }) => [s, scopeProblem(session, s, selectedId)])) as Record<ShareScope, string | null>, [selectedId]) ??
+    NO_SESSION_PROBLEMS;
   const sourcePath = sourcePathOf(source);
   const problem = problems[scope];
   const usableRules = ruleErrors.length === 0 ? ruleOptions : null;

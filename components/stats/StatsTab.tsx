@@ -7,13 +7,13 @@
  * charts for tool calls and tokens per model. Numbers come from the core's
  * statsFor; every figure carries its exact value in `data-value`.
  */
-import { useMemo } from "react";
 import { compactNumber, formatCost } from "@/components/inspector/UsageLine";
 import { formatDateTime } from "@/components/ui/format";
 import { useViewer, viewer } from "@/components/viewer/store";
-import { statsFor, type PanelStats, type Session } from "@/lib/session";
+import { statsFor, type PanelStats } from "@/lib/session";
 import { BarTable, type BarRow } from "./BarTable";
 import { byCount, formatDuration } from "./stats-format";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const TOKEN_PARTS = [
   { key: "input", name: "input", color: "#6366f1" },
@@ -107,17 +107,16 @@ function StatsBody({ stats }: { stats: PanelStats }) {
   );
 }
 
-export function StatsTab({ session, selectedId, revision }: { session: Session; selectedId: string | null; revision: number }) {
+export function StatsTab({ selectedId }: { selectedId: string | null }) {
   const scope = useViewer((s) => s.statsScope);
-  const answer = useMemo(() => {
+  const answer = useSessionMemo((session) => {
     if (scope === "branch" && selectedId === null) return { error: "Select an entry to total its branch." };
     try {
       return { stats: statsFor(session, scope === "session" ? { kind: "session" } : { kind: "branch", id: selectedId! }) };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  }, [session, revision, scope, selectedId]);
+  }, [scope, selectedId]) ?? { error: "No session is open." };
 
   return (
     <div className="flex flex-col gap-3 p-3" data-testid="stats-tab" data-scope={scope}>

@@ -1,22 +1,20 @@
 "use client";
 
 // A strip under the top bar when the file has problems ("1 line could not be read"), opening the full list.
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { cn } from "@/components/ui/cn";
 import { Icon } from "@/components/ui/Icon";
 import { DiagnosticsList } from "./DiagnosticsList";
 import { diagnosticsHeadline, summarizeDiagnostics } from "./session-facts";
 import { useViewer } from "./store";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function DiagnosticsBanner() {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
-  const diagnosticsRevision = useViewer((s) => s.diagnosticsRevision);
   const fileName = useViewer((s) => s.fileName);
   const [open, setOpen] = useState(false);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; the revisions say when
-  const summary = useMemo(() => (session ? summarizeDiagnostics(session) : null), [session, revision, diagnosticsRevision]);
+  const summary = useSessionMemo(summarizeDiagnostics, [], true);
   if (!summary || summary.worst === null) return null;
   const error = summary.worst === "error";
   const refused = session?.parser.caRefused;

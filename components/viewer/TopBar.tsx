@@ -1,7 +1,7 @@
 "use client";
 
 // The viewer's top bar: where the session comes from, what it is called, how it is read, and the way back.
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { Badge } from "@/components/ui/Badge";
 import { ButtonLink, IconButton } from "@/components/ui/Button";
 import { formatCount } from "@/components/ui/format";
@@ -16,20 +16,18 @@ import { LiveIndicator } from "./LiveIndicator";
 import { useViewerHost } from "./host";
 import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
 import { useViewer, viewer } from "./store";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
   const session = useViewer((s) => s.session);
-  const revision = useViewer((s) => s.revision);
   const fileName = useViewer((s) => s.fileName);
   const source = useViewer((s) => s.source);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const title = useMemo(() => (session ? sessionTitle(session) : null), [session, revision]);
+  const title = useSessionMemo(sessionTitle, []);
   // a v4 log has no coding-agent header; its own header names the cwd
   const cwd = typeof session?.header?.cwd === "string" ? session.header.cwd : (session?.v4?.header.cwd ?? null);
   const leafId = session?.leafId ?? null;
   const choice = session?.rulesChoice;
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the Session grows in place; revision says when
-  const badge = useMemo(() => (session ? readerBadge(session) : null), [session, revision]);
+  const badge = useSessionMemo(readerBadge, []);
   const label = title ?? fileName;
   const host = useViewerHost();
 
