@@ -5,10 +5,10 @@
  * Esc (anywhere) or Cancel stops waiting. Picking happens in the graph.
  */
 import { useEffect } from "react";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { comparePickFrom, useViewer, viewer } from "@/components/viewer/store";
 
 export function ComparePickBanner() {
-  const from = useViewer((s) => s.comparePickFrom);
+  const from = useViewer(comparePickFrom);
 
   useEffect(() => {
     if (from === null) return;

@@ -7,7 +7,7 @@
  */
 import { QueryError } from "@/components/inspector/QueryError";
 import { Icon } from "@/components/ui/Icon";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { compareA, compareB, useViewer, viewer } from "@/components/viewer/store";
 import type { LabelState } from "@/lib/session";
 import { CompareFacts } from "./CompareFacts";
 import { openComparison } from "./compare-model";
@@ -20,8 +20,8 @@ export function CompareView() {
   const view = useViewer(openComparison);
   const session = useViewer((s) => s.session);
   const selectedId = useViewer((s) => s.selectedId);
-  const a = useViewer((s) => s.compareBaseId);
-  const b = useViewer((s) => s.compareId);
+  const a = useViewer(compareA);
+  const b = useViewer(compareB);
   const labels = useSessionMemo((session) => session.labels(), []) ?? new Map<string, LabelState>();
 
   if (!session || !view || a === null || b === null) return null;

@@ -1,11 +1,11 @@
 "use client";
 
 /** "Compare with…": starts picking the second node of a comparison with the selected entry. */
-import { useViewer, viewer } from "@/components/viewer/store";
+import { comparePickFrom, useViewer, viewer } from "@/components/viewer/store";
 
 export function CompareWithButton({ className = "" }: { className?: string }) {
   const selectedId = useViewer((s) => s.selectedId);
-  const picking = useViewer((s) => s.comparePickFrom !== null);
+  const picking = useViewer((s) => comparePickFrom(s) !== null);
   return (
     <button
       type="button"

@@ -3,7 +3,7 @@
  * by the compare pane and every graph card (which asks for its role in it).
  * Not responsible for drawing.
  */
-import type { ViewerState } from "@/components/viewer/store";
+import { compareA, compareB, type ViewerState } from "@/components/viewer/store";
 import { compareNodes, type Comparison, type Session } from "@/lib/session";
 
 /** What an entry is in the open comparison; the graph marks it accordingly. */
@@ -38,8 +38,8 @@ export function comparisonView(session: Session, a: string, b: string, revision:
 
 /** The open comparison of the store's state, or null when none is open. */
 export function openComparison(state: ViewerState): ComparisonView | null {
-  const a = state.compareBaseId;
-  const b = state.compareId;
+  const a = compareA(state);
+  const b = compareB(state);
   if (!state.session || a === null || b === null) return null;
   return comparisonView(state.session, a, b, state.revision);
 }

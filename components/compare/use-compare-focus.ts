@@ -9,22 +9,22 @@ import { useReactFlow, useStore, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import { openComparison } from "./compare-model";
 import { motionMs } from "@/components/ui/motion";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { compareA, compareB, comparePickFrom, useViewer, viewer } from "@/components/viewer/store";
 import type { GraphModel } from "@/components/graph/graph-model";
 import { fitViewport, screenOf } from "@/components/graph/viewport";
 
 /** Handles a node click that picks a comparison's second node; false when the click is an ordinary selection. */
 export function comparePick(id: string, shift: boolean): boolean {
   const state = viewer.get();
-  const from = state.comparePickFrom ?? (shift ? state.selectedId : null);
+  const from = comparePickFrom(state) ?? (shift ? state.selectedId : null);
   if (from === null) return false;
   viewer.compare(from, id);
   return true;
 }
 
 export function useCompareFocus(model: GraphModel): void {
-  const a = useViewer((s) => s.compareBaseId);
-  const b = useViewer((s) => s.compareId);
+  const a = useViewer(compareA);
+  const b = useViewer(compareB);
   const rf = useReactFlow();
   const flow = useStoreApi();
   const ready = useStore((s) => s.panZoom !== null);

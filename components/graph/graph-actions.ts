@@ -4,7 +4,7 @@
  * selects its boundary entry, the segment shows the selection; Space or Enter
  * expands it).
  */
-import { viewer } from "@/components/viewer/store";
+import { comparePickFrom, viewer } from "@/components/viewer/store";
 import { idsOf } from "@/lib/layout/display-tree";
 import { branchSegmentStart, firstChildKey, isFoldable, newestLeafBelow, parentKey, rootKey, siblingKey } from "@/lib/layout/navigation";
 import type { GraphAction } from "./keys";
@@ -115,8 +115,9 @@ export function runGraphAction(action: GraphAction, model: GraphModel, host: Act
       return true;
     }
     case "open":
-      if (viewer.get().comparePickFrom !== null && model.selectedId !== null) {
-        viewer.compare(viewer.get().comparePickFrom, model.selectedId);
+      const pickFrom = comparePickFrom(viewer.get());
+      if (pickFrom !== null && model.selectedId !== null) {
+        viewer.compare(pickFrom, model.selectedId);
         return true;
       }
       if (node.kind === "segment") {

@@ -10,7 +10,7 @@
 import { useReactFlow, useStore, useStoreApi } from "@xyflow/react";
 import { useCallback, useEffect, useRef, type RefObject } from "react";
 import { motionMs } from "@/components/ui/motion";
-import { viewer } from "@/components/viewer/store";
+import { compareB, viewer } from "@/components/viewer/store";
 import { pathIds } from "@/lib/layout/marks";
 import { cursorKey } from "./graph-actions";
 import type { GraphModel } from "./graph-model";
@@ -114,8 +114,7 @@ export function useViewportFollow(model: GraphModel, wrapper: RefObject<HTMLDivE
     if (!p || !ready || placedFor.current !== model.session) return;
     // an open comparison brings A, B and their ancestor into view together (use-compare-focus): centring the
     // selection afterwards would cut the other one off
-    const { compareBaseId, compareId } = viewer.get();
-    if (p.centre && compareBaseId !== null && compareId !== null) {
+    if (p.centre && compareB(viewer.get()) !== null) {
       pending.current = null;
       return;
     }

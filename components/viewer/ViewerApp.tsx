@@ -21,7 +21,7 @@ import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
 import type { ShareSecret } from "../../lib/client/parse-protocol";
 import { SplitView } from "./SplitView";
-import { useViewer, viewer } from "./store";
+import { compareB, useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
 import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
@@ -36,7 +36,7 @@ export function ViewerApp(props: PlanInput) {
   const session = useViewer((s) => s.session);
   const fileName = useViewer((s) => s.fileName);
   useViewer((s) => s.revision); // a live session that had no entries gets its graph once they come
-  const comparing = useViewer((s) => s.compareId !== null);
+  const comparing = useViewer((s) => compareB(s) !== null);
 
   useEffect(() => {
     if (plan.kind !== "load") {

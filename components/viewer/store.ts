@@ -66,18 +66,15 @@ export interface ViewerState {
   historyStep: number | null;
   /** fade what compaction cut from the selected node's context */
   contextOverlay: boolean;
-  /** the second node of a comparison, when one is open */
-  compareId: string | null;
   /** the search box's query; "" = no search */
   searchQuery: string;
   /** which entries the graph draws: pi's /tree mode, hidden entry types and roles */
   treeFilter: TreeFilter;
   /** what the Stats tab totals: the whole file, or root → the selected entry */
   statsScope: "session" | "branch";
-  /** the first node of the open comparison: the selection when it was opened (the selection can move on) */
-  compareBaseId: string | null;
-  /** "Compare with…" waits for a second node to be picked; holds the first */
-  comparePickFrom: string | null;
+  /** an open comparison of `a` (the selection when it was opened; the selection can move on) with `b`, or
+   * "Compare with…" waiting for a second node to compare `pickFrom` with */
+  compare: { a: string; b: string } | { pickFrom: string } | null;
 }
 
 const initial: ViewerState = {
@@ -96,12 +93,10 @@ const initial: ViewerState = {
   collapsed: new Set(),
   historyStep: null,
   contextOverlay: true,
-  compareId: null,
   searchQuery: "",
   treeFilter: NO_FILTER,
   statsScope: "session",
-  compareBaseId: null,
-  comparePickFrom: null,
+  compare: null,
 };
 
 let state: ViewerState = initial;
@@ -204,17 +199,24 @@ export const viewer = {
   },
   /** Compare `a` with `b` (both null: close); `a` becomes the selection. */
   compare(a: string | null, b: string | null): void {
-    if (a === null || b === null) set({ compareId: null, compareBaseId: null, comparePickFrom: null });
-    else set({ compareId: b, compareBaseId: a, comparePickFrom: null, selectedId: a });
+    if (a === null || b === null) set({ compare: null });
+    else set({ compare: { a, b }, selectedId: a });
   },
   /** "Compare with…": the next node picked is compared with the selection. */
   startComparePick(): void {
-    if (state.selectedId !== null) set({ comparePickFrom: state.selectedId });
+    if (state.selectedId !== null) set({ compare: { pickFrom: state.selectedId } });
   },
   cancelComparePick(): void {
-    if (state.comparePickFrom !== null) set({ comparePickFrom: null });
+    if (comparePickFrom(state) !== null) set({ compare: null });
   },
 };
+
+/** The first node of the open comparison; null when none is open. */
+export const compareA = (s: ViewerState): string | null => (s.compare && "a" in s.compare ? s.compare.a : null);
+/** The second node of the open comparison; null when none is open. */
+export const compareB = (s: ViewerState): string | null => (s.compare && "b" in s.compare ? s.compare.b : null);
+/** The node "Compare with…" compares the next pick with; null when it is not waiting. */
+export const comparePickFrom = (s: ViewerState): string | null => (s.compare && "pickFrom" in s.compare ? s.compare.pickFrom : null);
 
 /** Subscribe a component to one slice of the viewer state. */
 export function useViewer<T>(select: (s: ViewerState) => T): T {

@@ -4,7 +4,7 @@
 // link restores the view. replaceState: moving around a session does not pile up history entries.
 import { useEffect } from "react";
 import { useViewerHost } from "./host";
-import { useViewer, viewer } from "./store";
+import { compareA, compareB, useViewer, viewer } from "./store";
 import { readCompareParam, readFindParams, sameSession, viewHref, viewLocation, viewSearch, withFindParams } from "./view-params";
 
 export function useUrlSync(): void {
@@ -14,8 +14,8 @@ export function useUrlSync(): void {
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
   const session = useViewer((s) => s.session);
-  const compareId = useViewer((s) => s.compareId);
-  const compareBaseId = useViewer((s) => s.compareBaseId);
+  const compareId = useViewer(compareB);
+  const compareBaseId = useViewer(compareA);
   const searchQuery = useViewer((s) => s.searchQuery);
   const treeFilter = useViewer((s) => s.treeFilter);
 
@@ -31,7 +31,7 @@ export function useUrlSync(): void {
   useEffect(() => {
     if (phase !== "ready" || !session) return;
     const wanted = readCompareParam(new URLSearchParams(viewLocation(inFragment, window.location)));
-    if (wanted && session.tree.get(wanted) && viewer.get().selectedId !== null && viewer.get().compareId === null) viewer.setCompare(wanted);
+    if (wanted && session.tree.get(wanted) && viewer.get().selectedId !== null && compareB(viewer.get()) === null) viewer.setCompare(wanted);
   }, [phase, session, inFragment]);
 
   useEffect(() => {
