@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { searchSession, type Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
-import { fitAll } from "./fixtures/graph";
+import { fitAll, viewportSettled } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-search";
@@ -71,6 +71,38 @@ test("lists the core's hits for a query and rings exactly the matching entries",
 
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/search-light.png` });
+});
+
+test("a folded segment with hits shows its first hit, and Enter opens it there, selected", async ({ page }) => {
+  const session = openFixture("ca-large");
+  const query = queryFor(session, 3, 150);
+  const expected = searchSession(session, query);
+  const graph = await openGraph(page, "ca-large");
+  await search(page, query);
+  await page.getByTestId("search-input").press("Escape"); // the list closes; the search stays
+  await fitAll(graph);
+  const { segments } = await graphHits(graph);
+  // a segment with hits below a card of its own: ↓ from that card lands on the segment
+  const segment = segments.find((s) => {
+    const parent = session.tree.parentOf(s.ids[0]!);
+    return s.hits > 0 && parent !== null && session.tree.children(parent).length === 1;
+  });
+  expect(segment, "a folded segment holds hits").toBeDefined();
+  const firstHit = segment!.ids.find((id) => expected.entryIds.has(id))!;
+  const card = graph.locator(`[data-entry-ids="${segment!.ids.join(" ")}"]`);
+  await expect(card.getByTestId("segment-first-hit")).toHaveAttribute("data-entry-id", firstHit);
+
+  await graph.locator(`[data-entry-id="${session.tree.parentOf(segment!.ids[0]!)}"]`).click();
+  await graph.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(card).toHaveAttribute("data-selected", "true");
+  await viewportSettled(graph); // the step scrolled it into view at a readable zoom
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/search-segment-hit.png` });
+  await page.keyboard.press("Enter");
+  await expect(graph.locator(`[data-entry-id="${firstHit}"][data-selected=true]`)).toHaveCount(1);
+  await expect(graph.locator(`[data-entry-id="${firstHit}"]`)).toBeInViewport();
+  await expect(page).toHaveURL(new RegExp(`[?&]entry=${firstHit}`));
 });
 
 test("keys: / and Ctrl+K focus the box, arrows and Enter select a hit and bring the graph to it", async ({ page }) => {

@@ -7,7 +7,9 @@
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
-import { useSegmentHits } from "@/components/search/use-search";
+import { useSegmentFirstHit, useSegmentHits } from "@/components/search/use-search";
+import { useViewer } from "@/components/viewer/store";
+import { describeEntry } from "@/lib/layout/describe";
 import type { SegmentFlowNode } from "./flow-elements";
 import { Icon } from "./icons";
 import { cardState, HIDDEN_HANDLE } from "./node-style";
@@ -25,6 +27,8 @@ function Count({ n, label, className }: { n: number; label: string; className: s
 function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
   const { counts } = data;
   const hits = useSegmentHits(data.ids);
+  const firstHit = useSegmentFirstHit(data.ids);
+  const hitEntry = useViewer((s) => (firstHit === null ? undefined : s.session?.tree.get(firstHit)));
   return (
     <div
       data-entry-ids={data.ids}
@@ -55,9 +59,15 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
           <Count n={counts.other} label="other" className="text-muted" />
         </span>
       </div>
-      <p className="truncate text-muted">
-        <span className="text-foreground/80">{data.first || "…"}</span>
-      </p>
+      {hitEntry ? (
+        <p className="truncate text-muted" data-testid="segment-first-hit" data-entry-id={hitEntry.id} title="the first entry here that matches the search (Enter opens the segment at it)">
+          <span className="rounded-sm bg-yellow-200/80 px-0.5 text-yellow-950 dark:bg-yellow-300/30 dark:text-yellow-100">{describeEntry(hitEntry).text || "…"}</span>
+        </p>
+      ) : (
+        <p className="truncate text-muted">
+          <span className="text-foreground/80">{data.first || "…"}</span>
+        </p>
+      )}
       <p className="truncate text-muted">
         <span aria-hidden="true">… </span>
         {data.last || "…"}

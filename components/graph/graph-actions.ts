@@ -4,6 +4,7 @@
  * selects its boundary entry, the segment shows the selection; Space or Enter
  * expands it).
  */
+import { firstHitIn } from "@/components/search/use-search";
 import { comparePickFrom, viewer } from "@/components/viewer/store";
 import { idsOf } from "@/lib/layout/display-tree";
 import { branchSegmentStart, firstChildKey, isFoldable, newestLeafBelow, parentKey, rootKey, siblingKey } from "@/lib/layout/navigation";
@@ -121,7 +122,10 @@ export function runGraphAction(action: GraphAction, model: GraphModel, host: Act
         return true;
       }
       if (node.kind === "segment") {
-        viewer.toggleSegment(node.segment);
+        // a segment holding search hits opens at the first one, selected; else it opens where it is
+        const hit = firstHitIn(viewer.get(), node.ids);
+        if (hit !== null) host.select(hit, "jump");
+        else viewer.toggleSegment(node.segment);
         return true;
       }
       viewer.setTab("entry");

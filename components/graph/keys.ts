@@ -45,7 +45,7 @@ export const GRAPH_KEYS: readonly KeyBinding[] = [
   { action: "root", keys: ["Home"], help: "Root of this tree" },
   { action: "leaf", keys: ["End"], help: "The leaf" },
   { action: "newestLeaf", keys: ["n"], help: "Newest leaf below (follow the newest child)" },
-  { action: "open", keys: ["Enter"], help: "Open the entry in the inspector (expands a segment)" },
+  { action: "open", keys: ["Enter"], help: "Open the entry in the inspector (expands a segment, at its first search hit)" },
   { action: "fitView", keys: ["f"], help: "Fit the whole graph" },
   { action: "toggleOverlay", keys: ["c"], help: "Fade what compaction cut from the context" },
   { action: "help", keys: ["?"], help: "Show / hide these keys" },

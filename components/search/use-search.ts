@@ -23,6 +23,18 @@ export function useSearchHit(id: string): boolean {
   return useViewer((s) => resultOf(s)?.entryIds.has(id) ?? false);
 }
 
+/** The first entry of `ids` (a folded segment's, root to leaf) that matches the current search; null when none does. */
+export function firstHitIn(s: ViewerState, ids: readonly string[]): string | null {
+  const result = resultOf(s);
+  if (!result || result.entryIds.size === 0) return null;
+  return ids.find((id) => result.entryIds.has(id)) ?? null;
+}
+
+/** The first entry of a folded segment (space-separated ids) that matches the current search. */
+export function useSegmentFirstHit(ids: string): string | null {
+  return useViewer((s) => (resultOf(s)?.entryIds.size ? firstHitIn(s, ids.split(" ")) : null));
+}
+
 const segmentCounts = new WeakMap<SearchResult, Map<string, number>>();
 
 /** How many of a folded segment's entries (space-separated ids) match the current search. */
