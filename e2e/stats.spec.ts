@@ -1,8 +1,8 @@
-// The inspector's Stats tab: every figure, the tool-call and per-model bars equal lib/session's statsFor on the
+// The inspector's Stats tab: every figure, the tool-call and per-model bars equal lib/session's scopeStats on the
 // same file, for the whole session and for the selected entry's branch; light and dark screenshots.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { statsFor, type PanelStats } from "../lib/session";
+import { scopeStats, type ScopeStats } from "../lib/session";
 import { openFixture } from "./fixtures/core";
 import { fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
@@ -18,7 +18,7 @@ async function openStats(page: Page, name: FixtureName, entry?: string): Promise
 
 const sum = (map: Record<string, number>) => Object.values(map).reduce((a, b) => a + b, 0);
 
-async function expectFigures(page: Page, stats: PanelStats): Promise<void> {
+async function expectFigures(page: Page, stats: ScopeStats): Promise<void> {
   const tab = page.getByTestId("stats-tab");
   const figures: [string, number | string][] = [
     ["stat-entries", stats.entries],
@@ -48,7 +48,7 @@ test("the whole session's stats equal the core's", async ({ page }) => {
   const session = openFixture("ca-compaction-multi-a");
   await openStats(page, "ca-compaction-multi-a");
   await expect(page.getByTestId("stats-tab")).toHaveAttribute("data-scope", "session");
-  await expectFigures(page, statsFor(session, { kind: "session" }));
+  await expectFigures(page, scopeStats(session, { kind: "session" }));
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/stats-light.png` });
 });
@@ -60,13 +60,13 @@ test("the branch stats follow the selected entry", async ({ page }) => {
   await openStats(page, "ca-branching-a", a);
   await page.getByTestId("stats-scope-branch").click();
   await expect(page.getByTestId("stats-tab")).toHaveAttribute("data-scope", "branch");
-  await expectFigures(page, statsFor(session, { kind: "branch", id: a }));
+  await expectFigures(page, scopeStats(session, { kind: "branch", id: a }));
 
   // another entry, chosen in the graph: the numbers follow
   const graph = page.getByTestId("session-graph");
   await fitAll(graph);
   await graph.locator(`[data-entry-id="${b}"]`).click();
-  await expectFigures(page, statsFor(session, { kind: "branch", id: b }));
+  await expectFigures(page, scopeStats(session, { kind: "branch", id: b }));
 });
 
 test("stats in the dark theme, on a file with tool calls and several models", async ({ page }) => {
@@ -74,7 +74,7 @@ test("stats in the dark theme, on a file with tool calls and several models", as
   await openStats(page, "ca-large");
   await page.getByTestId("theme-toggle").click();
   await expect(page.locator("html")).toHaveClass(/dark/);
-  await expectFigures(page, statsFor(session, { kind: "session" }));
+  await expectFigures(page, scopeStats(session, { kind: "session" }));
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/stats-dark.png` });
 });

@@ -4,14 +4,14 @@
  * One line for an entry or a context message in the compare pane: kind, first
  * words, label, id. Clicking selects the entry (the comparison stays put).
  */
-import type { EntryKind } from "@/components/inspector/entry-kind";
+import type { EntryLook } from "@/components/inspector/entry-kind";
 import { KindBadge } from "@/components/inspector/KindBadge";
 import { LabelChip } from "@/components/labels/LabelChip";
 import { viewer } from "@/components/viewer/store";
 
 export const ROW_HEIGHT = 26;
 
-export function EntryRow({ id, kind, text, label, n, selected }: { id: string; kind: EntryKind; text: string; label: string | null; n?: number; selected: boolean }) {
+export function EntryRow({ id, kind, text, label, n, selected }: { id: string; kind: EntryLook; text: string; label: string | null; n?: number; selected: boolean }) {
   return (
     <button
       type="button"

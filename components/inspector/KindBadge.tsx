@@ -1,6 +1,6 @@
 /** The small coloured icon that says what an entry is: the graph's icon for the kind, on the inspector's tone. */
 import { Icon } from "@/components/graph/icons";
-import type { EntryKind, Tone } from "./entry-kind";
+import type { EntryLook, Tone } from "./entry-kind";
 
 const TONES: Record<Tone, string> = {
   user: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
@@ -15,7 +15,7 @@ const TONES: Record<Tone, string> = {
   unknown: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
 };
 
-export function KindBadge({ kind, className = "" }: { kind: EntryKind; className?: string }) {
+export function KindBadge({ kind, className = "" }: { kind: EntryLook; className?: string }) {
   return (
     <span
       title={kind.label}

@@ -8,13 +8,13 @@ import type { SessionEntry } from "@/lib/session";
 
 export type Tone = "user" | "assistant" | "tool" | "error" | "bash" | "summary" | "custom" | "setting" | "meta" | "unknown";
 
-export interface EntryKind {
+export interface EntryLook {
   kind: DescribedKind;
   label: string;
   tone: Tone;
 }
 
-const LOOKS: Record<DescribedKind, Omit<EntryKind, "kind">> = {
+const LOOKS: Record<DescribedKind, Omit<EntryLook, "kind">> = {
   user: { label: "User", tone: "user" },
   assistant: { label: "Assistant", tone: "assistant" },
   toolResult: { label: "Tool result", tone: "tool" },
@@ -41,7 +41,7 @@ const TYPE_LABELS: Record<string, string> = {
   active_tools_change: "Active tools",
 };
 
-function look(entry: SessionEntry, described: EntryDescription): EntryKind {
+function look(entry: SessionEntry, described: EntryDescription): EntryLook {
   const base = LOOKS[described.kind];
   let label = (typeof entry.type === "string" && TYPE_LABELS[entry.type]) || base.label;
   if (entry.type === "message" && described.kind === "compaction") label = "Compaction summary";
@@ -54,12 +54,12 @@ function look(entry: SessionEntry, described: EntryDescription): EntryKind {
   return { kind: described.kind, label: tone === "error" && described.kind === "toolResult" ? "Tool error" : label, tone };
 }
 
-export function entryKind(entry: SessionEntry): EntryKind {
+export function entryKind(entry: SessionEntry): EntryLook {
   return look(entry, describeEntry(entry));
 }
 
 /** The kind of a context message, which has no entry around it. */
-export function messageKind(message: unknown): EntryKind {
+export function messageKind(message: unknown): EntryLook {
   const entry = { type: "message", message };
   return look(entry, describeEntry(entry));
 }

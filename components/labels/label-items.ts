@@ -3,7 +3,7 @@
  * is, its first words, in file order of the targets (labels naming an entry
  * not in the file last). Labels come from `session.labels()`, pi's rules.
  */
-import { entryKind, entrySnippet, type EntryKind } from "@/components/inspector/entry-kind";
+import { entryKind, entrySnippet, type EntryLook } from "@/components/inspector/entry-kind";
 import type { Session } from "@/lib/session";
 
 export interface LabelItem {
@@ -13,7 +13,7 @@ export interface LabelItem {
   labelEntryId: string;
   labelLine: number;
   /** null: the target is not in the file (pi keeps such labels) */
-  target: { kind: EntryKind; snippet: string; line: number } | null;
+  target: { kind: EntryLook; snippet: string; line: number } | null;
 }
 
 export function labelItems(session: Session): LabelItem[] {

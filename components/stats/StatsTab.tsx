@@ -5,12 +5,12 @@
  * entry's branch (root → entry): messages by role, tool calls by tool, tokens
  * and cost, models, duration, compactions and branch points, with small bar
  * charts for tool calls and tokens per model. Numbers come from the core's
- * statsFor; every figure carries its exact value in `data-value`.
+ * scopeStats; every figure carries its exact value in `data-value`.
  */
 import { compactNumber, formatCost } from "@/components/inspector/UsageLine";
 import { formatDateTime } from "@/components/ui/format";
 import { useViewer, viewer } from "@/components/viewer/store";
-import { statsFor, type PanelStats } from "@/lib/session";
+import { scopeStats, type ScopeStats } from "@/lib/session";
 import { BarTable, type BarRow } from "./BarTable";
 import { byCount, formatDuration } from "./stats-format";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
@@ -57,7 +57,7 @@ function Scope({ scope, selectedId }: { scope: "session" | "branch"; selectedId:
   );
 }
 
-function StatsBody({ stats }: { stats: PanelStats }) {
+function StatsBody({ stats }: { stats: ScopeStats }) {
   const messages = Object.values(stats.roles).reduce((a, b) => a + b, 0);
   const toolCalls = Object.values(stats.toolCalls).reduce((a, b) => a + b, 0);
   const u = stats.usage;
@@ -112,7 +112,7 @@ export function StatsTab({ selectedId }: { selectedId: string | null }) {
   const answer = useSessionMemo((session) => {
     if (scope === "branch" && selectedId === null) return { error: "Select an entry to total its branch." };
     try {
-      return { stats: statsFor(session, scope === "session" ? { kind: "session" } : { kind: "branch", id: selectedId! }) };
+      return { stats: scopeStats(session, scope === "session" ? { kind: "session" } : { kind: "branch", id: selectedId! }) };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }

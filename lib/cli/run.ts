@@ -6,7 +6,7 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { formatDiagnostic, RULE_SETS, SessionQueryError, type Reader, type Session } from "@/lib/session";
+import { formatDiagnostic, RULE_SETS, SessionQueryError, type RuleSetId, type Session } from "@/lib/session";
 import { readSessionFile } from "@/lib/server/read-session";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
@@ -25,7 +25,7 @@ interface Args {
   file: string;
   leaf: string | null | undefined;
   out: string | undefined;
-  reader: "auto" | Reader;
+  reader: "auto" | RuleSetId;
   share: ShareArgs;
 }
 

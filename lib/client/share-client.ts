@@ -1,6 +1,6 @@
 // The Share dialog's side of share.worker.ts: one worker per open dialog, holding the session it shares;
 // requests answered by promise, in order.
-import type { Reader } from "@/lib/session";
+import type { RuleSetId } from "@/lib/session";
 import type { SharePreview } from "@/lib/share/preview";
 import type { ShareReply, ShareRequest, ShareSource, ShareWritten } from "./share-protocol";
 
@@ -22,7 +22,7 @@ export class ShareClient {
   /** resolves once the worker has read and indexed the session */
   readonly loaded: Promise<void>;
 
-  constructor(source: ShareSource, fileName: string, reader: Reader) {
+  constructor(source: ShareSource, fileName: string, reader: RuleSetId) {
     this.worker.onmessage = (event: MessageEvent<ShareReply>) => this.settle(event.data);
     this.worker.onerror = (event) => this.failAll(new Error(event.message || "the share worker stopped"));
     this.loaded = this.ask(null, { kind: "load", source, fileName, reader }).then(() => undefined);

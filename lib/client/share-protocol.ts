@@ -1,7 +1,7 @@
 // Messages between the Share dialog and share.worker.ts. The worker holds its own copy of the session (read
 // from the source's text), so scanning a big session for the preview and writing the file never stop the page.
 import type { RedactionOptions } from "@/lib/export/redaction-rules";
-import type { Reader } from "@/lib/session";
+import type { RuleSetId } from "@/lib/session";
 import type { ShareManifest, ShareScope } from "@/lib/share/manifest";
 import type { SharePreview } from "@/lib/share/preview";
 import type { Protection } from "@/lib/share/seal";
@@ -17,7 +17,7 @@ export interface ShareScopeChoice {
 
 export type ShareRequest =
   /** read the session's own bytes (a URL the page may fetch, or the picked file) and index them with the page's rules */
-  | { kind: "load"; source: ShareSource; fileName: string; reader: Reader }
+  | { kind: "load"; source: ShareSource; fileName: string; reader: RuleSetId }
   | { kind: "preview"; id: number; choice: ShareScopeChoice; rules: RedactionOptions | null }
   | {
       kind: "write";

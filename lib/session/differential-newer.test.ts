@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { forkV4Log, Session, type NewerForkResult, type Reader } from "./index";
+import { forkV4Log, Session, type NewerForkResult, type RuleSetId } from "./index";
 import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type PiContext } from "./testing/oracle";
 import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng } from "./testing/random-session";
 import { driveV4, newerCaOps, type NewerCaSessionManager, type V4Entry, type V4Session } from "./testing/random-session-newer";
@@ -37,7 +37,7 @@ type CaModule = OracleCaModule<NewerCaSessionManager>;
 interface Version {
   name: string;
   pkg: string;
-  rules: Reader;
+  rules: RuleSetId;
   /** ≥ 0.99: the file (and a fork) is written at the first user message, not the first assistant message */
   writesAtFirstUser: boolean;
   mod?: CaModule;

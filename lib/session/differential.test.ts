@@ -23,7 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Session, type Reader } from "./index";
+import { Session, type RuleSetId } from "./index";
 import { stableStringify } from "./testing/golden";
 import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type Outcome, type PiContext } from "./testing/oracle";
 import {
@@ -279,7 +279,7 @@ async function compareHarness(text: string, where: string): Promise<number> {
   const harness = new hx.Session(storage);
   const session = Session.fromText(text, { reader: "hx" });
   const entries = await storage.getEntries();
-  const reader: Reader = "hx";
+  const reader: RuleSetId = "hx";
 
   same(session.rulesChoice.harnessError, null, `${where}: harness refusal`);
   same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Session, SessionQueryError, type Reader } from "./index";
+import { Session, SessionQueryError, type RuleSetId } from "./index";
 import { goldenHash, goldenMessages, idNamer, listFixtures, originalMessages } from "./testing/golden";
 
 type Golden = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The golden's record for one entry as leaf, computed our way. */
-function ourRecord(session: Session, reader: Reader, id: string, names: ReturnType<typeof idNamer>, original: Map<number, string>) {
+function ourRecord(session: Session, reader: RuleSetId, id: string, names: ReturnType<typeof idNamer>, original: Map<number, string>) {
   try {
     const path = session.branch(id, reader).map((e) => names.name(e.id));
     const context = session.context(id, reader);

@@ -1,7 +1,7 @@
 // Sizes the viewer must survive without a stack overflow or a lost entry: a 100k-deep chain, 10k children of
 // one entry, and a single 50 MB line, through parse, path, context, fork, stats and transcript.
 import { describe, expect, it } from "vitest";
-import { Session, statsOf } from "./index";
+import { Session, sessionStats } from "./index";
 import { deepChain, longLine, wideTree } from "./testing/big-sessions";
 import { transcriptMarkdown } from "./features/transcript";
 
@@ -35,7 +35,7 @@ describe("a 100k-deep chain", () => {
   });
 
   it("gives stats and a transcript", () => {
-    expect(statsOf(session.tree.entries, session.tree)).toBeDefined();
+    expect(sessionStats(session.tree.entries, session.tree)).toBeDefined();
     expect(transcriptMarkdown(session, leaf)).toContain(`step ${DEPTH - 1}`);
   });
 });

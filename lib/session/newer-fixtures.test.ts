@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RULE_SETS, rulesBadgeText, Session, type Reader } from "./index";
+import { RULE_SETS, rulesBadgeText, Session, type RuleSetId } from "./index";
 import type { WrittenEntry } from "./testing/random-session";
 import type { V4Entry } from "./testing/random-session-newer";
 
@@ -80,7 +80,7 @@ function copyOf(file: string): string {
 }
 
 /** Every entry's branch, context entries, messages and settings: ours by `reader` against pi `version`. */
-function compareEveryEntry(text: string, file: string, version: string, reader: Reader): number {
+function compareEveryEntry(text: string, file: string, version: string, reader: RuleSetId): number {
   const ca = CA[version]!.mod!;
   const session = Session.fromText(text, { reader });
   const sm = ca.SessionManager.open(copyOf(file), tmp);

@@ -205,9 +205,9 @@ describe("path summary", () => {
 
 describe("stats", () => {
   it("counts roles, tools, models and usage over the file and over a path", async () => {
-    const { statsOf } = await import("./index");
+    const { sessionStats } = await import("./index");
     const s = Session.fromText(fixture("ca-roles-a"));
-    const all = statsOf(s.tree.entries, s.tree);
+    const all = sessionStats(s.tree.entries, s.tree);
     const messages = s.tree.entries.filter((e) => e.type === "message");
     expect(all.entries).toBe(s.tree.entries.length);
     expect(Object.values(all.roles).reduce((a, b) => a + b, 0)).toBe(messages.length);
@@ -217,7 +217,7 @@ describe("stats", () => {
     });
     expect(Object.values(all.toolCalls).reduce((a, b) => a + b, 0)).toBe(calls.length);
     const leaf = s.leafId!;
-    expect(statsOf(s.branch(leaf)).usage).toEqual(s.pathSummary(leaf).usage);
+    expect(sessionStats(s.branch(leaf)).usage).toEqual(s.pathSummary(leaf).usage);
     expect(all.leaves).toBeGreaterThan(0);
   });
 });

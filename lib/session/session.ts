@@ -9,11 +9,11 @@ import { headerSchema, schemaIssues } from "./read/schema";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
 import type { LabelState, SessionTree } from "./tree/tree";
-import type { Diagnostic, LineAccount, Reader, SessionContext, SessionHeader, TreeEntry } from "./types";
+import type { Diagnostic, LineAccount, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "./types";
 
 export interface OpenOptions {
   /** "auto" (default): the harness rules for files holding `leaf` entries it can read, else the coding agent's. */
-  reader?: "auto" | Reader;
+  reader?: "auto" | RuleSetId;
   /** schemaIssues of the file's lines, checked elsewhere (the viewer's read worker) on the same text */
   schemaChecked?: SchemaChecked;
   /** the check is running elsewhere and arrives later (acceptSchema): until then, no schema diagnostics */
@@ -106,7 +106,7 @@ export class Session implements RuleInput {
   }
 
   /** The id of the rules the file is read by. */
-  get reader(): Reader {
+  get reader(): RuleSetId {
     return this.rulesChoice.id;
   }
 
@@ -115,7 +115,7 @@ export class Session implements RuleInput {
     return this.rules.leaf(this);
   }
 
-  labels(reader: Reader = this.reader): ReadonlyMap<string, LabelState> {
+  labels(reader: RuleSetId = this.reader): ReadonlyMap<string, LabelState> {
     return RULE_SETS[reader].labels(this);
   }
 
@@ -189,7 +189,7 @@ export class Session implements RuleInput {
   }
 
   /** getBranch: root → id, by the chosen rules (the harness's path stops at compactions). A fresh array: callers may change it. */
-  branch(id: string, reader: Reader = this.reader): TreeEntry[] {
+  branch(id: string, reader: RuleSetId = this.reader): TreeEntry[] {
     const path = this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
     return path.slice();
   }
@@ -206,12 +206,12 @@ export class Session implements RuleInput {
     });
   }
 
-  contextEntries(id: string | null, reader: Reader = this.reader): TreeEntry[] {
+  contextEntries(id: string | null, reader: RuleSetId = this.reader): TreeEntry[] {
     return RULE_SETS[reader].contextEntries(this, id);
   }
 
   /** buildSessionContext with `id` as the leaf; null: the context before any entry. */
-  context(id: string | null, reader: Reader = this.reader): SessionContext {
+  context(id: string | null, reader: RuleSetId = this.reader): SessionContext {
     return RULE_SETS[reader].context(this, id);
   }
 
@@ -221,7 +221,7 @@ export class Session implements RuleInput {
   }
 
   /** The file pi's fork of `id` would write (`createBranchedSession`, or a v4 log's `repo.fork`). */
-  fork(id: string, options?: ForkOptions, reader: Reader = this.reader): ForkResult {
+  fork(id: string, options?: ForkOptions, reader: RuleSetId = this.reader): ForkResult {
     return RULE_SETS[reader].fork(this, id, options);
   }
 }

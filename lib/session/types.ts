@@ -30,12 +30,12 @@ export interface TreeEntry extends SessionEntry {
 }
 
 /**
- * Which pi reader a question is answered by: the coding agent 0.84.1 ("ca") and
+ * Which rule set (one pi version's way of reading a file) answers a question: the coding agent 0.84.1 ("ca") and
  * the 0.83 harness ("hx") for v3 files (spec §1, §6–§9); the coding agent's
  * newer rules ("ca-0.86", "ca-0.87": 0.87.x and 1.x) and pi-agent-core 0.84's
- * v4 mutation log ("v4"). See rules/registry.ts.
+ * v4 mutation log ("v4"). The CLI's --reader and the viewer's rules= take these ids; see rules/registry.ts.
  */
-export type Reader = "ca" | "hx" | "ca-0.86" | "ca-0.87" | "v4";
+export type RuleSetId = "ca" | "hx" | "ca-0.86" | "ca-0.87" | "v4";
 
 export type Severity = "error" | "warning" | "info";
 

@@ -7,7 +7,7 @@
 import { isObject } from "../json";
 import { caBranch } from "../rules/coding-agent-0.84/branch";
 import type { Session } from "../session";
-import { SessionQueryError, type ContextMessage, type ModelRef, type Reader, type TreeEntry } from "../types";
+import { SessionQueryError, type ContextMessage, type ModelRef, type RuleSetId, type TreeEntry } from "../types";
 import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
 /** One context message in a comparison, keyed so the same message on both sides has the same key. */
@@ -70,7 +70,7 @@ export function messageKey(message: ContextMessage): string {
  * the contexts are the chosen reader's. Throws what `branch`/`context` throw:
  * SessionQueryError "not-found" for an id not in the file, "cycle", "invalid".
  */
-export function compareNodes(session: Session, a: string, b: string, reader: Reader = session.reader): Comparison {
+export function compareNodes(session: Session, a: string, b: string, reader: RuleSetId = session.reader): Comparison {
   for (const id of [a, b]) if (!session.tree.get(id)) throw new SessionQueryError("not-found", `Entry ${id} not found`);
   const pathA = caBranch(session.tree, a);
   const pathB = caBranch(session.tree, b);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { statsFor } from "./scope-stats";
+import { scopeStats } from "./scope-stats";
 import { Session } from "..";
 import { FIXTURES_DIR } from "../testing/golden";
 
@@ -46,7 +46,7 @@ function sums(entries: Obj[], all: Obj[]) {
   return { roles, tools, models, tokens, compactions, branchPoints, duration: Math.max(...times) - Math.min(...times) };
 }
 
-function expectMatches(stats: ReturnType<typeof statsFor>, expected: ReturnType<typeof sums>) {
+function expectMatches(stats: ReturnType<typeof scopeStats>, expected: ReturnType<typeof sums>) {
   expect(stats.roles).toEqual(expected.roles);
   expect(stats.toolCalls).toEqual(expected.tools);
   expect(stats.models).toEqual(expected.models);
@@ -62,12 +62,12 @@ function expectMatches(stats: ReturnType<typeof statsFor>, expected: ReturnType<
   expect(perModel + stats.summaryUsage.input + stats.summaryUsage.output).toBe(expected.tokens.input + expected.tokens.output);
 }
 
-describe("statsFor", () => {
+describe("scopeStats", () => {
   for (const name of FIXTURES) {
     it(`totals the whole of ${name} as plain sums over its lines do`, () => {
       const all = rawEntries(name);
       const session = Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
-      const stats = statsFor(session, { kind: "session" });
+      const stats = scopeStats(session, { kind: "session" });
       expect(stats.entries).toBe(all.length);
       expectMatches(stats, sums(all, all));
     });
@@ -80,7 +80,7 @@ describe("statsFor", () => {
       for (const leaf of leaves) {
         const path: Obj[] = [];
         for (let e: Obj | undefined = leaf; e; e = e.parentId ? byId.get(e.parentId) : undefined) path.unshift(e);
-        const stats = statsFor(session, { kind: "branch", id: leaf.id });
+        const stats = scopeStats(session, { kind: "branch", id: leaf.id });
         expect(stats.entries).toBe(path.length);
         expectMatches(stats, sums(path, all));
       }
@@ -89,6 +89,6 @@ describe("statsFor", () => {
 
   it("answers again from its cache until the session grows", () => {
     const session = Session.fromText(readFileSync(path.join(FIXTURES_DIR, "ca-tiny.jsonl"), "utf8"));
-    expect(statsFor(session, { kind: "session" })).toBe(statsFor(session, { kind: "session" }));
+    expect(scopeStats(session, { kind: "session" })).toBe(scopeStats(session, { kind: "session" }));
   });
 });

@@ -1,16 +1,16 @@
 /**
  * Stats for the viewer's Stats panel: the whole session, or one branch
- * (root → an entry, the full coding-agent path). Built on statsOf and
+ * (root → an entry, the full coding-agent path). Built on sessionStats and
  * entryUsage; adds what a panel wants beside the totals: usage per model,
  * compactions, and the path's own branch points. Cached per tree revision.
  */
 import { isObject } from "../json";
 import type { Session } from "../session";
-import { statsOf, type SessionStats } from "./session-stats";
+import { sessionStats, type SessionStats } from "./session-stats";
 import type { SessionEntry } from "../types";
 import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
-export interface PanelStats extends SessionStats {
+export interface ScopeStats extends SessionStats {
   /** entries of type `compaction` */
   compactions: number;
   /** "provider/model" → summed usage of the assistant messages it answered */
@@ -21,8 +21,8 @@ export interface PanelStats extends SessionStats {
 
 export type StatsScope = { kind: "session" } | { kind: "branch"; id: string };
 
-function panelStats(entries: readonly SessionEntry[], session: Session): PanelStats {
-  const base = statsOf(entries, session.tree);
+function panelStats(entries: readonly SessionEntry[], session: Session): ScopeStats {
+  const base = sessionStats(entries, session.tree);
   const modelUsage: Record<string, Usage> = {};
   let summaryUsage = ZERO_USAGE;
   for (const entry of entries) {
@@ -37,13 +37,13 @@ function panelStats(entries: readonly SessionEntry[], session: Session): PanelSt
   return { ...base, compactions: base.types.compaction ?? 0, modelUsage, summaryUsage };
 }
 
-const cache = new WeakMap<Session, { revision: number; byKey: Map<string, PanelStats> }>();
+const cache = new WeakMap<Session, { revision: number; byKey: Map<string, ScopeStats> }>();
 
 /**
  * Stats of the whole file, or of the root → `id` path. A path pi cannot walk
  * (a parent cycle) throws SessionQueryError, as `session.branch` does.
  */
-export function statsFor(session: Session, scope: StatsScope): PanelStats {
+export function scopeStats(session: Session, scope: StatsScope): ScopeStats {
   const revision = session.tree.revision;
   let entry = cache.get(session);
   if (!entry || entry.revision !== revision) cache.set(session, (entry = { revision, byKey: new Map() }));

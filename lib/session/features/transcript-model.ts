@@ -9,11 +9,11 @@
 import { isObject } from "../json";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
-import type { JsonObject, Reader, TreeEntry } from "../types";
+import type { JsonObject, RuleSetId, TreeEntry } from "../types";
 
 export interface TranscriptOptions {
   /** which reader's path; default the session's own */
-  reader?: Reader;
+  reader?: RuleSetId;
   /** tool results and command outputs longer than this are cut, with a note (default 4000) */
   maxOutputChars?: number;
   /** include thinking blocks, folded (default true) */
@@ -108,7 +108,7 @@ interface Format {
 }
 
 /** pi's model at the entry (what its context settles on); null when pi cannot build that context. */
-function modelInForce(session: Session, id: string, reader: Reader): string | null {
+function modelInForce(session: Session, id: string, reader: RuleSetId): string | null {
   try {
     const model = session.context(id, reader).model;
     return model ? modelName(model.provider, model.modelId) : null;

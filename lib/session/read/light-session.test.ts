@@ -11,7 +11,7 @@ import { ElidedLines } from "./elided-lines";
 import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink } from "./light-lines";
 import { readLight } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
-import { compareNodes, searchSession, Session, statsFor, type Reader } from "..";
+import { compareNodes, searchSession, Session, scopeStats, type RuleSetId } from "..";
 import { transcriptMarkdown } from "../features/transcript";
 import { listFixtures } from "../testing/golden";
 import { prng } from "../testing/prng";
@@ -118,10 +118,10 @@ function sameAnswers(full: Session, light: Session, where: string): void {
   expect([...light.labels()], where).toEqual([...full.labels()]);
   expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
   expect(light.shape().roots, where).toEqual(full.shape().roots);
-  expect(outcome(() => statsFor(light, { kind: "session" })), where).toEqual(outcome(() => statsFor(full, { kind: "session" })));
+  expect(outcome(() => scopeStats(light, { kind: "session" })), where).toEqual(outcome(() => scopeStats(full, { kind: "session" })));
   for (const query of ["the", "é ü", "漢字", "hi\"", "error"]) expect(searchSession(light, query), `${where} search ${query}`).toEqual(searchSession(full, query));
   const ids = idsOf(full);
-  const readers: Reader[] = [full.reader];
+  const readers: RuleSetId[] = [full.reader];
   for (const [n, id] of ids.entries()) {
     for (const reader of readers) {
       const at = `${where} @${id} (${reader})`;
@@ -132,7 +132,7 @@ function sameAnswers(full: Session, light: Session, where: string): void {
         expect(outcome(() => transcriptMarkdown(light, id, { reader })), at).toEqual(outcome(() => transcriptMarkdown(full, id, { reader })));
         expect(outcome(() => transcriptHtml(light, id, { reader })), at).toEqual(outcome(() => transcriptHtml(full, id, { reader })));
       }
-      expect(outcome(() => statsFor(light, { kind: "branch", id })), at).toEqual(outcome(() => statsFor(full, { kind: "branch", id })));
+      expect(outcome(() => scopeStats(light, { kind: "branch", id })), at).toEqual(outcome(() => scopeStats(full, { kind: "branch", id })));
     }
     expect(light.tree.full(light.tree.get(id)!), where).toEqual(full.tree.get(id));
   }

@@ -1,5 +1,5 @@
 import type { SessionParser } from "../read/parse";
-import type { Reader } from "../types";
+import type { RuleSetId } from "../types";
 import type { FormatTrace } from "./format-evidence";
 import { harnessRefusal } from "./harness-0.83/refusal";
 import { RULE_SETS } from "./registry";
@@ -8,7 +8,7 @@ import type { RuleSet } from "./rule-set";
 /** The rules applied to a file, and why: what the viewer shows as "Read as …". */
 export interface RulesChoice {
   rules: RuleSet;
-  id: Reader;
+  id: RuleSetId;
   label: string;
   reason: string;
   /** the harness's refusal, when it has one */
@@ -32,11 +32,11 @@ export function rulesBadgeText(choice: Pick<RulesChoice, "label" | "detail">): s
  * harness's for a v3 file with leaf entries it opens, else the newest rules
  * whose traces the file holds, else the coding agent 0.84's.
  */
-export function chooseRules(parser: SessionParser, forced: "auto" | Reader = "auto"): RulesChoice {
+export function chooseRules(parser: SessionParser, forced: "auto" | RuleSetId = "auto"): RulesChoice {
   const tree = parser.tree;
   const harnessError = tree.hasLeafEntries || forced === "hx" ? harnessOpenError(parser) : null;
   const traces = tree.evidence.all;
-  const choice = (id: Reader, reason: string, line: number | null = null, detail: string | null = null): RulesChoice => ({
+  const choice = (id: RuleSetId, reason: string, line: number | null = null, detail: string | null = null): RulesChoice => ({
     rules: RULE_SETS[id],
     id,
     reason,

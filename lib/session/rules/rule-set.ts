@@ -1,5 +1,5 @@
 import type { SessionTree, LabelState } from "../tree/tree";
-import type { ContextMessage, Reader, SessionContext, SessionHeader, TreeEntry } from "../types";
+import type { ContextMessage, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "../types";
 import type { V4Log } from "../read/v4-log";
 import type { ForkOptions, ForkResult } from "./coding-agent-0.84/fork";
 
@@ -18,7 +18,7 @@ export interface RuleInput {
  */
 export interface RuleSet {
   /** the id the CLI's `--reader` and the viewer's `rules=` take */
-  readonly id: Reader;
+  readonly id: RuleSetId;
   /** "pi-coding-agent ≥ 0.87" */
   readonly label: string;
   /** the package and versions whose code these rules reproduce */
