@@ -23,9 +23,7 @@ const uiAndAppImports = [
     message: "Dependencies point one way: app → components → lib/layout → lib/session; lib/server is server-only.",
   },
 ];
-const nodeImports = [
-  { regex: "^(node:.*|(fs|path)(/.*)?)$", message: "lib/session and lib/layout are pure: file system access belongs in lib/server." },
-];
+const nodeImports = [{ regex: "^(node:.*|(fs|path)(/.*)?)$", message: "lib/session and lib/layout are pure: file system access belongs in lib/server." }];
 
 /**
  * The layers and what each may import besides itself and npm packages (docs/ARCHITECTURE.md draws the same
@@ -73,9 +71,7 @@ export default defineConfig([
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            { regex: "^(@/lib/server|(\\.\\./)+lib/server)(/.*)?$", message: "Components run in the browser: never import lib/server." },
-          ],
+          patterns: [{ regex: "^(@/lib/server|(\\.\\./)+lib/server)(/.*)?$", message: "Components run in the browser: never import lib/server." }],
         },
       ],
     },

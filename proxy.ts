@@ -8,7 +8,9 @@ let themeHash: Promise<string> | null = null;
 
 /** sha256 of the inline theme script in <head> (app/layout.tsx), as a CSP hash source. */
 function themeScriptHash(): Promise<string> {
-  themeHash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(THEME_SCRIPT)).then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  themeHash ??= crypto.subtle
+    .digest("SHA-256", new TextEncoder().encode(THEME_SCRIPT))
+    .then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
   return themeHash;
 }
 

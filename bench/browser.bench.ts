@@ -270,7 +270,12 @@ function timeContextClick(): Promise<{ ms: number; rows: number }> {
 
 // ---------------------------------------------------------------- measures
 
-async function measureOurs(browser: Browser, url: string, file: string, stats: GenerateStats): Promise<Omit<SizeResult, "pi" | "piBigStack" | "piExportMs" | "piExportBytes" | "vsPiExport" | "share">> {
+async function measureOurs(
+  browser: Browser,
+  url: string,
+  file: string,
+  stats: GenerateStats,
+): Promise<Omit<SizeResult, "pi" | "piBigStack" | "piExportMs" | "piExportBytes" | "vsPiExport" | "share">> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   // tsx compiles with esbuild's keepNames: functions sent to the page call its __name helper
   await context.addInitScript("window.__name = (f) => f;");
@@ -331,7 +336,12 @@ async function measureShare(browser: Browser, file: string, dir: string): Promis
   if (!existsSync(templateFile)) execFileSync(process.execPath, [resolve(__dirname, "../scripts/build-viewer.mjs")], { stdio: "inherit" });
   const template = readFileSync(templateFile, "utf8");
   const session = await readSessionFile(file);
-  const share = await makeShareFile(template, session, readFileSync(file, "utf8"), "bench.jsonl", { scope: "session", entryId: null, tab: null, protection: { kind: "none" } });
+  const share = await makeShareFile(template, session, readFileSync(file, "utf8"), "bench.jsonl", {
+    scope: "session",
+    entryId: null,
+    tab: null,
+    protection: { kind: "none" },
+  });
   const html = join(dir, `share-${session.tree.size}.html`);
   writeFileSync(html, share.html);
   const writeMs = performance.now() - t0;
@@ -487,14 +497,34 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
   const rows: string[][] = [
     ["measure", "target (100k)", ...results.map(label)],
     ["file chosen → graph interactive", `≤ ${TARGETS.loadMs} ms`, ...results.map((r) => `${ms(r.loadMs)} ${ok(r.loadMs, TARGETS.loadMs)}`)],
-    ["click → Context filled (deepest entry)", `≤ ${TARGETS.clickToContextMs} ms`, ...results.map((r) => `${ms(r.clickToContextMs)} ${ok(r.clickToContextMs, TARGETS.clickToContextMs)}`)],
+    [
+      "click → Context filled (deepest entry)",
+      `≤ ${TARGETS.clickToContextMs} ms`,
+      ...results.map((r) => `${ms(r.clickToContextMs)} ${ok(r.clickToContextMs, TARGETS.clickToContextMs)}`),
+    ],
     ["pan, frames per second", `≥ ${TARGETS.panFps}`, ...results.map((r) => `${r.panFps.toFixed(0)} ${ok(r.panFps, TARGETS.panFps, true)}`)],
-    ["JS heap after load ÷ file size", `≤ ${TARGETS.heapToFileRatio}`, ...results.map((r) => `${r.heapToFileRatio.toFixed(2)} ${ok(r.heapToFileRatio, TARGETS.heapToFileRatio)}`)],
+    [
+      "JS heap after load ÷ file size",
+      `≤ ${TARGETS.heapToFileRatio}`,
+      ...results.map((r) => `${r.heapToFileRatio.toFixed(2)} ${ok(r.heapToFileRatio, TARGETS.heapToFileRatio)}`),
+    ],
     ["pi 0.84.1 HTML export: open → drawn", "", ...results.map((r) => piCell(r.pi))],
     [`  same, OS stack ${PI_OS_STACK_KB / 1024} MiB, V8 stack ${PI_STACK_KB / 1024} MiB (when it overflowed)`, "", ...results.map((r) => piCell(r.piBigStack))],
-    ["ours ÷ pi's export (÷ its error time when it never drew: ≤)", `≤ ${TARGETS.vsPiExport}`, ...results.map((r) => `${r.vsPiExport.toFixed(3)} ${ok(r.vsPiExport, TARGETS.vsPiExport)}`)],
-    ["share file from file://: open → graph interactive", `≤ ${TARGETS.shareOpenMs} ms`, ...results.map((r) => `${ms(r.share.openMs)} ${ok(r.share.openMs, TARGETS.shareOpenMs)}`)],
-    ["share file size ÷ session size", `≤ ${TARGETS.shareSizeRatio}`, ...results.map((r) => `${r.share.sizeRatio.toFixed(3)} ${ok(r.share.sizeRatio, TARGETS.shareSizeRatio)} (${fmtBytes(r.share.bytes)})`)],
+    [
+      "ours ÷ pi's export (÷ its error time when it never drew: ≤)",
+      `≤ ${TARGETS.vsPiExport}`,
+      ...results.map((r) => `${r.vsPiExport.toFixed(3)} ${ok(r.vsPiExport, TARGETS.vsPiExport)}`),
+    ],
+    [
+      "share file from file://: open → graph interactive",
+      `≤ ${TARGETS.shareOpenMs} ms`,
+      ...results.map((r) => `${ms(r.share.openMs)} ${ok(r.share.openMs, TARGETS.shareOpenMs)}`),
+    ],
+    [
+      "share file size ÷ session size",
+      `≤ ${TARGETS.shareSizeRatio}`,
+      ...results.map((r) => `${r.share.sizeRatio.toFixed(3)} ${ok(r.share.sizeRatio, TARGETS.shareSizeRatio)} (${fmtBytes(r.share.bytes)})`),
+    ],
     ["(info) share file: longest task while opening / time to write it", "", ...results.map((r) => `${ms(r.share.longestTaskMs)} / ${ms(r.share.writeMs)}`)],
     ["(info) first graph frame", "", ...results.map((r) => ms(r.paintMs))],
     ["(info) longest main-thread task while loading", "", ...results.map((r) => ms(r.longestTaskMs))],
@@ -502,10 +532,18 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
     ["(info) graph cards in the DOM / context rows in the DOM", "", ...results.map((r) => `${r.graphNodes} / ${r.contextRows}`)],
     ["(info) JS heap after load", "", ...results.map((r) => fmtBytes(r.heapBytes))],
     ["(info) pi's export file", "", ...results.map((r) => fmtBytes(r.piExportBytes))],
-    ["(info) deepest path / side branches / compactions / huge results / images", "", ...results.map((r) => `${r.stats.deepestDepth} / ${r.stats.sideBranches} / ${r.stats.compactions} / ${r.stats.hugeResults.length} / ${r.stats.images.length}`)],
+    [
+      "(info) deepest path / side branches / compactions / huge results / images",
+      "",
+      ...results.map(
+        (r) => `${r.stats.deepestDepth} / ${r.stats.sideBranches} / ${r.stats.compactions} / ${r.stats.hugeResults.length} / ${r.stats.images.length}`,
+      ),
+    ],
   ];
   return [
-    `Browser benchmark — headless Chromium (${CHROMIUM}), production build; one run per figure; ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end (others' work on the machine slows every figure).`,
+    `Browser benchmark — headless Chromium (${CHROMIUM}), production build; one run per figure; ${cpus().length} CPUs, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} at the end (others' work on the machine slows every figure).`,
     "",
     table(rows),
     "",
@@ -536,7 +574,10 @@ async function main(): Promise<void> {
       files.push({ file, html, stats });
       console.log(`wrote ${file} (${fmtBytes(stats.bytes)}) and pi's export (${fmtBytes(statSync(html).size)})`);
     }
-    const listing = await measureListing(library, files.map((f) => f.file));
+    const listing = await measureListing(
+      library,
+      files.map((f) => f.file),
+    );
     app = await startApp(library);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     for (const { file, html, stats } of files) {
@@ -551,7 +592,11 @@ async function main(): Promise<void> {
         console.log(`pi's export, ${stats.entries} entries: ${JSON.stringify(pi)}`);
         if (!pi.drawn) {
           // its recursion needs a deeper stack than Chromium's default: measure what it takes when it can draw
-          const big = await chromium.launch({ executablePath: bigStackLauncher(root), args: [...CHROMIUM_ARGS, `--js-flags=--stack-size=${PI_STACK_KB}`], headless: true });
+          const big = await chromium.launch({
+            executablePath: bigStackLauncher(root),
+            args: [...CHROMIUM_ARGS, `--js-flags=--stack-size=${PI_STACK_KB}`],
+            headless: true,
+          });
           try {
             piBigStack = await measurePiExport(big, html);
           } finally {

@@ -181,7 +181,11 @@ interface Contender {
 }
 
 /** Rounds of every contender in turn (order rotated per round), a full GC before each timed call. */
-async function measure(contenders: Record<string, Contender>, runs: number, warmUp: boolean): Promise<{ plain: Record<string, Timing>; settled: Record<string, Timing> }> {
+async function measure(
+  contenders: Record<string, Contender>,
+  runs: number,
+  warmUp: boolean,
+): Promise<{ plain: Record<string, Timing>; settled: Record<string, Timing> }> {
   const names = Object.keys(contenders);
   const samples: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, []]));
   const settledSamples: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -253,7 +257,13 @@ function crossCheck(session: Session, sm: PiSessionManager, stats: GenerateStats
   if (sm.getLeafId() !== stats.leafId) checks.push(`leaf: pi ${sm.getLeafId()}, generator ${stats.leafId}`);
   if (session.tree.size !== stats.entries) checks.push(`entries: ours ${session.tree.size}, generator ${stats.entries}`);
   const problems = session.parser.diagnostics.filter((d) => d.severity !== "info");
-  if (problems.length) checks.push(`parser diagnostics: ${problems.slice(0, 3).map((d) => `line ${d.line}: ${d.message}`).join(" | ")}`);
+  if (problems.length)
+    checks.push(
+      `parser diagnostics: ${problems
+        .slice(0, 3)
+        .map((d) => `line ${d.line}: ${d.message}`)
+        .join(" | ")}`,
+    );
   // the file should look exactly like what pi writes (the schema check is slow: smaller files only)
   if (stats.entries <= 20_000) {
     const schema = session.schemaDiagnostics();
@@ -353,7 +363,19 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
   const { plain: t, settled } = await measure(contenders, RUNS, warmUp);
 
   if (!KEEP) rmSync(file, { force: true });
-  return { label, stats, genMs, t, settled, contextCold: timing(cold), contextWarm: timing(warm), piContext: timing(piCtx), contextMessages, contextEntries, checks };
+  return {
+    label,
+    stats,
+    genMs,
+    t,
+    settled,
+    contextCold: timing(cold),
+    contextWarm: timing(warm),
+    piContext: timing(piCtx),
+    contextMessages,
+    contextEntries,
+    checks,
+  };
 }
 
 // ---------------------------------------------------------------- output
@@ -390,7 +412,9 @@ function report(results: SizeResult[]): string {
   const out: string[] = [];
   const other: Clock = CLOCK === "cpu" ? "wall" : "cpu";
   out.push(`Core benchmark — node ${process.version}; ${RUNS} runs per measurement after 1 warm-up; median [min–max] in ms; full GC before each timed call.`);
-  out.push(`Headline clock: ${CLOCK === "cpu" ? "process CPU time (user+system, all threads)" : "wall time"} (BENCH_CLOCK=${CLOCK}); ${other} time shown alongside.`);
+  out.push(
+    `Headline clock: ${CLOCK === "cpu" ? "process CPU time (user+system, all threads)" : "wall time"} (BENCH_CLOCK=${CLOCK}); ${other} time shown alongside.`,
+  );
   out.push("");
   out.push(
     table([
@@ -419,8 +443,10 @@ function report(results: SizeResult[]): string {
   );
   out.push("");
   const verdict = (x: number, target: number) => `${x.toFixed(2)} ${x <= target ? "ok  " : "MISS"}`;
-  const cell = (r: SizeResult, key: keyof ReturnType<typeof ratios>, target: number | null) =>
-    [target === null ? ratios(r, CLOCK)[key].toFixed(2) : verdict(ratios(r, CLOCK)[key], target), ratios(r, other)[key].toFixed(2)];
+  const cell = (r: SizeResult, key: keyof ReturnType<typeof ratios>, target: number | null) => [
+    target === null ? ratios(r, CLOCK)[key].toFixed(2) : verdict(ratios(r, CLOCK)[key], target),
+    ratios(r, other)[key].toFixed(2),
+  ];
   out.push(
     table([
       ["ratio", "target", ...results.flatMap((r) => [`${r.label} ${CLOCK}`, `${r.label} ${other}`])],

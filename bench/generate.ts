@@ -151,19 +151,35 @@ const IDENTS = (
 ).split(" ");
 
 const FILES = [
-  "src/server.ts", "src/lib/cache.ts", "src/lib/retry.ts", "src/db/pool.ts", "src/routes/users.ts",
-  "src/ui/components/Tree.tsx", "src/ui/hooks/useSession.ts", "src/ui/Panel.tsx", "test/lib/retry.test.ts",
-  "test/routes/users.test.ts", "docs/architecture.md", "package.json", "tsconfig.json", "README.md",
-  "src/lib/session/parse.ts", "src/lib/session/tree.ts", "src/i18n/messages.de.json", "scripts/build.mjs",
+  "src/server.ts",
+  "src/lib/cache.ts",
+  "src/lib/retry.ts",
+  "src/db/pool.ts",
+  "src/routes/users.ts",
+  "src/ui/components/Tree.tsx",
+  "src/ui/hooks/useSession.ts",
+  "src/ui/Panel.tsx",
+  "test/lib/retry.test.ts",
+  "test/routes/users.test.ts",
+  "docs/architecture.md",
+  "package.json",
+  "tsconfig.json",
+  "README.md",
+  "src/lib/session/parse.ts",
+  "src/lib/session/tree.ts",
+  "src/i18n/messages.de.json",
+  "scripts/build.mjs",
 ];
 
 const CODE_TEMPLATES = [
   (r: Rng) => `import { ${r.pick(IDENTS)}, ${r.pick(IDENTS)} } from "./${r.pick(IDENTS)}";`,
-  (r: Rng) => `export function ${r.pick(IDENTS)}(${r.pick(IDENTS)}: string, ${r.pick(IDENTS)}?: number): ${r.pick(["void", "string", "Promise<void>", "boolean"])} {`,
+  (r: Rng) =>
+    `export function ${r.pick(IDENTS)}(${r.pick(IDENTS)}: string, ${r.pick(IDENTS)}?: number): ${r.pick(["void", "string", "Promise<void>", "boolean"])} {`,
   (r: Rng) => `  const ${r.pick(IDENTS)} = ${r.pick(IDENTS)}.${r.pick(IDENTS)}(${r.int(0, 4096)});`,
   (r: Rng) => `  if (!${r.pick(IDENTS)}) throw new Error(\`${r.pick(WORDS)} ${r.pick(WORDS)}: \${${r.pick(IDENTS)}}\`);`,
   (r: Rng) => `    return { "${r.pick(IDENTS)}": ${r.int(0, 99)}, '${r.pick(IDENTS)}': "${r.pick(WORDS)}\\n" };`,
-  (r: Rng) => `  // ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} (${r.pick(["see #" + r.int(10, 999), "TODO", "→ later", "naïve", "O(n²)"])})`,
+  (r: Rng) =>
+    `  // ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} (${r.pick(["see #" + r.int(10, 999), "TODO", "→ later", "naïve", "O(n²)"])})`,
   (r: Rng) => `\tfor (let i = 0; i < ${r.pick(IDENTS)}.length; i++) ${r.pick(IDENTS)}.push(${r.pick(IDENTS)}[i]);`,
   (r: Rng) => `  await ${r.pick(IDENTS)}.${r.pick(IDENTS)}({ path: "${r.pick(FILES)}", retries: ${r.int(1, 5)} });`,
   () => `}`,
@@ -295,8 +311,20 @@ class SessionWriter {
     this.clock = opts.startMs;
     this.sizeScale = opts.sizeScale;
     this.stats = {
-      entries: 0, lines: 0, bytes: 0, sessionId: "", leafId: null, deepestId: null, deepestDepth: 0,
-      mainBranchEntries: 0, sideBranches: 0, sideBranchEntries: 0, compactions: 0, hugeResults: [], images: [], byType: {},
+      entries: 0,
+      lines: 0,
+      bytes: 0,
+      sessionId: "",
+      leafId: null,
+      deepestId: null,
+      deepestDepth: 0,
+      mainBranchEntries: 0,
+      sideBranches: 0,
+      sideBranchEntries: 0,
+      compactions: 0,
+      hugeResults: [],
+      images: [],
+      byType: {},
     };
     this.extra = new Rng(opts.seed ^ 0x2545f491);
   }
@@ -378,7 +406,10 @@ class SessionWriter {
     let content: unknown;
     const image = this.opts.imageChance === undefined ? r.chance(0.002) : this.extra.chance(this.opts.imageChance);
     if (image) {
-      content = [{ type: "text", text }, { type: "image", data: this.text.base64(r.int(20_000, 120_000)), mimeType: "image/png" }];
+      content = [
+        { type: "text", text },
+        { type: "image", data: this.text.base64(r.int(20_000, 120_000)), mimeType: "image/png" },
+      ];
     } else if (r.chance(0.5)) {
       content = [{ type: "text", text }];
     } else {
@@ -415,9 +446,24 @@ class SessionWriter {
       case "read":
         return r.chance(0.3) ? { path, offset: r.int(1, 900), limit: r.pick([100, 200, 400]) } : { path };
       case "bash":
-        return { command: r.pick(["npm test", "npx tsc --noEmit", "git status --short", "git diff --stat", `rg -n "${r.pick(IDENTS)}" src`, "ls -la src", `npx vitest run ${r.pick(FILES)}`]), ...(r.chance(0.2) ? { timeout: 120 } : {}) };
+        return {
+          command: r.pick([
+            "npm test",
+            "npx tsc --noEmit",
+            "git status --short",
+            "git diff --stat",
+            `rg -n "${r.pick(IDENTS)}" src`,
+            "ls -la src",
+            `npx vitest run ${r.pick(FILES)}`,
+          ]),
+          ...(r.chance(0.2) ? { timeout: 120 } : {}),
+        };
       case "edit":
-        return { path, oldText: this.text.codeText(r.logNormal(200 * scale, 0.9, 10, 6000)), newText: this.text.codeText(r.logNormal(240 * scale, 0.9, 10, 6000)) };
+        return {
+          path,
+          oldText: this.text.codeText(r.logNormal(200 * scale, 0.9, 10, 6000)),
+          newText: this.text.codeText(r.logNormal(240 * scale, 0.9, 10, 6000)),
+        };
       case "write":
         return { path, content: this.text.codeText(r.logNormal(700 * scale, 0.8, 50, 30_000)) };
       case "grep":
@@ -436,7 +482,12 @@ class SessionWriter {
     if (this.thinkingLevel !== "off" && r.chance(0.35)) {
       const block: Json = { type: "thinking", thinking: this.text.proseText(r.logNormal(300, 1, 10, 8000)) };
       if (this.model.provider === "anthropic") block.thinkingSignature = this.text.base64(r.logNormal(500, 0.6, 40, 4000));
-      else if (this.model.provider === "openai") block.thinkingSignature = JSON.stringify({ type: "reasoning", id: `rs_${randomChars(r, ALNUM, 24)}`, encrypted_content: this.text.base64(r.int(300, 1200)) });
+      else if (this.model.provider === "openai")
+        block.thinkingSignature = JSON.stringify({
+          type: "reasoning",
+          id: `rs_${randomChars(r, ALNUM, 24)}`,
+          encrypted_content: this.text.base64(r.int(300, 1200)),
+        });
       content.push(block);
     }
     if (calls.length === 0 || r.chance(0.35)) {
@@ -446,7 +497,7 @@ class SessionWriter {
     const stopReason = calls.length > 0 ? "toolUse" : r.chance(0.01) ? "aborted" : r.chance(0.005) ? "error" : r.chance(0.01) ? "length" : "stop";
     const m = this.model;
     const message: Json = { role: "assistant", content, api: m.api, provider: m.provider, model: m.model, usage: this.usage(), stopReason };
-    if (stopReason === "error") message.errorMessage = "Overloaded: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}";
+    if (stopReason === "error") message.errorMessage = 'Overloaded: 529 {"type":"error","error":{"type":"overloaded_error"}}';
     message.timestamp = 0; // set when appended
     if (m.provider === "anthropic") message.responseId = `msg_${randomChars(r, ALNUM, 24)}`;
     return this.message(message, 6000);
@@ -465,7 +516,11 @@ class SessionWriter {
         break;
       case "bash":
         text = r.chance(0.5) ? this.text.proseText(r.logNormal(320 * scale, 1.2, 5, 50_000)) : this.text.codeText(r.logNormal(320 * scale, 1.2, 5, 50_000));
-        if (r.chance(0.05)) details = { truncation: { truncated: true, totalLines: r.int(2000, 20_000), outputLines: 2000 }, fullOutputPath: `/tmp/pi-bash-${randomChars(r, "0123456789abcdef", 8)}.log` };
+        if (r.chance(0.05))
+          details = {
+            truncation: { truncated: true, totalLines: r.int(2000, 20_000), outputLines: 2000 },
+            fullOutputPath: `/tmp/pi-bash-${randomChars(r, "0123456789abcdef", 8)}.log`,
+          };
         break;
       case "edit":
         text = `Successfully replaced text in ${r.pick(FILES)}.`;
@@ -475,11 +530,15 @@ class SessionWriter {
         text = `Successfully wrote ${r.int(100, 30_000)} bytes to ${r.pick(FILES)}`;
         break;
       default:
-        text = Array.from({ length: r.logNormal(12 * scale, 1, 1, 800) }, () => r.pick(FILES) + (call.name === "grep" ? `:${r.int(1, 900)}: ${this.text.codeText(r.int(10, 90))}` : "")).join("\n");
+        text = Array.from(
+          { length: r.logNormal(12 * scale, 1, 1, 800) },
+          () => r.pick(FILES) + (call.name === "grep" ? `:${r.int(1, 900)}: ${this.text.codeText(r.int(10, 90))}` : ""),
+        ).join("\n");
     }
     const huge = this.opts.hugeResultEvery > 0 && this.extra.chance(1 / this.opts.hugeResultEvery);
     if (huge) text = this.text.longCode(this.opts.hugeResultChars);
-    if (isError && !huge) text = `Error: ${r.pick(["ENOENT: no such file or directory", "Command exited with code 1", "oldText not found in file", "Operation aborted"])}\n${text.slice(0, 400)}`;
+    if (isError && !huge)
+      text = `Error: ${r.pick(["ENOENT: no such file or directory", "Command exited with code 1", "oldText not found in file", "Operation aborted"])}\n${text.slice(0, 400)}`;
     const message: Json = { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }] };
     if (details) message.details = details;
     message.isError = isError;
@@ -491,7 +550,9 @@ class SessionWriter {
 
   toolCallId(): string {
     this.toolSeq++;
-    return this.model.provider === "anthropic" ? `toolu_01${randomChars(this.r, ALNUM, 22)}` : `call_${randomChars(this.r, ALNUM, 24)}|fc_${this.toolSeq.toString(16)}`;
+    return this.model.provider === "anthropic"
+      ? `toolu_01${randomChars(this.r, ALNUM, 22)}`
+      : `call_${randomChars(this.r, ALNUM, 24)}|fc_${this.toolSeq.toString(16)}`;
   }
 
   // -------------------------------------------------------------- structural entries
@@ -516,7 +577,10 @@ class SessionWriter {
 
   branchSummary(fromId: string | null): string {
     const r = this.r;
-    const body: Json = { fromId: fromId ?? "root", summary: `## Goal\n${this.text.proseText(r.int(60, 200))}\n\n## What was tried on the abandoned branch\n- ${this.text.proseText(r.int(100, 700))}\n\n## Outcome\n${this.text.proseText(r.int(30, 200))}` };
+    const body: Json = {
+      fromId: fromId ?? "root",
+      summary: `## Goal\n${this.text.proseText(r.int(60, 200))}\n\n## What was tried on the abandoned branch\n- ${this.text.proseText(r.int(100, 700))}\n\n## Outcome\n${this.text.proseText(r.int(30, 200))}`,
+    };
     if (r.chance(0.7)) body.details = { readFiles: [r.pick(FILES)], modifiedFiles: [] };
     if (r.chance(0.7)) body.usage = this.usage();
     return this.append("branch_summary", body, 15_000);
@@ -564,7 +628,11 @@ class SessionWriter {
   bashExecution(): string {
     const r = this.r;
     const cancelled = r.chance(0.05);
-    const message: Json = { role: "bashExecution", command: r.pick(["git log --oneline | head", "npm run lint", "ls", "cat package.json"]), output: this.text.codeText(r.logNormal(500 * this.sizeScale, 1, 0, 20_000)) };
+    const message: Json = {
+      role: "bashExecution",
+      command: r.pick(["git log --oneline | head", "npm run lint", "ls", "cat package.json"]),
+      output: this.text.codeText(r.logNormal(500 * this.sizeScale, 1, 0, 20_000)),
+    };
     if (!cancelled) message.exitCode = r.chance(0.85) ? 0 : 1;
     message.cancelled = cancelled;
     message.truncated = false;

@@ -48,7 +48,10 @@ test("a directory: the printed URL opens the library of its sessions", async ({ 
   await page.goto(app.url);
   const rows = page.getByTestId("session-row");
   await expect(rows).toHaveCount(2, { timeout: 90_000 });
-  expect((await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-path")))).sort()).toEqual(["--home-dev-a--/tiny.jsonl", "--home-dev-b--/labels.jsonl"]);
+  expect((await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-path")))).sort()).toEqual([
+    "--home-dev-a--/tiny.jsonl",
+    "--home-dev-b--/labels.jsonl",
+  ]);
   await page.locator('[data-testid="session-row"][data-path="--home-dev-a--/tiny.jsonl"]').click();
   await expect(page.getByTestId("leaf-id")).toHaveText(openFixture("ca-tiny").leafId!, { timeout: 90_000 });
 });

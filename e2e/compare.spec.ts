@@ -105,7 +105,9 @@ test("Shift+click compares the selection with another entry; the graph marks bot
   await expect(graph.locator("[data-compare=a]")).toHaveAttribute("data-entry-id", pair.a);
   await expect(graph.locator("[data-compare=b]")).toHaveAttribute("data-entry-id", pair.b);
   await expect(graph.locator("[data-compare=ancestor]")).toHaveAttribute("data-entry-id", pair.result.commonAncestorId!);
-  const segmentMarks = await graph.locator("[data-compare=segment-a], [data-compare=segment-b]").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.entryId!));
+  const segmentMarks = await graph
+    .locator("[data-compare=segment-a], [data-compare=segment-b]")
+    .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.entryId!));
   const segments = new Set([...pair.result.a.segment, ...pair.result.b.segment]);
   for (const id of segmentMarks) expect(segments.has(id)).toBe(true);
 

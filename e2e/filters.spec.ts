@@ -32,14 +32,18 @@ async function drawnIds(graph: Locator): Promise<string[]> {
 
 /** Tree edges as drawn (display keys: entry ids, or `seg:<first id>` for folded runs). */
 async function drawnEdges(graph: Locator): Promise<string[]> {
-  return graph.evaluate((root) => [...root.querySelectorAll<SVGElement>("[data-testid^='rf__edge-tree:']")].map((el) => el.dataset.testid!.slice("rf__edge-tree:".length)));
+  return graph.evaluate((root) =>
+    [...root.querySelectorAll<SVGElement>("[data-testid^='rf__edge-tree:']")].map((el) => el.dataset.testid!.slice("rf__edge-tree:".length)),
+  );
 }
 
 /** The display keys each entry lands in, for comparing edges: a folded member maps to its segment's key. */
 async function keyOfDrawn(graph: Locator): Promise<Map<string, string>> {
   const pairs = await graph.evaluate((root) =>
     [...root.querySelectorAll<HTMLElement>("[data-entry-id], [data-entry-ids]")].flatMap((el) =>
-      el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ").map((id) => [id, `seg:${el.dataset.segment}`]) : [[el.dataset.entryId!, el.dataset.entryId!]],
+      el.dataset.entryIds !== undefined
+        ? el.dataset.entryIds.split(" ").map((id) => [id, `seg:${el.dataset.segment}`])
+        : [[el.dataset.entryId!, el.dataset.entryId!]],
     ),
   );
   return new Map(pairs as [string, string][]);
@@ -128,5 +132,7 @@ test("a selected entry the filter hides is announced, with a way to its nearest 
   await page.getByTestId("selection-hidden").getByRole("button", { name: "Show all" }).click();
   await expect(page.getByTestId("selection-hidden")).toHaveCount(0);
   await expect(page.getByTestId("filter-button")).toHaveAttribute("data-filter-mode", "none");
-  await expect(page.getByTestId("session-graph").locator(`[data-selected=true][data-entry-id="${hidden}"], [data-selected=true][data-selected-entry-id="${hidden}"]`)).toHaveCount(1);
+  await expect(
+    page.getByTestId("session-graph").locator(`[data-selected=true][data-entry-id="${hidden}"], [data-selected=true][data-selected-entry-id="${hidden}"]`),
+  ).toHaveCount(1);
 });

@@ -32,14 +32,19 @@ async function drawnIds(graph: Locator): Promise<string[]> {
 async function idsWhere(graph: Locator, selector: string): Promise<string[]> {
   return graph.evaluate(
     (root, sel) =>
-      [...root.querySelectorAll<HTMLElement>(sel)].flatMap((el) => (el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!])),
+      [...root.querySelectorAll<HTMLElement>(sel)].flatMap((el) =>
+        el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!],
+      ),
     selector,
   );
 }
 
 /** The selected entry: a card's id, or the entry a folded segment holds selected. */
 async function selectedId(graph: Locator): Promise<string | null> {
-  return graph.locator("[data-selected=true]").first().evaluate((el: HTMLElement) => el.dataset.entryId ?? el.dataset.selectedEntryId ?? null);
+  return graph
+    .locator("[data-selected=true]")
+    .first()
+    .evaluate((el: HTMLElement) => el.dataset.entryId ?? el.dataset.selectedEntryId ?? null);
 }
 
 test.describe("session graph", () => {
@@ -129,7 +134,9 @@ test.describe("session graph", () => {
     const cards = Number(/· ([\d,]+) nodes/.exec(counts ?? "")![1]!.replace(/,/g, ""));
     const minimap = graph.getByTestId("graph-minimap");
     // one closed rectangle per card, in paths by colour; the last path is the mask around the viewport
-    const rects = await minimap.locator("path").evaluateAll((paths) => paths.slice(0, -1).reduce((n, p) => n + (p.getAttribute("d")!.match(/z/g) ?? []).length, 0));
+    const rects = await minimap
+      .locator("path")
+      .evaluateAll((paths) => paths.slice(0, -1).reduce((n, p) => n + (p.getAttribute("d")!.match(/z/g) ?? []).length, 0));
     expect(rects).toBe(cards);
     const viewport = graph.locator(".react-flow__viewport");
     const before = await viewport.getAttribute("style");
@@ -245,11 +252,16 @@ test.describe("session graph", () => {
     const session = load("ca-compaction-a");
     const leaf = session.leafId!;
     const kept = new Set(session.contextEntries(leaf).map((e) => e.id));
-    const cut = session.branch(leaf).filter((e) => !kept.has(e.id)).map((e) => e.id);
+    const cut = session
+      .branch(leaf)
+      .filter((e) => !kept.has(e.id))
+      .map((e) => e.id);
     expect(cut.length).toBeGreaterThan(0);
     const graph = await openGraph(page, "ca-compaction-a");
     await fitAll(graph);
-    const cards = await graph.locator("[data-entry-id][data-kind]").evaluateAll((els) => els.map((el) => [(el as HTMLElement).dataset.entryId!, (el as HTMLElement).dataset.cut === "true"] as const));
+    const cards = await graph
+      .locator("[data-entry-id][data-kind]")
+      .evaluateAll((els) => els.map((el) => [(el as HTMLElement).dataset.entryId!, (el as HTMLElement).dataset.cut === "true"] as const));
     expect(cards.filter(([, faded]) => faded).length).toBeGreaterThan(0);
     for (const [id, faded] of cards) expect(faded, id).toBe(cut.includes(id));
 

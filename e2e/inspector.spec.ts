@@ -41,7 +41,6 @@ function interestingEntries(session: Session): string[] {
   return [...ids];
 }
 
-
 async function open(page: Page, name: FixtureName, entry: string): Promise<Locator> {
   await page.goto(viewUrl(name, entry));
   const inspector = page.locator("#inspector");
@@ -119,7 +118,9 @@ for (const name of FIXTURES) {
       expect(entryLines).toHaveLength(expectedLines.length);
       const kept = entryLines.length - created;
       expect(entryLines.slice(0, kept)).toEqual(expectedLines.slice(0, kept));
-      expect(entryLines.slice(0, kept).map((l) => JSON.parse(l).id)).toEqual(goldenFork.entries.map((e: string | { modified: JsonObject }) => (typeof e === "string" ? e : e.modified.id)));
+      expect(entryLines.slice(0, kept).map((l) => JSON.parse(l).id)).toEqual(
+        goldenFork.entries.map((e: string | { modified: JsonObject }) => (typeof e === "string" ? e : e.modified.id)),
+      );
       // the re-created label entries get fresh random ids (and so parent ids): everything else must match
       const withoutIds = (line: string) => ({ ...JSON.parse(line), id: undefined, parentId: undefined });
       expect(entryLines.slice(kept).map(withoutIds)).toEqual(expectedLines.slice(kept).map(withoutIds));

@@ -23,7 +23,11 @@ test.beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "large-session-e2e-"));
   file = path.join(dir, "large.jsonl");
   const fd = openSync(file, "w");
-  for (const chunk of sessionChunks({ entries: 10_000, seed: 7, hugeResultEvery: 2500, hugeResultChars: 2 * 1024 * 1024, imageChance: 0.01 }, (s) => (stats = s))) writeSync(fd, chunk);
+  for (const chunk of sessionChunks(
+    { entries: 10_000, seed: 7, hugeResultEvery: 2500, hugeResultChars: 2 * 1024 * 1024, imageChance: 0.01 },
+    (s) => (stats = s),
+  ))
+    writeSync(fd, chunk);
   closeSync(fd);
 });
 

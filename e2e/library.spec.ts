@@ -52,7 +52,10 @@ test("groups sessions by their header's cwd, newest first inside a group", async
     const paths = await group.getByTestId("session-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")!));
     const order = listed.filter((s) => paths.includes(s.path)).map((s) => s.path);
     expect(paths).toEqual(order);
-    const times = paths.map((p) => listed.find((s) => s.path === p)!.timestamp).filter((t): t is string => t !== null).map(Date.parse);
+    const times = paths
+      .map((p) => listed.find((s) => s.path === p)!.timestamp)
+      .filter((t): t is string => t !== null)
+      .map(Date.parse);
     expect(times).toEqual([...times].sort((a, b) => b - a));
   }
 });
@@ -61,7 +64,8 @@ test("GET /api/sessions lists the directory, not the samples", async ({ request 
   const response = await request.get("/api/sessions");
   expect(response.status()).toBe(200);
   expect(response.headers()["x-sessions-source"]).toBe("directory");
-  const listed: { path: string; cwd: string | null; entryCount: number; entryCountEstimated?: boolean; size: number; name: string | null }[] = await response.json();
+  const listed: { path: string; cwd: string | null; entryCount: number; entryCountEstimated?: boolean; size: number; name: string | null }[] =
+    await response.json();
   expect(listed.map((s) => s.path).sort()).toEqual(Object.values(SESSION_FILES).sort());
   for (const name of FIXTURES) {
     const row = listed.find((s) => s.path === SESSION_FILES[name])!;

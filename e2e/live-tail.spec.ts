@@ -41,7 +41,15 @@ const read = (file: string) => Session.fromText(readFileSync(file, "utf8"));
 
 /** A user message entry as pi writes it, child of `parentId`. */
 function userLine(id: string, parentId: string | null, text: string): string {
-  return JSON.stringify({ type: "message", id, parentId, timestamp: new Date(Date.UTC(2026, 5, 1, 12, 0, counter)).toISOString(), message: { role: "user", content: text, timestamp: Date.UTC(2026, 5, 1) } }) + "\n";
+  return (
+    JSON.stringify({
+      type: "message",
+      id,
+      parentId,
+      timestamp: new Date(Date.UTC(2026, 5, 1, 12, 0, counter)).toISOString(),
+      message: { role: "user", content: text, timestamp: Date.UTC(2026, 5, 1) },
+    }) + "\n"
+  );
 }
 
 function newId(): string {
@@ -76,7 +84,11 @@ async function expectShowsFile(page: Page, graph: Locator, file: string): Promis
 }
 
 const viewport = (page: Page) => page.locator(".react-flow__viewport").evaluate((el: HTMLElement) => el.style.transform);
-const selectedId = (graph: Locator) => graph.locator("[data-selected=true]").first().evaluate((el: HTMLElement) => el.dataset.entryId ?? el.dataset.selectedEntryId ?? null);
+const selectedId = (graph: Locator) =>
+  graph
+    .locator("[data-selected=true]")
+    .first()
+    .evaluate((el: HTMLElement) => el.dataset.entryId ?? el.dataset.selectedEntryId ?? null);
 
 test("appended lines appear as new nodes and move the leaf, and the view stays put without Follow", async ({ page }) => {
   const { file, rel } = copyFixture();

@@ -35,7 +35,10 @@ async function listIds(list: Locator): Promise<string[]> {
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
       el.scrollTop += Math.max(1, el.clientHeight * 0.7);
     }
-    return [...seen.keys()].sort((a, b) => a - b).map((i) => seen.get(i)).filter((id): id is string => id !== null);
+    return [...seen.keys()]
+      .sort((a, b) => a - b)
+      .map((i) => seen.get(i))
+      .filter((id): id is string => id !== null);
   });
   return ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
 }
@@ -83,7 +86,10 @@ test("a context_edit's replacement is what the Context tab shows, on the edit's 
   const replacementText = ((replaced.message.content as JsonObject[])[0]!.text as string).slice(0, 40);
   const original = session.tree.get(edit.targetId as string)!.message as JsonObject;
   // a line of the original that the replacement does not have
-  const originalText = ((original.content as JsonObject[])[0]!.text as string).split("\n").map((l) => l.trim()).find((l) => l.length > 20 && !replacementText.includes(l))!;
+  const originalText = ((original.content as JsonObject[])[0]!.text as string)
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.length > 20 && !replacementText.includes(l))!;
   const droppedText = (((session.tree.get(dropped.targetId as string)!.message as JsonObject).content as JsonObject[])[0]!.text as string).slice(0, 30);
 
   const inspector = await open(page, "newest-087", id);

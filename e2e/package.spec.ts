@@ -69,7 +69,8 @@ test("the installed package holds what running needs and none of the dev tools",
   expect(existsSync(path.join(installed, "server", "server.js"))).toBe(true);
   expect(existsSync(path.join(installed, "server", "public", "viewer", "share-template.html"))).toBe(true);
   const modules = readdirSync(path.join(installed, "server", "node_modules"));
-  for (const dev of ["@earendil-works", "@playwright", "playwright", "typescript", "vitest", "tsx", "esbuild", "eslint", "sharp", "@img"]) expect(modules).not.toContain(dev);
+  for (const dev of ["@earendil-works", "@playwright", "playwright", "typescript", "vitest", "tsx", "esbuild", "eslint", "sharp", "@img"])
+    expect(modules).not.toContain(dev);
   // the package's own dependencies are what it carries: nothing is installed beside it
   expect(existsSync(path.join(installed, "node_modules"))).toBe(false);
 });
@@ -81,7 +82,11 @@ test("--version, --help, and the CLI subcommands as the repository's CLI answers
   expect(help.stdout).toContain("pi-session-viewer [PATH] [--port N] [--host H] [--open]");
   expect(help.stdout).toContain("context FILE");
   const file = sessionFile("ca-compaction-a");
-  for (const args of [["info", file], ["context", file], ["branch", file, "--leaf", "null"]]) {
+  for (const args of [
+    ["info", file],
+    ["context", file],
+    ["branch", file, "--leaf", "null"],
+  ]) {
     const ours = sh(command, args);
     const repo = sh(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args]);
     expect(ours.status, ours.stderr).toBe(0);
@@ -148,7 +153,10 @@ test("pi's /viewer (the package's extension, loaded and run by pi's code) opens 
   const runner = new ExtensionRunner(loaded.extensions, loaded.runtime, sessions, manager, undefined);
   // pi's interactive UI stands behind ctx.ui; here only what the command tells the user is kept
   const notes: string[] = [];
-  runner.setUIContext(new Proxy({ notify: (message: string) => notes.push(message) }, { get: (ui, key) => (key in ui ? ui[key as "notify"] : () => undefined) }), "interactive");
+  runner.setUIContext(
+    new Proxy({ notify: (message: string) => notes.push(message) }, { get: (ui, key) => (key in ui ? ui[key as "notify"] : () => undefined) }),
+    "interactive",
+  );
   const viewer = runner.getCommand("viewer");
   expect(viewer).toBeTruthy();
   const run = async (args: string) => {
@@ -179,7 +187,16 @@ test("pi's /viewer (the package's extension, loaded and run by pi's code) opens 
     expect(await run("nope-not-an-entry")).toContain("No entry nope-not-an-entry");
 
     expect(await run("stop")).toContain("Stopped");
-    await expect.poll(async () => fetch(`${new URL(url!).origin}/api/sessions`).then(() => "up", () => "down"), { timeout: 15_000 }).toBe("down");
+    await expect
+      .poll(
+        async () =>
+          fetch(`${new URL(url!).origin}/api/sessions`).then(
+            () => "up",
+            () => "down",
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe("down");
     expect(await run("stop")).toContain("started no session viewer");
   } finally {
     await viewer.handler("stop", runner.createCommandContext());

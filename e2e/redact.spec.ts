@@ -13,7 +13,21 @@ const T = (s: number) => `2026-01-21T10:00:0${s}.000Z`;
 const SESSION = [
   { type: "session", version: 3, id: "019bd0f9-f200-7ae8-82c3-000000005ec7", timestamp: T(0), cwd: "/home/dev/app" },
   { type: "message", id: "u1", parentId: null, timestamp: T(1), message: { role: "user", content: `push with ${GH} and ${AWS}`, timestamp: 1 } },
-  { type: "message", id: "a1", parentId: "u1", timestamp: T(2), message: { role: "assistant", content: [{ type: "text", text: "Using postgres://app:hunter2hunter2@db/app now." }], provider: "anthropic", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 } },
+  {
+    type: "message",
+    id: "a1",
+    parentId: "u1",
+    timestamp: T(2),
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Using postgres://app:hunter2hunter2@db/app now." }],
+      provider: "anthropic",
+      model: "m",
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "stop",
+      timestamp: 2,
+    },
+  },
 ]
   .map((l) => JSON.stringify(l) + "\n")
   .join("");

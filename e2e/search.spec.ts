@@ -36,7 +36,10 @@ async function openGraph(page: Page, name: FixtureName, extra = ""): Promise<Loc
 async function graphHits(graph: Locator): Promise<{ cards: string[]; segments: { ids: string[]; hits: number }[] }> {
   return graph.evaluate((root) => ({
     cards: [...root.querySelectorAll<HTMLElement>("[data-search-hit=true]")].map((el) => el.dataset.entryId!),
-    segments: [...root.querySelectorAll<HTMLElement>("[data-entry-ids]")].map((el) => ({ ids: el.dataset.entryIds!.split(" "), hits: Number(el.dataset.searchHits ?? 0) })),
+    segments: [...root.querySelectorAll<HTMLElement>("[data-entry-ids]")].map((el) => ({
+      ids: el.dataset.entryIds!.split(" "),
+      hits: Number(el.dataset.searchHits ?? 0),
+    })),
   }));
 }
 

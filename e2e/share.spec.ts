@@ -37,7 +37,8 @@ function entriesToCheck(): { leaf: string; compaction: string; off: string } {
   const leaf = session.leafId!;
   const onPath = new Set(session.branch(leaf).map((e) => e.id));
   const compaction = session.tree.entries.find((e) => e.type === "compaction")!.id as string;
-  const off = session.tree.entries.find((e) => e.type === "message" && !onPath.has(e.id as string) && (e.message as { role?: string }).role === "user")!.id as string;
+  const off = session.tree.entries.find((e) => e.type === "message" && !onPath.has(e.id as string) && (e.message as { role?: string }).role === "user")!
+    .id as string;
   return { leaf, compaction, off };
 }
 
@@ -207,7 +208,21 @@ const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2
 const SECRETS = [
   { type: "session", version: 3, id: "019bd0f9-f200-7ae8-82c3-00000000c0de", timestamp: T(0), cwd: "/home/ann/globex" },
   { type: "message", id: "u1", parentId: null, timestamp: T(1), message: { role: "user", content: `deploy ${CUSTOMER} to ${HOST} with ${GH}`, timestamp: 1 } },
-  { type: "message", id: "a1", parentId: "u1", timestamp: T(2), message: { role: "assistant", content: [{ type: "text", text: `Reading /home/ann/globex/deploy.sh for ${CUSTOMER}` }], provider: "p", model: "m", usage, stopReason: "stop", timestamp: 2 } },
+  {
+    type: "message",
+    id: "a1",
+    parentId: "u1",
+    timestamp: T(2),
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: `Reading /home/ann/globex/deploy.sh for ${CUSTOMER}` }],
+      provider: "p",
+      model: "m",
+      usage,
+      stopReason: "stop",
+      timestamp: 2,
+    },
+  },
   { type: "message", id: "u2", parentId: "a1", timestamp: T(3), message: { role: "user", content: `and ${HOST}?`, timestamp: 3 } },
   { type: "message", id: "u2b", parentId: "a1", timestamp: T(4), message: { role: "user", content: "another branch", timestamp: 4 } },
 ]

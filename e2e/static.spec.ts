@@ -28,7 +28,10 @@ let key = "";
 
 test.beforeAll(async () => {
   expect(existsSync(path.join(OUT, "index.html")), "npm run build (or build:static) writes out/static").toBe(true);
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "share", sessionFile(NAME), "-o", path.join(shares, "sealed.html"), "--key"], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "share", sessionFile(NAME), "-o", path.join(shares, "sealed.html"), "--key"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   expect(r.status, r.stderr).toBe(0);
   key = JSON.parse(r.stdout).key;
   site = await serveStatic({ "/": OUT, "/data": SESSIONS_DIR, "/shares": shares });

@@ -37,7 +37,12 @@ async function expectFigures(page: Page, stats: ScopeStats): Promise<void> {
   for (const [id, value] of figures) await expect(tab.getByTestId(id), id).toHaveAttribute("data-value", String(value));
 
   const rows = async (testId: string) =>
-    Object.fromEntries(await tab.getByTestId(testId).locator("tr").evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-key"), Number(tr.getAttribute("data-value"))])));
+    Object.fromEntries(
+      await tab
+        .getByTestId(testId)
+        .locator("tr")
+        .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-key"), Number(tr.getAttribute("data-value"))])),
+    );
   if (Object.keys(stats.toolCalls).length) expect(await rows("stats-tools")).toEqual(stats.toolCalls);
   expect(await rows("stats-roles")).toEqual(stats.roles);
   const modelTokens = Object.fromEntries(Object.entries(stats.modelUsage).map(([m, u]) => [m, u.input + u.output + u.cacheRead + u.cacheWrite]));

@@ -88,7 +88,10 @@ function contentCarrying(requests: Request[]): string[] {
   return requests
     .filter((r) => {
       const url = new URL(r.url());
-      const allowed = r.method() === "GET" && !r.postData() && (url.pathname.startsWith("/_next/") || url.pathname === "/view" || url.pathname.startsWith("/__nextjs") || url.pathname === "/icon.svg");
+      const allowed =
+        r.method() === "GET" &&
+        !r.postData() &&
+        (url.pathname.startsWith("/_next/") || url.pathname === "/view" || url.pathname.startsWith("/__nextjs") || url.pathname === "/icon.svg");
       return !allowed;
     })
     .map((r) => `${r.method()} ${r.url()}`);
@@ -174,7 +177,8 @@ test("unreadable lines raise the diagnostics banner with the core's line numbers
   const diagnostics = session.diagnostics();
   await expect(items).toHaveCount(diagnostics.length);
   expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))))).toEqual(diagnostics.map((d) => d.line));
-  for (const line of session.parser.unreadable.keys()) await expect(page.getByTestId("diagnostics").locator(`li[data-line="${line}"]`).first()).toContainText(`line ${line}`);
+  for (const line of session.parser.unreadable.keys())
+    await expect(page.getByTestId("diagnostics").locator(`li[data-line="${line}"]`).first()).toContainText(`line ${line}`);
 });
 
 test("schema notes join the diagnostics after the session is shown, checked on the light text", async ({ page }) => {
@@ -188,11 +192,17 @@ test("schema notes join the diagnostics after the session is shown, checked on t
   lines.splice(3, 0, '{"type":"message","id":"bad');
   const text = lines.join("\n");
   const diagnostics = Session.fromText(text).diagnostics();
-  expect(diagnostics.map((d) => [d.line, d.kind])).toEqual([[4, "invalid-json"], [6, "schema"]]);
+  expect(diagnostics.map((d) => [d.line, d.kind])).toEqual([
+    [4, "invalid-json"],
+    [6, "schema"],
+  ]);
   await page.goto("/");
   await page.getByTestId("file-input").setInputFiles({ name: "odd-usage.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
   await ready(page);
-  await page.getByTestId("diagnostics-banner").getByRole("button", { name: /Show details/ }).click();
+  await page
+    .getByTestId("diagnostics-banner")
+    .getByRole("button", { name: /Show details/ })
+    .click();
   const items = page.getByTestId("diagnostics").locator("li");
   await expect(items).toHaveCount(diagnostics.length);
   expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))))).toEqual([4, 6]);
@@ -254,7 +264,10 @@ test("screenshots of the viewer, light and dark", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(viewUrl("edge-malformed-line"));
   await ready(page);
-  await page.getByTestId("diagnostics-banner").getByRole("button", { name: /Show details/ }).click();
+  await page
+    .getByTestId("diagnostics-banner")
+    .getByRole("button", { name: /Show details/ })
+    .click();
   await page.screenshot({ path: "test-results/shell-viewer-diagnostics-light.png" });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(viewUrl("ca-compaction-multi-a"));

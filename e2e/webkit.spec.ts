@@ -66,7 +66,10 @@ async function until<T>(what: string, body: string, done: (value: T) => boolean 
   for (;;) {
     const value = await webkit.run<T>(body);
     if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}; last saw ${JSON.stringify(value)}; recorded: ${JSON.stringify(await errors().catch(String))}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${what}; last saw ${JSON.stringify(value)}; recorded: ${JSON.stringify(await errors().catch(String))}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -80,7 +83,8 @@ async function phase(wanted: string): Promise<void> {
     }`,
     (s) => s.phase === wanted || s.phase === "error",
   );
-  if (seen.phase !== wanted) throw new Error(`wanted data-load-phase=${wanted}, got the error screen: ${seen.error}; recorded: ${JSON.stringify(await errors())}`);
+  if (seen.phase !== wanted)
+    throw new Error(`wanted data-load-phase=${wanted}, got the error screen: ${seen.error}; recorded: ${JSON.stringify(await errors())}`);
 }
 
 test("a share file opens from file:// in WebKit at its deep link, with no script error or CSP violation", async () => {

@@ -29,19 +29,24 @@ async function expectInert(page: Page, problems: string[], where: string) {
     const out: string[] = [];
     const w = window as unknown as { __xss?: unknown; __cspViolations?: string[] };
     if (w.__xss !== undefined) out.push(`window.__xss = ${String(w.__xss)}`);
-    if ((({}) as Record<string, unknown>).polluted !== undefined) out.push("Object.prototype polluted");
+    if (({} as Record<string, unknown>).polluted !== undefined) out.push("Object.prototype polluted");
     for (const v of w.__cspViolations ?? []) out.push(`CSP violation: ${v}`);
     for (const el of document.querySelectorAll("*")) {
       for (const attr of el.getAttributeNames()) {
         if (/^on/i.test(attr)) out.push(`<${el.localName} ${attr}>`);
         if (/^(href|src|action|formaction|data|srcdoc)$/i.test(attr)) {
-          const value = el.getAttribute(attr)!.replace(/[\u0000-\u0020]/g, "").toLowerCase();
+          const value = el
+            .getAttribute(attr)!
+            .replace(/[\u0000-\u0020]/g, "")
+            .toLowerCase();
           // an SVG drawn by <img> cannot run script or load anything (the browser's image mode); anywhere else it can
           const svg = value.startsWith("data:image/svg") && !(el.localName === "img" && attr === "src");
-          if (value.startsWith("javascript:") || value.startsWith("data:text/html") || svg || attr.toLowerCase() === "srcdoc") out.push(`<${el.localName} ${attr}=${value.slice(0, 40)}>`);
+          if (value.startsWith("javascript:") || value.startsWith("data:text/html") || svg || attr.toLowerCase() === "srcdoc")
+            out.push(`<${el.localName} ${attr}=${value.slice(0, 40)}>`);
         }
       }
-      if (["iframe", "object", "embed", "base", "meta"].includes(el.localName) && !(el.localName === "meta" && el.closest("head"))) out.push(`<${el.localName}> in the page`);
+      if (["iframe", "object", "embed", "base", "meta"].includes(el.localName) && !(el.localName === "meta" && el.closest("head")))
+        out.push(`<${el.localName}> in the page`);
     }
     for (const script of document.querySelectorAll("script")) {
       // Next's own scripts carry the request's nonce or come from /_next/; the theme script is ours (allowed by hash)
@@ -58,7 +63,9 @@ async function recordViolations(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __cspViolations: string[] };
     w.__cspViolations = [];
-    document.addEventListener("securitypolicyviolation", (e) => w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+    );
   });
 }
 
@@ -68,7 +75,9 @@ const rel = `${XSS_FOLDER}/${XSS_FILE_NAME}`;
 test.beforeAll(() => {
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, XSS_FILE_NAME), xssSession());
-  console.log(`xss: ${XSS_PAYLOADS.length} payloads × ${XSS_FIELDS.length} fields = ${XSS_PAYLOADS.length * XSS_FIELDS.length} placements, plus a hostile folder and file name`);
+  console.log(
+    `xss: ${XSS_PAYLOADS.length} payloads × ${XSS_FIELDS.length} fields = ${XSS_PAYLOADS.length * XSS_FIELDS.length} placements, plus a hostile folder and file name`,
+  );
 });
 test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -56,7 +56,9 @@ async function main() {
     outfile: path.join(out, "extension", "viewer.mjs"),
     // ESM: pi takes the module's default export as the extension's factory
     format: "esm",
-    banner: { js: 'import { fileURLToPath as __toPath } from "node:url"; import { dirname as __dir } from "node:path"; const __dirname = __dir(__toPath(import.meta.url));' },
+    banner: {
+      js: 'import { fileURLToPath as __toPath } from "node:url"; import { dirname as __dir } from "node:path"; const __dirname = __dir(__toPath(import.meta.url));',
+    },
   });
 
   const manifest = {

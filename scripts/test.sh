@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): lint, typecheck, unit tests, build, e2e.
+# The one test command (`npm test`): lint, format check, typecheck, unit tests, build, e2e.
 # Every step runs even if an earlier one fails; the last line is always `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,7 @@ run_step() {
 
 
 run_step "lint" npx eslint . || { step_failures=$((step_failures + 1)); failed_steps+=("lint"); }
+run_step "format" npx prettier --check . --log-level warn || { step_failures=$((step_failures + 1)); failed_steps+=("format"); }
 # the second tsc of `npm run typecheck` proves the pure layers build with browser libraries only (no Node types)
 run_step "typecheck" npm run --silent typecheck || { step_failures=$((step_failures + 1)); failed_steps+=("typecheck"); }
 

@@ -16,10 +16,25 @@ interface Row {
 }
 
 function usageRows(prefix: string, title: string, a: Usage, b: Usage): Row[] {
-  const row = (name: string, pick: (u: Usage) => number): Row => ({ name: `${prefix} ${name}`, title, a: compactNumber(pick(a)), b: compactNumber(pick(b)), delta: pick(b) - pick(a) });
-  const rows = [row("input", (u) => u.input), row("output", (u) => u.output), row("cache read", (u) => u.cacheRead), row("cache write", (u) => u.cacheWrite), row("total", (u) => u.totalTokens)];
+  const row = (name: string, pick: (u: Usage) => number): Row => ({
+    name: `${prefix} ${name}`,
+    title,
+    a: compactNumber(pick(a)),
+    b: compactNumber(pick(b)),
+    delta: pick(b) - pick(a),
+  });
+  const rows = [
+    row("input", (u) => u.input),
+    row("output", (u) => u.output),
+    row("cache read", (u) => u.cacheRead),
+    row("cache write", (u) => u.cacheWrite),
+    row("total", (u) => u.totalTokens),
+  ];
   // a provider that reports no cache use would only add rows of zeros
-  return [...rows.filter((r) => r.name.endsWith("total") || r.a !== "0" || r.b !== "0"), { name: `${prefix} cost`, title, a: formatCost(a.cost), b: formatCost(b.cost) }];
+  return [
+    ...rows.filter((r) => r.name.endsWith("total") || r.a !== "0" || r.b !== "0"),
+    { name: `${prefix} cost`, title, a: formatCost(a.cost), b: formatCost(b.cost) },
+  ];
 }
 
 export function settingRows(result: Comparison): Row[] {
@@ -59,9 +74,15 @@ export function CompareFacts({ result, part }: { result: Comparison; part: "sett
           <th scope="col" className="w-32 px-3 py-1 font-medium">
             <span className="sr-only">Figure</span>
           </th>
-          <th scope="col" className="px-2 py-1 font-medium">A</th>
-          <th scope="col" className="px-2 py-1 font-medium">B</th>
-          <th scope="col" className="px-3 py-1 text-right font-medium">B − A</th>
+          <th scope="col" className="px-2 py-1 font-medium">
+            A
+          </th>
+          <th scope="col" className="px-2 py-1 font-medium">
+            B
+          </th>
+          <th scope="col" className="px-3 py-1 text-right font-medium">
+            B − A
+          </th>
         </tr>
       </thead>
       <tbody>

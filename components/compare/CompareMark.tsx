@@ -19,6 +19,10 @@ export function CompareMark({ role }: { role: CompareRole }) {
   const tag = TAG[role];
   if (!tag) return null;
   return (
-    <span className={`pointer-events-none absolute -top-2.5 left-1/2 -translate-x-1/2 rounded-full px-1.5 text-[9px] leading-[15px] font-bold tracking-wide text-white uppercase shadow-sm ${tag.className}`}>{tag.text}</span>
+    <span
+      className={`pointer-events-none absolute -top-2.5 left-1/2 -translate-x-1/2 rounded-full px-1.5 text-[9px] leading-[15px] font-bold tracking-wide text-white uppercase shadow-sm ${tag.className}`}
+    >
+      {tag.text}
+    </span>
   );
 }

@@ -27,7 +27,12 @@ export function CompareView() {
   if (!session || !view || a === null || b === null) return null;
 
   return (
-    <div className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground" data-testid="compare-view" role="region" aria-labelledby="compare-heading">
+    <div
+      className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground"
+      data-testid="compare-view"
+      role="region"
+      aria-labelledby="compare-heading"
+    >
       <div className="flex shrink-0 items-center gap-2 border-b border-border px-3 py-1.5">
         <h2 id="compare-heading" className="text-[11px] font-semibold tracking-wide text-muted uppercase">
           Compare
@@ -62,9 +67,33 @@ export function CompareView() {
             <AncestorLine id={view.result.commonAncestorId} session={session} labels={labels} />
             <SegmentColumns a={view.result.a.segment} b={view.result.b.segment} session={session} labels={labels} selectedId={selectedId} />
             <CompareFacts result={view.result} part="settings" />
-            <MessageList title="Only in A" testId="compare-only-a" items={view.result.onlyInA} labels={labels} selectedId={selectedId} tone="bg-sky-500" empty="Every message of A's context is also in B's." />
-            <MessageList title="Only in B" testId="compare-only-b" items={view.result.onlyInB} labels={labels} selectedId={selectedId} tone="bg-rose-500" empty="Every message of B's context is also in A's." />
-            <MessageList title="Shared" testId="compare-shared" items={view.result.shared} labels={labels} selectedId={selectedId} tone="bg-slate-400" empty="The two contexts share no message." />
+            <MessageList
+              title="Only in A"
+              testId="compare-only-a"
+              items={view.result.onlyInA}
+              labels={labels}
+              selectedId={selectedId}
+              tone="bg-sky-500"
+              empty="Every message of A's context is also in B's."
+            />
+            <MessageList
+              title="Only in B"
+              testId="compare-only-b"
+              items={view.result.onlyInB}
+              labels={labels}
+              selectedId={selectedId}
+              tone="bg-rose-500"
+              empty="Every message of B's context is also in A's."
+            />
+            <MessageList
+              title="Shared"
+              testId="compare-shared"
+              items={view.result.shared}
+              labels={labels}
+              selectedId={selectedId}
+              tone="bg-slate-400"
+              empty="The two contexts share no message."
+            />
             <CompareFacts result={view.result} part="tokens" />
           </>
         ) : (

@@ -25,7 +25,9 @@ export function EndpointCard({ side, id, session, labels }: { side: "A" | "B"; i
       className={`flex min-w-0 flex-col gap-1 rounded-md border-l-4 border border-border px-2 py-1.5 text-left hover:bg-surface focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent ${SIDE_TONE[side]}`}
     >
       <span className="flex min-w-0 items-center gap-1.5">
-        <span className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded-[3px] text-[10px] font-bold text-white ${SIDE_BADGE[side]}`}>{side}</span>
+        <span className={`inline-flex h-4 w-4 shrink-0 items-center justify-center rounded-[3px] text-[10px] font-bold text-white ${SIDE_BADGE[side]}`}>
+          {side}
+        </span>
         {kind ? <KindBadge kind={kind} /> : null}
         <span className="truncate text-[12px] font-semibold">{kind?.label ?? "not in the file"}</span>
         <span className="ml-auto shrink-0 font-mono text-[11px] text-muted">{id}</span>
@@ -42,7 +44,11 @@ export function AncestorLine({ id, session, labels }: { id: string | null; sessi
   const entry = id === null ? undefined : session.tree.get(id);
   const label = id === null ? null : (labels.get(id)?.label ?? null);
   return (
-    <div className="flex min-w-0 items-center gap-2 border-t border-border px-3 py-1.5 text-[12px]" data-testid="compare-ancestor" data-entry-id={id ?? undefined}>
+    <div
+      className="flex min-w-0 items-center gap-2 border-t border-border px-3 py-1.5 text-[12px]"
+      data-testid="compare-ancestor"
+      data-entry-id={id ?? undefined}
+    >
       <span className="h-2.5 w-2.5 shrink-0 rounded-sm bg-amber-500" aria-hidden="true" />
       <span className="shrink-0 font-semibold">Common ancestor</span>
       {entry ? (

@@ -11,7 +11,21 @@ import { viewer } from "@/components/viewer/store";
 
 export const ROW_HEIGHT = 26;
 
-export function EntryRow({ id, kind, text, label, n, selected }: { id: string; kind: EntryLook; text: string; label: string | null; n?: number; selected: boolean }) {
+export function EntryRow({
+  id,
+  kind,
+  text,
+  label,
+  n,
+  selected,
+}: {
+  id: string;
+  kind: EntryLook;
+  text: string;
+  label: string | null;
+  n?: number;
+  selected: boolean;
+}) {
   return (
     <button
       type="button"

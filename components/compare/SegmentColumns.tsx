@@ -13,7 +13,23 @@ function emptySegmentNote(side: "A" | "B", otherCount: number): string {
   return `${side} is the common ancestor: it lies on ${other}'s path, which goes on from it.`;
 }
 
-function Column({ side, ids, otherCount, session, labels, selectedId, tone }: { side: "A" | "B"; ids: readonly string[]; otherCount: number; session: Session; labels: ReadonlyMap<string, LabelState>; selectedId: string | null; tone: string }) {
+function Column({
+  side,
+  ids,
+  otherCount,
+  session,
+  labels,
+  selectedId,
+  tone,
+}: {
+  side: "A" | "B";
+  ids: readonly string[];
+  otherCount: number;
+  session: Session;
+  labels: ReadonlyMap<string, LabelState>;
+  selectedId: string | null;
+  tone: string;
+}) {
   const title = `Segment ${side}`;
   return (
     <div className="flex min-w-0 flex-1 flex-col" data-testid={`compare-segment-${side.toLowerCase()}`}>
@@ -36,7 +52,15 @@ function Column({ side, ids, otherCount, session, labels, selectedId, tone }: { 
           rowProps={(i) => ({ "data-entry-id": ids[i]! })}
           renderRow={(i) => {
             const entry = session.tree.get(ids[i]!)!;
-            return <EntryRow id={entry.id} kind={entryKind(entry)} text={entrySnippet(entry)} label={labels.get(entry.id)?.label ?? null} selected={entry.id === selectedId} />;
+            return (
+              <EntryRow
+                id={entry.id}
+                kind={entryKind(entry)}
+                text={entrySnippet(entry)}
+                label={labels.get(entry.id)?.label ?? null}
+                selected={entry.id === selectedId}
+              />
+            );
           }}
         />
       )}
@@ -44,7 +68,19 @@ function Column({ side, ids, otherCount, session, labels, selectedId, tone }: { 
   );
 }
 
-export function SegmentColumns({ a, b, session, labels, selectedId }: { a: readonly string[]; b: readonly string[]; session: Session; labels: ReadonlyMap<string, LabelState>; selectedId: string | null }) {
+export function SegmentColumns({
+  a,
+  b,
+  session,
+  labels,
+  selectedId,
+}: {
+  a: readonly string[];
+  b: readonly string[];
+  session: Session;
+  labels: ReadonlyMap<string, LabelState>;
+  selectedId: string | null;
+}) {
   return (
     <div className="flex min-w-0 divide-x divide-border border-t border-border">
       <Column side="A" ids={a} otherCount={b.length} session={session} labels={labels} selectedId={selectedId} tone="bg-sky-500" />

@@ -9,7 +9,8 @@ import { compareNodes, type Comparison, type Session } from "@/lib/session";
 /** What an entry is in the open comparison; the graph marks it accordingly. */
 export type CompareRole = "a" | "b" | "ancestor" | "segment-a" | "segment-b";
 
-export type ComparisonView = { ok: true; result: Comparison; roles: ReadonlyMap<string, CompareRole> } | { ok: false; error: unknown; roles: ReadonlyMap<string, CompareRole> };
+export type ComparisonView =
+  { ok: true; result: Comparison; roles: ReadonlyMap<string, CompareRole> } | { ok: false; error: unknown; roles: ReadonlyMap<string, CompareRole> };
 
 let cached: { session: Session; a: string; b: string; revision: number; view: ComparisonView } | null = null;
 
@@ -30,7 +31,14 @@ export function comparisonView(session: Session, a: string, b: string, revision:
     const result = compareNodes(session, a, b);
     view = { ok: true, result, roles: rolesOf(result) };
   } catch (error) {
-    view = { ok: false, error, roles: new Map([[a, "a"], [b, "b"]] as const) };
+    view = {
+      ok: false,
+      error,
+      roles: new Map([
+        [a, "a"],
+        [b, "b"],
+      ] as const),
+    };
   }
   cached = { session, a, b, revision, view };
   return view;

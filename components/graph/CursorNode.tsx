@@ -20,7 +20,9 @@ function CursorNodeView({ data }: NodeProps<CursorFlowNode>) {
       data-active-path={data.activePath ? "true" : "false"}
       data-selected={data.selected ? "true" : "false"}
       data-ghost={data.ghost ? "true" : undefined}
-      title={data.target === null ? "leaf move: back to before the first entry" : `leaf move to ${data.target}${data.targetMissing ? " (not in the file)" : ""}`}
+      title={
+        data.target === null ? "leaf move: back to before the first entry" : `leaf move to ${data.target}${data.targetMissing ? " (not in the file)" : ""}`
+      }
       className={`relative flex h-full w-full cursor-pointer items-center gap-1 rounded-full border border-dashed px-2 text-[10px] ${cardState(data)} !border-pink-400 dark:!border-pink-600`}
     >
       <Handle type="target" position={Position.Top} id="in" isConnectable={false} className={HIDDEN_HANDLE} />

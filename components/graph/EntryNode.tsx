@@ -58,11 +58,18 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       data-search-hit={hit ? "true" : undefined}
       title={`${data.title} · ${data.id}`}
       className={`group relative flex h-full w-full cursor-pointer flex-col gap-0.5 rounded-md border py-1 pr-2 pl-3 text-[11px] leading-[14px] ${cardState(data)} ${
-        compaction ? "border-y-2 !border-orange-400 bg-[repeating-linear-gradient(135deg,transparent_0_7px,rgb(249_115_22/0.07)_7px_14px)] dark:!border-orange-500/80" : ""
+        compaction
+          ? "border-y-2 !border-orange-400 bg-[repeating-linear-gradient(135deg,transparent_0_7px,rgb(249_115_22/0.07)_7px_14px)] dark:!border-orange-500/80"
+          : ""
       } ${summary ? "!border-orange-300 dark:!border-orange-700" : ""} ${role ? COMPARE_OUTLINE[role] : ""} ${hit ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-solid dark:outline-yellow-300/90" : ""}`}
     >
-      {compaction && <span aria-hidden="true" className="pointer-events-none absolute top-1/2 -right-3 -left-3 -z-10 border-t-2 border-dashed border-orange-400/70" />}
-      <span aria-hidden="true" className={`absolute top-1 bottom-1 left-1 w-[3px] rounded-full ${data.error ? "bg-red-500" : (KIND_BAR[data.kind] ?? "bg-zinc-400")}`} />
+      {compaction && (
+        <span aria-hidden="true" className="pointer-events-none absolute top-1/2 -right-3 -left-3 -z-10 border-t-2 border-dashed border-orange-400/70" />
+      )}
+      <span
+        aria-hidden="true"
+        className={`absolute top-1 bottom-1 left-1 w-[3px] rounded-full ${data.error ? "bg-red-500" : (KIND_BAR[data.kind] ?? "bg-zinc-400")}`}
+      />
       <Handle type="target" position={Position.Top} id="in" isConnectable={false} className={HIDDEN_HANDLE} />
       <Handle type="target" position={Position.Right} id="move-in" isConnectable={false} className={HIDDEN_HANDLE} />
       <Handle type="source" position={Position.Bottom} id="out" isConnectable={false} className={HIDDEN_HANDLE} />
@@ -74,12 +81,18 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
         <span className={`min-w-0 truncate font-medium ${data.error ? "text-red-700 dark:text-red-400" : ""}`}>{data.title}</span>
         <span className="ml-auto flex min-w-0 shrink items-center gap-1">
           {data.label && (
-            <span title={`label: ${data.label}`} className="max-w-[88px] truncate rounded-sm bg-pink-100 px-1 text-[10px] leading-[14px] font-medium text-pink-800 dark:bg-pink-950 dark:text-pink-300">
+            <span
+              title={`label: ${data.label}`}
+              className="max-w-[88px] truncate rounded-sm bg-pink-100 px-1 text-[10px] leading-[14px] font-medium text-pink-800 dark:bg-pink-950 dark:text-pink-300"
+            >
               #{data.label}
             </span>
           )}
           {data.model && (
-            <span title={`model: ${data.model}`} className="max-w-[96px] truncate rounded-sm bg-slate-200/80 px-1 font-mono text-[10px] leading-[14px] text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+            <span
+              title={`model: ${data.model}`}
+              className="max-w-[96px] truncate rounded-sm bg-slate-200/80 px-1 font-mono text-[10px] leading-[14px] text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+            >
               {shortModel(data.model)}
             </span>
           )}
@@ -122,7 +135,9 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
           title={data.hidden > 0 ? `Show the ${data.hidden} hidden entries` : `Branch point: ${data.childCount} children. Click to collapse the subtree`}
           onClick={(e) => stop(e, () => viewer.toggleCollapsed(data.id))}
           className={`absolute -bottom-2.5 left-1/2 flex -translate-x-1/2 items-center gap-0.5 rounded-full border px-1.5 text-[10px] leading-[14px] font-medium tabular-nums shadow-sm ${
-            data.hidden > 0 ? "border-accent bg-accent text-white dark:text-slate-950" : "border-border bg-background text-muted hover:border-accent hover:text-accent"
+            data.hidden > 0
+              ? "border-accent bg-accent text-white dark:text-slate-950"
+              : "border-border bg-background text-muted hover:border-accent hover:text-accent"
           }`}
         >
           {data.hidden > 0 ? (

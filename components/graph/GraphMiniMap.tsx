@@ -70,7 +70,15 @@ export const GraphMiniMap = memo(function GraphMiniMap({ nodes, colorOf, backgro
 
   return (
     <Panel position="bottom-right" className="react-flow__minimap" data-testid="graph-minimap" style={{ width: WIDTH, height: HEIGHT, background }}>
-      <svg ref={svg} width={WIDTH} height={HEIGHT} viewBox={`${x} ${y} ${viewWidth} ${viewHeight}`} role="img" aria-label="Minimap" className="react-flow__minimap-svg block">
+      <svg
+        ref={svg}
+        width={WIDTH}
+        height={HEIGHT}
+        viewBox={`${x} ${y} ${viewWidth} ${viewHeight}`}
+        role="img"
+        aria-label="Minimap"
+        className="react-flow__minimap-svg block"
+      >
         {cards.paths.map(([color, d]) => (
           <path key={color} d={d} fill={color} shapeRendering="crispEdges" />
         ))}

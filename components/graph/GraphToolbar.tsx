@@ -5,7 +5,21 @@ import type { ReactNode } from "react";
 import { viewer, useViewer } from "@/components/viewer/store";
 import { Icon, type IconName } from "./icons";
 
-function ToolButton({ icon, label, onClick, pressed, disabled, title }: { icon: IconName; label: ReactNode; onClick: () => void; pressed?: boolean; disabled?: boolean; title: string }) {
+function ToolButton({
+  icon,
+  label,
+  onClick,
+  pressed,
+  disabled,
+  title,
+}: {
+  icon: IconName;
+  label: ReactNode;
+  onClick: () => void;
+  pressed?: boolean;
+  disabled?: boolean;
+  title: string;
+}) {
   return (
     <button
       type="button"
@@ -38,9 +52,19 @@ export function GraphToolbar(props: GraphToolbarProps) {
   const overlay = useViewer((s) => s.contextOverlay);
   return (
     <div className="pointer-events-none absolute inset-x-2 top-2 z-10 flex items-start justify-between gap-2">
-      <div role="toolbar" aria-label="Graph" className="pointer-events-auto flex items-center gap-0.5 rounded-md border border-border bg-(--graph-card)/95 p-0.5 shadow-sm backdrop-blur">
+      <div
+        role="toolbar"
+        aria-label="Graph"
+        className="pointer-events-auto flex items-center gap-0.5 rounded-md border border-border bg-(--graph-card)/95 p-0.5 shadow-sm backdrop-blur"
+      >
         <ToolButton icon="leaf" label="Leaf" title="Select the leaf (End)" onClick={props.onLeaf} />
-        <ToolButton icon="newest" label="Newest leaf below" title="Follow the newest child down from the selected entry (n)" disabled={!props.canGoNewest} onClick={props.onNewest} />
+        <ToolButton
+          icon="newest"
+          label="Newest leaf below"
+          title="Follow the newest child down from the selected entry (n)"
+          disabled={!props.canGoNewest}
+          onClick={props.onNewest}
+        />
         <span className="mx-0.5 h-4 w-px bg-border" aria-hidden="true" />
         <ToolButton
           icon="compaction"
@@ -53,7 +77,12 @@ export function GraphToolbar(props: GraphToolbarProps) {
       </div>
       <div className="pointer-events-auto flex items-center gap-2 rounded-md border border-border bg-(--graph-card)/95 px-2 py-1 text-[11px] text-muted shadow-sm backdrop-blur">
         {props.scrubbing && (
-          <button type="button" onClick={() => viewer.scrubHistory(null)} className="rounded bg-accent px-1.5 font-medium text-white dark:text-slate-950" title="Leave the leaf history and show the file as it is">
+          <button
+            type="button"
+            onClick={() => viewer.scrubHistory(null)}
+            className="rounded bg-accent px-1.5 font-medium text-white dark:text-slate-950"
+            title="Leave the leaf history and show the file as it is"
+          >
             History · back to now
           </button>
         )}

@@ -101,7 +101,10 @@ export function LeafTimeline({ className = "" }: { className?: string }) {
         <span className="text-foreground">
           {(current + 1).toLocaleString("en-US")}/{count.toLocaleString("en-US")}
         </span>{" "}
-        · line {step.line} · <span className={step.kind === "append" ? "" : step.kind === "leaf-entry" ? "text-pink-600 dark:text-pink-400" : "text-amber-700 dark:text-amber-400"}>{describeStep(step)}</span>
+        · line {step.line} ·{" "}
+        <span className={step.kind === "append" ? "" : step.kind === "leaf-entry" ? "text-pink-600 dark:text-pink-400" : "text-amber-700 dark:text-amber-400"}>
+          {describeStep(step)}
+        </span>
       </output>
       <button
         type="button"

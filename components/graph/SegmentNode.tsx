@@ -60,8 +60,15 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
         </span>
       </div>
       {hitEntry ? (
-        <p className="truncate text-muted" data-testid="segment-first-hit" data-entry-id={hitEntry.id} title="the first entry here that matches the search (Enter opens the segment at it)">
-          <span className="rounded-sm bg-yellow-200/80 px-0.5 text-yellow-950 dark:bg-yellow-300/30 dark:text-yellow-100">{describeEntry(hitEntry).text || "…"}</span>
+        <p
+          className="truncate text-muted"
+          data-testid="segment-first-hit"
+          data-entry-id={hitEntry.id}
+          title="the first entry here that matches the search (Enter opens the segment at it)"
+        >
+          <span className="rounded-sm bg-yellow-200/80 px-0.5 text-yellow-950 dark:bg-yellow-300/30 dark:text-yellow-100">
+            {describeEntry(hitEntry).text || "…"}
+          </span>
         </p>
       ) : (
         <p className="truncate text-muted">

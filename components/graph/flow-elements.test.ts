@@ -12,7 +12,15 @@ function elementsFor(session: Session, selectedId: string | null, historyStep: n
   const labels = session.labels();
   const display = displayTreeOf(foldsFor(session, new Set(), leafId, labels), new Set());
   const layout = layoutFor(session, display);
-  const view: ViewMarks = { leafId, activePath: pathIds(session, leafId), selectedId, cut: cutFromContext(session, selectedId), ghostAfterLine, labels, models: modelSwitches(session) };
+  const view: ViewMarks = {
+    leafId,
+    activePath: pathIds(session, leafId),
+    selectedId,
+    cut: cutFromContext(session, selectedId),
+    ghostAfterLine,
+    labels,
+    models: modelSwitches(session),
+  };
   return { display, ...toFlowElements(display, layout, view, factsOf(session), previous) };
 }
 

@@ -87,7 +87,15 @@ export interface EntryFacts {
  * drop all but a dozen once measured.
  */
 function handlesOf(type: GraphFlowNode["type"], width: number, height: number): NodeHandle[] {
-  const at = (id: string, kind: "source" | "target", position: Position, x: number, y: number): NodeHandle => ({ id, type: kind, position, x: x - 0.5, y: y - 0.5, width: 1, height: 1 });
+  const at = (id: string, kind: "source" | "target", position: Position, x: number, y: number): NodeHandle => ({
+    id,
+    type: kind,
+    position,
+    x: x - 0.5,
+    y: y - 0.5,
+    width: 1,
+    height: 1,
+  });
   const top = at("in", "target", Position.Top, width / 2, 0);
   const bottom = at("out", "source", Position.Bottom, width / 2, height);
   if (type === "cursor") return [top, at("move-out", "source", Position.Left, 0, height / 2), bottom];
@@ -138,7 +146,16 @@ function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boole
 
 function reuse<T extends GraphFlowNode>(previous: ReadonlyMap<string, GraphFlowNode>, next: T): T {
   const old = previous.get(next.id);
-  if (old && old.type === next.type && old.position.x === next.position.x && old.position.y === next.position.y && old.width === next.width && old.height === next.height && sameData(old.data, next.data)) return old as T;
+  if (
+    old &&
+    old.type === next.type &&
+    old.position.x === next.position.x &&
+    old.position.y === next.position.y &&
+    old.width === next.width &&
+    old.height === next.height &&
+    sameData(old.data, next.data)
+  )
+    return old as T;
   next.handles = handlesOf(next.type, next.width!, next.height!);
   return next;
 }
@@ -163,7 +180,15 @@ export function toFlowElements(
 
   for (const node of display.nodes.values()) {
     const box = layout.boxes.get(node.key)!;
-    const base = { id: node.key, position: { x: box.x, y: box.y }, width: box.width, height: box.height, draggable: false, connectable: false, selectable: false };
+    const base = {
+      id: node.key,
+      position: { x: box.x, y: box.y },
+      width: box.width,
+      height: box.height,
+      draggable: false,
+      connectable: false,
+      selectable: false,
+    };
     let flow: GraphFlowNode;
     if (node.kind === "segment") {
       const ids = node.ids;

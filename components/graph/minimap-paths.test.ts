@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { GraphFlowNode } from "./flow-elements";
 import { drawCards, union } from "./minimap-paths";
 
-const card = (id: string, x: number, y: number, kind: string) => ({ id, position: { x, y }, width: 200, height: 50, type: "entry", data: { kind } }) as unknown as GraphFlowNode;
+const card = (id: string, x: number, y: number, kind: string) =>
+  ({ id, position: { x, y }, width: 200, height: 50, type: "entry", data: { kind } }) as unknown as GraphFlowNode;
 
 describe("minimap paths", () => {
   it("draw one path per fill, every card a closed rectangle, and box them all", () => {

@@ -49,13 +49,16 @@ function rowKey(row: Row, i: number): string {
 }
 
 export function ContextTab({ session, id }: { session: Session; id: string }) {
-  const result = useSessionMemo((session) => {
-    try {
-      return { model: contextModel(session, id), error: null };
-    } catch (error) {
-      return { model: null, error };
-    }
-  }, [id]) ?? { model: null, error: new Error("No session is open.") };
+  const result = useSessionMemo(
+    (session) => {
+      try {
+        return { model: contextModel(session, id), error: null };
+      } catch (error) {
+        return { model: null, error };
+      }
+    },
+    [id],
+  ) ?? { model: null, error: new Error("No session is open.") };
   const [cutOpen, setCutOpen] = useState(false);
   const [showUnsent, setShowUnsent] = useState(true);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
@@ -107,7 +110,8 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
     <div className="flex flex-col gap-1 border-b border-border px-3 py-2 text-[12px]">
       {model.rules.pathStopsAtCompaction ? (
         <p className="rounded border border-sky-300 bg-sky-50 px-2 py-1 text-sky-900 dark:border-sky-900 dark:bg-sky-950/40 dark:text-sky-200">
-          <span className="font-semibold">Harness rules apply.</span> {model.readerReason}. Its path stops at a compaction, and a compaction&apos;s retained tail stands in for the messages it kept.
+          <span className="font-semibold">Harness rules apply.</span> {model.readerReason}. Its path stops at a compaction, and a compaction&apos;s retained
+          tail stands in for the messages it kept.
         </p>
       ) : null}
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
@@ -119,7 +123,8 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
         </span>
         {model.rules.tracksActiveTools ? (
           <span>
-            <span className="text-muted">active tools</span> <span className="font-mono">{Array.isArray(model.activeToolNames) ? model.activeToolNames.map(String).join(", ") || "none" : "default"}</span>
+            <span className="text-muted">active tools</span>{" "}
+            <span className="font-mono">{Array.isArray(model.activeToolNames) ? model.activeToolNames.map(String).join(", ") || "none" : "default"}</span>
           </span>
         ) : null}
       </div>
@@ -128,7 +133,8 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
           <span className="font-semibold tabular-nums">{model.messageCount}</span> {model.messageCount === 1 ? "message" : "messages"}
         </span>
         <span className="tabular-nums" title="characters of message text / 4: a rough estimate, not the provider's tokenizer">
-          ≈ {compactNumber(model.tokens)} tokens <span className="text-muted">(chars/4{model.images ? `, ${model.images} image${model.images === 1 ? "" : "s"} not counted` : ""})</span>
+          ≈ {compactNumber(model.tokens)} tokens{" "}
+          <span className="text-muted">(chars/4{model.images ? `, ${model.images} image${model.images === 1 ? "" : "s"} not counted` : ""})</span>
         </span>
         {model.usage ? (
           <span>
@@ -141,7 +147,8 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
           <span className="text-muted">
             {model.cut.compactionId ? (
               <>
-                compaction <EntryLink id={model.cut.compactionId} /> stands for {model.cut.entries.length} earlier {model.cut.entries.length === 1 ? "entry" : "entries"}
+                compaction <EntryLink id={model.cut.compactionId} /> stands for {model.cut.entries.length} earlier{" "}
+                {model.cut.entries.length === 1 ? "entry" : "entries"}
               </>
             ) : (
               <>{model.cut.entries.length} path entries are not in the context</>
@@ -169,7 +176,9 @@ function CutGroupRow({ row, open, onToggle }: { row: Extract<Row, { kind: "cut-g
       className="flex h-[26px] w-full items-center gap-2 bg-surface px-3 text-left text-[12px] text-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-1 focus-visible:ring-accent focus-visible:ring-inset"
     >
       <span className={`inline-block w-3 transition-transform ${open ? "rotate-90" : ""}`}>▸</span>
-      {row.compactionId ? `Cut by compaction ${row.compactionId}: ${row.count} ${row.count === 1 ? "entry" : "entries"}` : `Not in the context: ${row.count} ${row.count === 1 ? "entry" : "entries"}`}
+      {row.compactionId
+        ? `Cut by compaction ${row.compactionId}: ${row.count} ${row.count === 1 ? "entry" : "entries"}`
+        : `Not in the context: ${row.count} ${row.count === 1 ? "entry" : "entries"}`}
       <span className="ml-auto text-[11px]">{open ? "hide" : "the summary stands for these"}</span>
     </button>
   );
@@ -213,9 +222,17 @@ function MessageRow({ row, open, onToggle, label }: { row: Extract<Row, { kind: 
           <span className={`min-w-0 flex-1 truncate ${excluded ? "text-muted line-through" : ""}`}>{messageSnippet(item.message)}</span>
         </button>
         {label ? <LabelChip label={label} /> : null}
-        {item.source === "retainedTail" ? <Chip tone="accent" title="an item of the compaction's retainedTail (harness)">tail {item.tailIndex}</Chip> : null}
+        {item.source === "retainedTail" ? (
+          <Chip tone="accent" title="an item of the compaction's retainedTail (harness)">
+            tail {item.tailIndex}
+          </Chip>
+        ) : null}
         {item.source === "synthesized" ? <Chip title="built by pi from the entry, not stored as a message">synth</Chip> : null}
-        {excluded ? <Chip tone="warn" title={excluded}>not sent</Chip> : null}
+        {excluded ? (
+          <Chip tone="warn" title={excluded}>
+            not sent
+          </Chip>
+        ) : null}
         <span className="w-10 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums" title="≈ tokens (chars/4)">
           {compactNumber(tokens)}
         </span>

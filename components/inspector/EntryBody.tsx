@@ -15,7 +15,6 @@ import { KindBadge } from "./KindBadge";
 import { isObject } from "@/lib/session/json";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
-
 function Json({ value }: { value: unknown }) {
   return <TruncatedText text={value === undefined ? "undefined" : JSON.stringify(value, null, 2)} />;
 }
@@ -124,7 +123,11 @@ function SystemMessageBody({ message }: { message: JsonObject }) {
         {Array.isArray(message.toolsAdded) ? <Field label="tools added">{toolNames(message.toolsAdded) || "(none)"}</Field> : null}
         {Array.isArray(message.toolsRemoved) ? <Field label="tools removed">{toolNames(message.toolsRemoved) || "(none)"}</Field> : null}
       </Fields>
-      {typeof message.content === "string" && message.content ? <TruncatedText text={message.content} /> : <p className="text-[12px] text-muted">(no prompt text{message.content == null ? ": pi sends it as an empty string" : ""})</p>}
+      {typeof message.content === "string" && message.content ? (
+        <TruncatedText text={message.content} />
+      ) : (
+        <p className="text-[12px] text-muted">(no prompt text{message.content == null ? ": pi sends it as an empty string" : ""})</p>
+      )}
     </div>
   );
 }
@@ -186,7 +189,9 @@ function ContextEditBody({ entry }: { entry: TreeEntry }) {
           <Json value={replacement} />
         )}
       </Section>
-      <p className="text-[12px] text-muted">Branch-local: branches that do not pass through this edit still send the original. The last edit of a target on the path wins (pi-coding-agent ≥ 0.87).</p>
+      <p className="text-[12px] text-muted">
+        Branch-local: branches that do not pass through this edit still send the original. The last edit of a target on the path wins (pi-coding-agent ≥ 0.87).
+      </p>
     </div>
   );
 }
@@ -202,7 +207,11 @@ function EditedBy({ entry }: { entry: TreeEntry }) {
       <Field label="edited by">
         <span className="flex flex-wrap items-center gap-1.5">
           {edits.map((e) => (
-            <EntryLink key={String(e.id)} id={e.id} title={e.replacement === null ? "removes it from the context on its branch" : "replaces its content on its branch"} />
+            <EntryLink
+              key={String(e.id)}
+              id={e.id}
+              title={e.replacement === null ? "removes it from the context on its branch" : "replaces its content on its branch"}
+            />
           ))}
           <span className="text-[12px] text-muted">(on the branches through {edits.length === 1 ? "that edit" : "those edits"})</span>
         </span>
@@ -252,7 +261,9 @@ function EntryTypeBody({ entry }: { entry: TreeEntry }) {
       return isObject(entry.message) ? (
         <MessageBody message={entry.message} />
       ) : (
-        <p className="text-[12.5px] text-red-700 dark:text-red-300">This message entry has no message object: pi throws (reading &apos;role&apos;) when it builds a context through it.</p>
+        <p className="text-[12.5px] text-red-700 dark:text-red-300">
+          This message entry has no message object: pi throws (reading &apos;role&apos;) when it builds a context through it.
+        </p>
       );
     case "custom_message":
       return (
@@ -303,7 +314,9 @@ function EntryTypeBody({ entry }: { entry: TreeEntry }) {
               </Field>
             ) : null}
           </Fields>
-          <Section title="Summary">{entry.summary ? <Markdown text={String(entry.summary)} /> : <p className="text-[12px] text-muted">(empty: pi sends nothing for it)</p>}</Section>
+          <Section title="Summary">
+            {entry.summary ? <Markdown text={String(entry.summary)} /> : <p className="text-[12px] text-muted">(empty: pi sends nothing for it)</p>}
+          </Section>
         </div>
       );
     case "model_change":
@@ -339,7 +352,9 @@ function EntryTypeBody({ entry }: { entry: TreeEntry }) {
     case "session_info":
       return (
         <Fields>
-          <Field label="name">{typeof entry.name === "string" && entry.name.trim() ? entry.name : <span className="text-muted">(empty: clears the name)</span>}</Field>
+          <Field label="name">
+            {typeof entry.name === "string" && entry.name.trim() ? entry.name : <span className="text-muted">(empty: clears the name)</span>}
+          </Field>
         </Fields>
       );
     case "usage":
@@ -349,13 +364,20 @@ function EntryTypeBody({ entry }: { entry: TreeEntry }) {
     case "leaf":
       return (
         <Fields>
-          <Field label="moves the leaf to">{typeof entry.targetId === "string" ? <EntryLink id={entry.targetId} /> : <span className="text-muted">null: before the first entry (the next entry is a new root)</span>}</Field>
+          <Field label="moves the leaf to">
+            {typeof entry.targetId === "string" ? (
+              <EntryLink id={entry.targetId} />
+            ) : (
+              <span className="text-muted">null: before the first entry (the next entry is a new root)</span>
+            )}
+          </Field>
         </Fields>
       );
     default:
       return (
         <p className="text-[12.5px] text-muted">
-          {typeof entry.type === "string" ? `Entry type "${entry.type}" is unknown to this viewer.` : "This entry has no type."} pi keeps it as an ordinary tree node — it can be a parent and move the leaf — but sends nothing to the model. The raw JSON below is all there is.
+          {typeof entry.type === "string" ? `Entry type "${entry.type}" is unknown to this viewer.` : "This entry has no type."} pi keeps it as an ordinary tree
+          node — it can be a parent and move the leaf — but sends nothing to the model. The raw JSON below is all there is.
         </p>
       );
   }

@@ -41,7 +41,11 @@ export function EntryHeader({ session, entry }: { session: Session; entry: TreeE
         <KindBadge kind={kind} />
         <h2 className="text-[13px] font-semibold">{kind.label}</h2>
         <span className="font-mono text-[12px] text-muted select-all">{entry.id}</span>
-        {isLeaf ? <Chip tone="accent" title={`the file's leaf (${session.rules.label} rules)`}>leaf</Chip> : null}
+        {isLeaf ? (
+          <Chip tone="accent" title={`the file's leaf (${session.rules.label} rules)`}>
+            leaf
+          </Chip>
+        ) : null}
         {label ? (
           <Chip tone="warn" title={`set on line ${label.line} by ${label.entryId}`}>
             # {label.label}

@@ -6,7 +6,19 @@ import { EntryBody } from "./EntryBody";
 import { EntryHeader } from "./EntryHeader";
 import { TruncatedText } from "./TruncatedText";
 
-const KNOWN_TYPES = new Set(["message", "custom_message", "custom", "compaction", "branch_summary", "model_change", "thinking_level_change", "active_tools_change", "label", "session_info", "leaf"]);
+const KNOWN_TYPES = new Set([
+  "message",
+  "custom_message",
+  "custom",
+  "compaction",
+  "branch_summary",
+  "model_change",
+  "thinking_level_change",
+  "active_tools_change",
+  "label",
+  "session_info",
+  "leaf",
+]);
 
 export function EntryTab({ session, entry }: { session: Session; entry: TreeEntry }) {
   const known = typeof entry.type === "string" && KNOWN_TYPES.has(entry.type);

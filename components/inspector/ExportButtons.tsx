@@ -26,7 +26,10 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   // UI-only: whether the next export masks likely secrets, and what the last one masked
   const [redact, setRedact] = useState(false);
   const [redaction, setRedaction] = useState<string | null>(null);
-  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id), transcript: transcriptProblem(open, id) }), [id]) ?? { fork: "No session", transcript: "No session" };
+  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id), transcript: transcriptProblem(open, id) }), [id]) ?? {
+    fork: "No session",
+    transcript: "No session",
+  };
   const noteId = useId();
 
   /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */
@@ -54,14 +57,22 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
     runExport(() => {
       const redacted = redact ? redactSession(session) : null;
       const from = redacted ? redacted.value : session;
-      const name = transcriptFileName(from.name ?? transcriptTitle(from, from.branch(id)), typeof session.header?.id === "string" ? session.header.id : null, id);
+      const name = transcriptFileName(
+        from.name ?? transcriptTitle(from, from.branch(id)),
+        typeof session.header?.id === "string" ? session.header.id : null,
+        id,
+      );
       const counts = redacted?.counts ?? null;
       if (format === "html") return { name: name.replace(/\.md$/, ".html"), text: transcriptHtml(from, id), mime: "text/html", counts };
       return { name, text: transcriptMarkdown(from, id), mime: "text/markdown", counts };
     });
   }
 
-  const notes = [problems.fork && `Fork unavailable: ${problems.fork}`, problems.transcript && `Transcript unavailable: ${problems.transcript}`, failure && `Export failed: ${failure}`].filter(Boolean);
+  const notes = [
+    problems.fork && `Fork unavailable: ${problems.fork}`,
+    problems.transcript && `Transcript unavailable: ${problems.transcript}`,
+    failure && `Export failed: ${failure}`,
+  ].filter(Boolean);
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-center gap-1.5">
@@ -95,7 +106,10 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
         >
           Export HTML
         </button>
-        <label className="ml-1 inline-flex items-center gap-1 text-[12px] text-muted" title="Mask likely secrets (API keys, tokens, private keys, passwords in URLs) in the exported file; the README lists the patterns">
+        <label
+          className="ml-1 inline-flex items-center gap-1 text-[12px] text-muted"
+          title="Mask likely secrets (API keys, tokens, private keys, passwords in URLs) in the exported file; the README lists the patterns"
+        >
           <input type="checkbox" className="accent-accent" checked={redact} onChange={(event) => setRedact(event.target.checked)} data-testid="redact-toggle" />
           Redact secrets
         </label>

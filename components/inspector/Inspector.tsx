@@ -26,7 +26,15 @@ function Tabs({ tab }: { tab: InspectorTab }) {
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const current = TABS.findIndex((t) => t.id === tab);
     const next =
-      event.key === "ArrowRight" ? (current + 1) % TABS.length : event.key === "ArrowLeft" ? (current + TABS.length - 1) % TABS.length : event.key === "Home" ? 0 : event.key === "End" ? TABS.length - 1 : -1;
+      event.key === "ArrowRight"
+        ? (current + 1) % TABS.length
+        : event.key === "ArrowLeft"
+          ? (current + TABS.length - 1) % TABS.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? TABS.length - 1
+              : -1;
     if (next < 0) return;
     event.preventDefault();
     viewer.setTab(TABS[next]!.id);
@@ -73,7 +81,8 @@ export function Inspector() {
   let panel;
   if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
   else if (tab === "stats") panel = <StatsTab selectedId={entry ? entry.id : null} />;
-  else if (!selectedId || !entry) panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
+  else if (!selectedId || !entry)
+    panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
   else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={session.tree.full(entry)} />;
   else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} />;
   else panel = <ContextTab key={entry.id} session={session} id={entry.id} />;

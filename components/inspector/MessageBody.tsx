@@ -61,10 +61,14 @@ function AssistantBody({ message }: { message: JsonObject }) {
     <div className="flex flex-col gap-2">
       <MessageContent content={message.content} />
       {typeof message.errorMessage === "string" ? (
-        <p className="rounded border border-red-300 bg-red-50 px-2 py-1 text-[12px] text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">{message.errorMessage}</p>
+        <p className="rounded border border-red-300 bg-red-50 px-2 py-1 text-[12px] text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+          {message.errorMessage}
+        </p>
       ) : null}
       <div className="flex flex-wrap items-center gap-1.5 text-[12px] text-muted">
-        {typeof stop === "string" ? <Chip tone={stop === "error" || stop === "aborted" ? "error" : stop === "length" ? "warn" : "plain"}>stop: {stop}</Chip> : null}
+        {typeof stop === "string" ? (
+          <Chip tone={stop === "error" || stop === "aborted" ? "error" : stop === "length" ? "warn" : "plain"}>stop: {stop}</Chip>
+        ) : null}
         {typeof message.api === "string" ? <Chip>{message.api}</Chip> : null}
         <UsageLine usage={message.usage} />
       </div>
@@ -102,7 +106,9 @@ function BashBody({ message }: { message: JsonObject }) {
         {typeof message.fullOutputPath === "string" ? <span className="font-mono text-[11px] text-muted">full output: {message.fullOutputPath}</span> : null}
       </div>
       {message.excludeFromContext === true ? (
-        <p className="text-[12px] text-muted">Excluded from context: typed with the <code className="font-mono">!!</code> prefix, so pi never sends it to the model.</p>
+        <p className="text-[12px] text-muted">
+          Excluded from context: typed with the <code className="font-mono">!!</code> prefix, so pi never sends it to the model.
+        </p>
       ) : null}
     </div>
   );

@@ -13,13 +13,16 @@ import { useSessionMemo } from "@/components/viewer/use-session-memo";
 const ROW_HEIGHT = 26;
 
 export function PathTab({ session, id }: { session: Session; id: string }) {
-  const result = useSessionMemo((open) => {
-    try {
-      return { path: open.branch(id), summary: open.pathSummary(id), error: null };
-    } catch (error) {
-      return { path: [], summary: null, error };
-    }
-  }, [id]) ?? { path: [], summary: null, error: new Error("No session is open.") };
+  const result = useSessionMemo(
+    (open) => {
+      try {
+        return { path: open.branch(id), summary: open.pathSummary(id), error: null };
+      } catch (error) {
+        return { path: [], summary: null, error };
+      }
+    },
+    [id],
+  ) ?? { path: [], summary: null, error: new Error("No session is open.") };
   const labels = session.labels();
 
   if (result.error) return <QueryError error={result.error} what="path" />;
@@ -61,7 +64,11 @@ export function PathTab({ session, id }: { session: Session; id: string }) {
               <span className="w-7 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums">{i + 1}</span>
               <KindBadge kind={entryKind(entry)} />
               <span className="min-w-0 flex-1 truncate">{entrySnippet(entry)}</span>
-              {label ? <span className="max-w-24 shrink-0 truncate rounded-full border border-amber-300 px-1.5 text-[10.5px] text-amber-800 dark:border-amber-800 dark:text-amber-300"># {label.label}</span> : null}
+              {label ? (
+                <span className="max-w-24 shrink-0 truncate rounded-full border border-amber-300 px-1.5 text-[10.5px] text-amber-800 dark:border-amber-800 dark:text-amber-300">
+                  # {label.label}
+                </span>
+              ) : null}
               <span className="shrink-0 font-mono text-[11px] text-muted">{entry.id}</span>
             </button>
           );

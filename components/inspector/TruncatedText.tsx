@@ -20,7 +20,9 @@ export function TruncatedText({ text, limit = DEFAULT_LIMIT, className = "" }: {
   const cut = !all && text.length > limit;
   return (
     <div className="min-w-0">
-      <pre className={`overflow-x-auto rounded border border-border bg-surface p-2 font-mono text-[12px] leading-snug whitespace-pre-wrap break-words ${className}`}>
+      <pre
+        className={`overflow-x-auto rounded border border-border bg-surface p-2 font-mono text-[12px] leading-snug whitespace-pre-wrap break-words ${className}`}
+      >
         {cut ? text.slice(0, limit) : text}
         {cut ? <span className="text-muted">…</span> : null}
       </pre>

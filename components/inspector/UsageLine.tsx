@@ -21,7 +21,8 @@ export function UsageLine({ usage }: { usage: unknown }) {
   const total = num(u.totalTokens) || num(u.input) + num(u.output) + num(u.cacheRead) + num(u.cacheWrite);
   return (
     <span className="font-mono text-[11.5px] text-muted tabular-nums" title={JSON.stringify(usage)}>
-      in {compactNumber(num(u.input))} · out {compactNumber(num(u.output))} · cache r {compactNumber(num(u.cacheRead))} w {compactNumber(num(u.cacheWrite))} · Σ {compactNumber(total)} · {formatCost(cost)}
+      in {compactNumber(num(u.input))} · out {compactNumber(num(u.output))} · cache r {compactNumber(num(u.cacheRead))} w {compactNumber(num(u.cacheWrite))} · Σ{" "}
+      {compactNumber(total)} · {formatCost(cost)}
     </span>
   );
 }

@@ -54,7 +54,15 @@ export function VirtualList({ count, estimateSize, getKey, renderRow, rowProps, 
     const row = (event.target as HTMLElement).closest<HTMLElement>("[data-index]");
     const current = row ? Number(row.dataset.index) : -1;
     const next =
-      event.key === "ArrowDown" ? Math.min(count - 1, current + 1) : event.key === "ArrowUp" ? Math.max(0, current - 1) : event.key === "Home" ? 0 : event.key === "End" ? count - 1 : null;
+      event.key === "ArrowDown"
+        ? Math.min(count - 1, current + 1)
+        : event.key === "ArrowUp"
+          ? Math.max(0, current - 1)
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? count - 1
+              : null;
     if (next === null || count === 0) return;
     event.preventDefault();
     virtualizer.scrollToIndex(next, { align: "auto" });

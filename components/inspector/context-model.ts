@@ -33,7 +33,6 @@ export interface ContextModel {
   usage: { depth: number; usage: Usage } | null;
 }
 
-
 /** Throws what `session.context(id)` throws (SessionQueryError). */
 export function contextModel(session: Session, id: string): ContextModel {
   const context = session.context(id);

@@ -50,7 +50,10 @@ function look(entry: SessionEntry, described: EntryDescription): EntryLook {
     label = noMessage ? "Message without message" : entry.type === "message" ? `Message: ${described.title}` : `Unknown: ${described.title}`;
   }
   if (entry.type === "active_tools_change") return { kind: described.kind, label, tone: "setting" };
-  const tone = described.error && (described.kind === "toolResult" || described.kind === "bashExecution" || described.kind === "assistant" || described.kind === "unknown") ? "error" : base.tone;
+  const tone =
+    described.error && (described.kind === "toolResult" || described.kind === "bashExecution" || described.kind === "assistant" || described.kind === "unknown")
+      ? "error"
+      : base.tone;
   return { kind: described.kind, label: tone === "error" && described.kind === "toolResult" ? "Tool error" : label, tone };
 }
 

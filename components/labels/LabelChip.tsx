@@ -7,7 +7,10 @@ export function labelText(label: string): string {
 
 export function LabelChip({ label, className = "" }: { label: string; className?: string }) {
   return (
-    <span title={`label: ${JSON.stringify(label)}`} className={`max-w-28 shrink-0 truncate rounded-full border border-pink-300 px-1.5 text-[10.5px] leading-[15px] text-pink-800 dark:border-pink-800 dark:text-pink-300 ${className}`}>
+    <span
+      title={`label: ${JSON.stringify(label)}`}
+      className={`max-w-28 shrink-0 truncate rounded-full border border-pink-300 px-1.5 text-[10.5px] leading-[15px] text-pink-800 dark:border-pink-800 dark:text-pink-300 ${className}`}
+    >
       # {labelText(label)}
     </span>
   );

@@ -50,7 +50,16 @@ export function LabelsMenu() {
     }
     const all = Array.from(panel.current?.querySelectorAll<HTMLElement>("[data-label-item]:not(:disabled)") ?? []);
     const at = all.indexOf(document.activeElement as HTMLElement);
-    const next = event.key === "ArrowDown" ? Math.min(all.length - 1, at + 1) : event.key === "ArrowUp" ? Math.max(0, at - 1) : event.key === "Home" ? 0 : event.key === "End" ? all.length - 1 : null;
+    const next =
+      event.key === "ArrowDown"
+        ? Math.min(all.length - 1, at + 1)
+        : event.key === "ArrowUp"
+          ? Math.max(0, at - 1)
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? all.length - 1
+              : null;
     if (next === null || all.length === 0) return;
     event.preventDefault();
     all[next]?.focus();
@@ -69,7 +78,9 @@ export function LabelsMenu() {
         data-testid="labels-button"
         className="flex items-center gap-1 rounded px-1.5 py-0.5 text-xs text-muted hover:bg-surface-2 hover:text-foreground focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
       >
-        <span aria-hidden="true" className="font-semibold text-pink-600 dark:text-pink-400">#</span>
+        <span aria-hidden="true" className="font-semibold text-pink-600 dark:text-pink-400">
+          #
+        </span>
         Labels <span className="tabular-nums">{items.length}</span>
       </button>
       {open ? (
@@ -81,9 +92,7 @@ export function LabelsMenu() {
           onKeyDown={onKeyDown}
           className="absolute top-full right-0 z-50 mt-1 flex max-h-[60vh] w-[380px] flex-col overflow-hidden rounded-md border border-border bg-background text-[12.5px] shadow-lg"
         >
-          <p className="border-b border-border px-3 py-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">
-            Labels · {items.length}
-          </p>
+          <p className="border-b border-border px-3 py-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">Labels · {items.length}</p>
           {items.length === 0 ? (
             <p className="px-3 py-3 text-muted">No labels in this session. pi sets them with /label (or an extension&apos;s label entries).</p>
           ) : (
@@ -97,7 +106,11 @@ export function LabelsMenu() {
                     disabled={item.target === null}
                     aria-current={item.targetId === selectedId ? "true" : undefined}
                     onClick={() => jump(item.targetId)}
-                    title={item.target ? `Select ${item.targetId} (line ${item.target.line}); set on line ${item.labelLine}` : `${item.targetId} is not in the file (pi keeps the label)`}
+                    title={
+                      item.target
+                        ? `Select ${item.targetId} (line ${item.target.line}); set on line ${item.labelLine}`
+                        : `${item.targetId} is not in the file (pi keeps the label)`
+                    }
                     className={`flex w-full min-w-0 flex-col gap-0.5 px-3 py-1.5 text-left hover:bg-surface focus-visible:bg-surface focus-visible:outline-none focus-visible:ring-1 focus-visible:ring-accent focus-visible:ring-inset disabled:cursor-not-allowed disabled:opacity-60 ${item.targetId === selectedId ? "bg-accent/10" : ""}`}
                   >
                     <span className="flex min-w-0 items-center gap-2">

@@ -6,7 +6,8 @@ import { FIXTURES_DIR } from "@/lib/session/testing/golden";
 import { labelItems } from "./label-items";
 
 const open = (name: string) => Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
-const golden = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES_DIR, `golden/${name}.golden.json`), "utf8")).codingAgent.labels as Record<string, { label: string }>;
+const golden = (name: string) =>
+  JSON.parse(readFileSync(path.join(FIXTURES_DIR, `golden/${name}.golden.json`), "utf8")).codingAgent.labels as Record<string, { label: string }>;
 
 describe("labelItems", () => {
   it.each(["ca-labels", "ca-branching-a"])("lists pi's labels of %s, in file order of their targets", (name) => {

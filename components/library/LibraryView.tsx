@@ -72,7 +72,11 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
         <OpenPanel onFile={openFile} onUrl={openUrl} />
 
         {source === "samples" && (
-          <p role="status" data-testid="samples-notice" className="mt-4 flex items-start gap-2 rounded-lg border border-accent/25 bg-accent-soft px-3 py-2 text-xs text-foreground">
+          <p
+            role="status"
+            data-testid="samples-notice"
+            className="mt-4 flex items-start gap-2 rounded-lg border border-accent/25 bg-accent-soft px-3 py-2 text-xs text-foreground"
+          >
             <Icon name="info" size={15} className="mt-px shrink-0 text-accent" />
             <span>
               Showing bundled sample sessions — no sessions found in <code className="font-mono">{configuredDir}</code>. Set{" "}
@@ -104,7 +108,9 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
             <Kbd className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2">/</Kbd>
           </div>
           <p className="ml-auto text-xs text-muted tabular-nums" data-testid="session-count">
-            {query ? `${visible.length} of ${sessions.length} sessions` : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
+            {query
+              ? `${visible.length} of ${sessions.length} sessions`
+              : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
           </p>
         </div>
 

@@ -20,7 +20,9 @@ function moveFocus(event: KeyboardEvent<HTMLElement>): void {
 export function SessionList({ groups }: { groups: ProjectGroup[] }) {
   return (
     <div id="session-list" onKeyDown={moveFocus}>
-      <div className={`${ROW_GRID} sticky top-0 z-10 h-8 border-b border-border bg-background/95 px-3 text-[11px] font-medium tracking-wide text-subtle uppercase backdrop-blur`}>
+      <div
+        className={`${ROW_GRID} sticky top-0 z-10 h-8 border-b border-border bg-background/95 px-3 text-[11px] font-medium tracking-wide text-subtle uppercase backdrop-blur`}
+      >
         <span>Session</span>
         <span className="text-right">Entries</span>
         <span className="text-right">Branches</span>

@@ -28,7 +28,17 @@ function toggled(set: ReadonlySet<string>, key: string): Set<string> {
 
 function FunnelIcon() {
   return (
-    <svg viewBox="0 0 24 24" width={14} height={14} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width={14}
+      height={14}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M3 4h18l-7 8.5V19l-4 2v-8.5z" />
     </svg>
   );
@@ -82,13 +92,21 @@ function FilterPanel({ filter, choices, onClose }: { filter: TreeFilter; choices
             );
           })}
         </div>
-        <p className="mt-1.5 text-[11px] leading-4 text-muted">{filter.mode ? MODE_HELP[filter.mode] : "Every entry is drawn."} Hidden entries’ children hang from their nearest shown ancestor, as in pi.</p>
+        <p className="mt-1.5 text-[11px] leading-4 text-muted">
+          {filter.mode ? MODE_HELP[filter.mode] : "Every entry is drawn."} Hidden entries’ children hang from their nearest shown ancestor, as in pi.
+        </p>
       </fieldset>
       <fieldset>
         <legend className="mb-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">Entry types</legend>
         <div className="flex flex-wrap gap-1">
           {choices.types.map(([type, count]) => (
-            <Chip key={type} on={!filter.hiddenTypes.has(type)} count={count} onClick={() => set({ hiddenTypes: toggled(filter.hiddenTypes, type) })} testId={`filter-type-${type}`}>
+            <Chip
+              key={type}
+              on={!filter.hiddenTypes.has(type)}
+              count={count}
+              onClick={() => set({ hiddenTypes: toggled(filter.hiddenTypes, type) })}
+              testId={`filter-type-${type}`}
+            >
               {type}
             </Chip>
           ))}
@@ -99,7 +117,13 @@ function FilterPanel({ filter, choices, onClose }: { filter: TreeFilter; choices
           <legend className="mb-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">Message roles</legend>
           <div className="flex flex-wrap gap-1">
             {choices.roles.map(([role, count]) => (
-              <Chip key={role} on={!filter.hiddenRoles.has(role)} count={count} onClick={() => set({ hiddenRoles: toggled(filter.hiddenRoles, role) })} testId={`filter-role-${role}`}>
+              <Chip
+                key={role}
+                on={!filter.hiddenRoles.has(role)}
+                count={count}
+                onClick={() => set({ hiddenRoles: toggled(filter.hiddenRoles, role) })}
+                testId={`filter-role-${role}`}
+              >
                 {role}
               </Chip>
             ))}
@@ -146,7 +170,9 @@ export function FilterMenu() {
 
   if (!session) return null;
   const active = isFiltering(filter);
-  const summary = [filter.mode, filter.hiddenTypes.size + filter.hiddenRoles.size > 0 ? `−${filter.hiddenTypes.size + filter.hiddenRoles.size}` : null].filter(Boolean).join(" ");
+  const summary = [filter.mode, filter.hiddenTypes.size + filter.hiddenRoles.size > 0 ? `−${filter.hiddenTypes.size + filter.hiddenRoles.size}` : null]
+    .filter(Boolean)
+    .join(" ");
 
   return (
     <div ref={root} className="relative flex shrink-0 items-center gap-1.5">

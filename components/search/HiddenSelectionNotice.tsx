@@ -28,7 +28,11 @@ export function HiddenSelectionNotice() {
   if (!session || !visible || selectedId === null || !session.tree.get(selectedId) || visible(selectedId)) return null;
   const ancestor = nearestShown(session, selectedId, visible);
   return (
-    <div role="status" data-testid="selection-hidden" className="flex shrink-0 items-center gap-2 border-b border-warning/30 bg-warning-soft px-3 py-1 text-xs text-warning">
+    <div
+      role="status"
+      data-testid="selection-hidden"
+      className="flex shrink-0 items-center gap-2 border-b border-warning/30 bg-warning-soft px-3 py-1 text-xs text-warning"
+    >
       <span>
         The selected entry <span className="font-mono">{selectedId}</span> is hidden by the filter.
       </span>
@@ -36,7 +40,12 @@ export function HiddenSelectionNotice() {
         Show all
       </button>
       {ancestor && (
-        <button type="button" className="font-medium underline underline-offset-2 hover:no-underline" onClick={() => viewer.select(ancestor)} data-testid="select-nearest-shown">
+        <button
+          type="button"
+          className="font-medium underline underline-offset-2 hover:no-underline"
+          onClick={() => viewer.select(ancestor)}
+          data-testid="select-nearest-shown"
+        >
           Select the nearest shown entry above
         </button>
       )}

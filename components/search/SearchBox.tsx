@@ -112,7 +112,6 @@ export function SearchBox() {
     }
   }
 
-
   return (
     <div className="relative w-44 shrink-0 transition-[width] duration-150 focus-within:w-[clamp(11rem,24vw,20rem)]" data-testid="search">
       <div className="flex h-7 items-center gap-1.5 rounded-md border border-border-strong bg-surface px-2 focus-within:border-accent focus-within:ring-1 focus-within:ring-accent">

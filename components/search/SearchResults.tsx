@@ -57,15 +57,27 @@ export function SearchResults({ id, result, active, onChoose, onHover }: Props) 
   const more = result.total - result.hits.length;
   const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
   return (
-    <div className="absolute top-full left-0 z-50 mt-1 w-[min(34rem,90vw)] overflow-hidden rounded-md border border-border-strong bg-background shadow-lg" data-testid="search-results">
+    <div
+      className="absolute top-full left-0 z-50 mt-1 w-[min(34rem,90vw)] overflow-hidden rounded-md border border-border-strong bg-background shadow-lg"
+      data-testid="search-results"
+    >
       <p className="flex items-center justify-between border-b border-border px-3 py-1.5 text-[11px] text-muted">
         <span data-testid="search-count" aria-live="polite">
-          {result.total === 0 ? `Nothing matches “${result.query}”` : `${plural(result.total, "hit", "hits")} · ${plural(result.entryIds.size, "entry", "entries")}`}
+          {result.total === 0
+            ? `Nothing matches “${result.query}”`
+            : `${plural(result.total, "hit", "hits")} · ${plural(result.entryIds.size, "entry", "entries")}`}
         </span>
         <span className="text-subtle">↑↓ move · Enter selects · Esc closes</span>
       </p>
       {result.hits.length > 0 && (
-        <ul ref={list} id={id} role="listbox" aria-label="Search hits" className="max-h-[min(60vh,28rem)] overflow-y-auto py-1" onMouseDown={(e) => e.preventDefault()}>
+        <ul
+          ref={list}
+          id={id}
+          role="listbox"
+          aria-label="Search hits"
+          className="max-h-[min(60vh,28rem)] overflow-y-auto py-1"
+          onMouseDown={(e) => e.preventDefault()}
+        >
           {result.hits.map((hit, i) => {
             const entry = session?.tree.get(hit.entryId);
             const d = entry ? describeEntry(entry) : null;

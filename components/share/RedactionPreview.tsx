@@ -32,7 +32,12 @@ export function RedactionPreview({ findings }: { findings: RedactionFindings }) 
             <li key={i} className="grid grid-cols-[auto_1fr] gap-x-2">
               <span className="font-mono text-[11px] text-muted">
                 {hit.entryId ? (
-                  <button type="button" className="text-accent hover:underline" onClick={() => viewer.select(hit.entryId)} title={`Select entry ${hit.entryId} (line ${hit.line})`}>
+                  <button
+                    type="button"
+                    className="text-accent hover:underline"
+                    onClick={() => viewer.select(hit.entryId)}
+                    title={`Select entry ${hit.entryId} (line ${hit.line})`}
+                  >
                     {hit.entryId}
                   </button>
                 ) : (

@@ -23,9 +23,15 @@ export function ShareBadge() {
         </Badge>
       </button>
       {open && (
-        <div role="dialog" aria-label="About this shared file" className="absolute top-7 right-0 z-30 w-80 rounded-lg border border-border bg-background p-3 text-[12px] shadow-xl" data-testid="share-info">
+        <div
+          role="dialog"
+          aria-label="About this shared file"
+          className="absolute top-7 right-0 z-30 w-80 rounded-lg border border-border bg-background p-3 text-[12px] shadow-xl"
+          data-testid="share-info"
+        >
           <p>
-            This file holds {SCOPE_TEXT[share.scope]}, {share.lines.toLocaleString("en-US")} lines of <span className="font-mono">{share.fileName}</span>, shared {formatDateTime(share.createdAt)}.
+            This file holds {SCOPE_TEXT[share.scope]}, {share.lines.toLocaleString("en-US")} lines of <span className="font-mono">{share.fileName}</span>,
+            shared {formatDateTime(share.createdAt)}.
           </p>
           <p className="mt-2">
             {share.redaction === null

@@ -10,7 +10,13 @@ export function ShareButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} title="Write one HTML file that opens this session in the viewer anywhere (optionally redacted and sealed)" data-testid="share-open">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => setOpen(true)}
+        title="Write one HTML file that opens this session in the viewer anywhere (optionally redacted and sealed)"
+        data-testid="share-open"
+      >
         <Icon name="share" size={14} /> Share…
       </Button>
       {open && <ShareDialog onClose={() => setOpen(false)} />}

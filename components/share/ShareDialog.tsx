@@ -33,7 +33,11 @@ const SCOPES: { scope: ShareScope; title: string; detail: string }[] = [
   { scope: "path", title: "The path to the selected entry", detail: "the header and root → entry with their own ids, nothing else" },
 ];
 
-const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 const NO_SESSION_PROBLEMS = Object.fromEntries(SCOPES.map(({ scope }) => [scope, "No session"])) as Record<ShareScope, string | null>;
 
@@ -93,8 +97,10 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const compiled = useMemo(() => (ruleOptions ? compileRedaction(ruleOptions) : null), [ruleOptions]);
   const ruleErrors = compiled && "errors" in compiled ? compiled.errors : [];
   const problems =
-    useSessionMemo((session) => Object.fromEntries(SCOPES.map(({ scope: s }) => [s, scopeProblem(session, s, selectedId)])) as Record<ShareScope, string | null>, [selectedId]) ??
-    NO_SESSION_PROBLEMS;
+    useSessionMemo(
+      (session) => Object.fromEntries(SCOPES.map(({ scope: s }) => [s, scopeProblem(session, s, selectedId)])) as Record<ShareScope, string | null>,
+      [selectedId],
+    ) ?? NO_SESSION_PROBLEMS;
   const sourcePath = sourcePathOf(source);
   const problem = problems[scope];
   const usableRules = ruleErrors.length === 0 ? ruleOptions : null;
@@ -155,7 +161,12 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
             Share this session
           </h2>
           <span className="text-[12px] text-muted">one HTML file that opens the whole viewer anywhere, with no server and no network</span>
-          <button type="button" className="ml-auto rounded p-1 text-muted hover:bg-surface-2 hover:text-foreground" onClick={() => dialog.current?.close()} aria-label="Close">
+          <button
+            type="button"
+            className="ml-auto rounded p-1 text-muted hover:bg-surface-2 hover:text-foreground"
+            onClick={() => dialog.current?.close()}
+            aria-label="Close"
+          >
             <Icon name="x" size={15} />
           </button>
         </header>
@@ -163,7 +174,15 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           <Section title="What goes in">
             {SCOPES.map(({ scope: s, title, detail }) => (
               <label key={s} className="flex items-start gap-2 py-0.5" title={problems[s] ?? undefined}>
-                <input type="radio" name={`${ids}-scope`} className="mt-1 accent-accent" checked={scope === s} disabled={problems[s] !== null} onChange={() => setScope(s)} data-testid={`share-scope-${s}`} />
+                <input
+                  type="radio"
+                  name={`${ids}-scope`}
+                  className="mt-1 accent-accent"
+                  checked={scope === s}
+                  disabled={problems[s] !== null}
+                  onChange={() => setScope(s)}
+                  data-testid={`share-scope-${s}`}
+                />
                 <span className={problems[s] ? "opacity-50" : undefined}>
                   <span className="font-medium">{title}</span>
                   {s !== "session" && selectedId && <span className="ml-1 font-mono text-[12px] text-muted">{selectedId}</span>}
@@ -188,8 +207,20 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
               </Check>
             </div>
             <div className="mt-2 grid grid-cols-2 gap-3">
-              <RuleBox label="Also mask these exact strings" hint="one per line: a customer name, a host…" value={literalText} onChange={setLiteralText} testId="share-literals" />
-              <RuleBox label="And these regular expressions" hint={"one per line, e.g. [a-z]+\\.corp\\.example"} value={regexText} onChange={setRegexText} testId="share-regexes" />
+              <RuleBox
+                label="Also mask these exact strings"
+                hint="one per line: a customer name, a host…"
+                value={literalText}
+                onChange={setLiteralText}
+                testId="share-literals"
+              />
+              <RuleBox
+                label="And these regular expressions"
+                hint={"one per line, e.g. [a-z]+\\.corp\\.example"}
+                value={regexText}
+                onChange={setRegexText}
+                testId="share-regexes"
+              />
             </div>
             {ruleErrors.length > 0 && (
               <ul className="mt-1 text-[12px] text-danger" role="alert" data-testid="share-rule-errors">
@@ -202,14 +233,16 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
             )}
             {preview && typeof preview === "object" && preview.findings && <RedactionPreview findings={preview.findings} />}
             <p className="mt-1.5 text-[11.5px] text-subtle">
-              Masks read <span className="font-mono">[REDACTED:rule]</span>; the file records each rule&apos;s name and count, never what it masked. Ids, parents and types are never changed.
+              Masks read <span className="font-mono">[REDACTED:rule]</span>; the file records each rule&apos;s name and count, never what it masked. Ids,
+              parents and types are never changed.
             </p>
           </Section>
 
           {preview && typeof preview === "object" && preview.images.dropped > 0 && (
             <Section title="Images">
               <Check checked={dropImages} onChange={setDropImages} testId="share-drop-images">
-                Leave out the {preview.images.dropped} image{preview.images.dropped === 1 ? "" : "s"} <span className="text-muted">(saves {formatBytes(preview.images.bytes)}; each becomes a note saying what was there)</span>
+                Leave out the {preview.images.dropped} image{preview.images.dropped === 1 ? "" : "s"}{" "}
+                <span className="text-muted">(saves {formatBytes(preview.images.bytes)}; each becomes a note saying what was there)</span>
               </Check>
             </Section>
           )}
@@ -224,7 +257,14 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
                 ] as const
               ).map(([value, title, detail]) => (
                 <label key={value} className="flex items-start gap-2" title={detail}>
-                  <input type="radio" name={`${ids}-lock`} className="mt-1 accent-accent" checked={lock === value} onChange={() => setLock(value)} data-testid={`share-lock-${value}`} />
+                  <input
+                    type="radio"
+                    name={`${ids}-lock`}
+                    className="mt-1 accent-accent"
+                    checked={lock === value}
+                    onChange={() => setLock(value)}
+                    data-testid={`share-lock-${value}`}
+                  />
                   <span>
                     {title}
                     <span className="block text-[11.5px] text-muted">{detail}</span>
@@ -237,7 +277,10 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
                 <PasswordField label="Password" value={password} onChange={setPassword} testId="share-password" />
                 <PasswordField label="Again" value={confirm} onChange={setConfirm} testId="share-password-confirm" />
                 <p className="col-span-2 text-[11.5px] text-muted">
-                  {passwordProblem ?? (password.length < 12 ? "A short password can be guessed by anyone who has the file; prefer four or more words." : "The data is sealed with AES-GCM, the key derived from the password (PBKDF2, 600,000 rounds).")}
+                  {passwordProblem ??
+                    (password.length < 12
+                      ? "A short password can be guessed by anyone who has the file; prefer four or more words."
+                      : "The data is sealed with AES-GCM, the key derived from the password (PBKDF2, 600,000 rounds).")}
                 </p>
               </div>
             )}
@@ -252,7 +295,13 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
         </div>
         <footer className="flex items-center gap-2 border-t border-border px-4 py-2.5">
           <span className="text-[12px] text-muted" data-testid="share-status">
-            {shownFailure ? "" : !client ? "Reading the session…" : preview === null ? "Scanning…" : "Nothing leaves this computer: the file is made here and downloaded."}
+            {shownFailure
+              ? ""
+              : !client
+                ? "Reading the session…"
+                : preview === null
+                  ? "Scanning…"
+                  : "Nothing leaves this computer: the file is made here and downloaded."}
           </span>
           <Button variant="secondary" className="ml-auto" onClick={() => dialog.current?.close()}>
             {written ? "Done" : "Cancel"}

@@ -3,7 +3,8 @@
 // The Share dialog's form parts: sections, check boxes, the rule boxes and the password fields.
 import { useId, type ReactNode } from "react";
 
-const INPUT = "mt-1 w-full rounded-md border border-border-strong bg-background px-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent";
+const INPUT =
+  "mt-1 w-full rounded-md border border-border-strong bg-background px-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent";
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -47,7 +48,16 @@ export function RuleBox({ label, hint, value, onChange, testId }: FieldProps & {
   return (
     <Labelled label={label}>
       {(id) => (
-        <textarea id={id} rows={3} spellCheck={false} placeholder={hint} value={value} onChange={(event) => onChange(event.target.value)} className={`${INPUT} resize-y py-1 font-mono text-[12px] placeholder:text-subtle`} data-testid={testId} />
+        <textarea
+          id={id}
+          rows={3}
+          spellCheck={false}
+          placeholder={hint}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`${INPUT} resize-y py-1 font-mono text-[12px] placeholder:text-subtle`}
+          data-testid={testId}
+        />
       )}
     </Labelled>
   );
@@ -56,7 +66,17 @@ export function RuleBox({ label, hint, value, onChange, testId }: FieldProps & {
 export function PasswordField({ label, value, onChange, testId }: FieldProps) {
   return (
     <Labelled label={label}>
-      {(id) => <input id={id} type="password" autoComplete="new-password" value={value} onChange={(event) => onChange(event.target.value)} className={`${INPUT} h-8 text-[13px]`} data-testid={testId} />}
+      {(id) => (
+        <input
+          id={id}
+          type="password"
+          autoComplete="new-password"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`${INPUT} h-8 text-[13px]`}
+          data-testid={testId}
+        />
+      )}
     </Labelled>
   );
 }

@@ -57,7 +57,13 @@ export function BarTable({ caption, rows, testId, legend }: { caption: string; r
                   {row.label}
                 </th>
                 <td className="w-[120px] py-0.5">
-                  <svg width={WIDTH} height={HEIGHT} role="img" aria-label={row.parts.map((p) => `${p.name} ${p.value.toLocaleString("en-US")}`).join(", ")} className="block overflow-visible">
+                  <svg
+                    width={WIDTH}
+                    height={HEIGHT}
+                    role="img"
+                    aria-label={row.parts.map((p) => `${p.name} ${p.value.toLocaleString("en-US")}`).join(", ")}
+                    className="block overflow-visible"
+                  >
                     <rect width={WIDTH} height={HEIGHT} rx={2} className="fill-surface-2" />
                     {row.parts.map((p) => {
                       const w = (p.value / max) * WIDTH;

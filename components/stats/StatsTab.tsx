@@ -61,8 +61,18 @@ function StatsBody({ stats }: { stats: ScopeStats }) {
   const messages = Object.values(stats.roles).reduce((a, b) => a + b, 0);
   const toolCalls = Object.values(stats.toolCalls).reduce((a, b) => a + b, 0);
   const u = stats.usage;
-  const toolRows: BarRow[] = byCount(stats.toolCalls).map(([name, n]) => ({ key: name, label: name, parts: [{ name, value: n, color: "#f59e0b" }], display: n.toLocaleString("en-US") }));
-  const roleRows: BarRow[] = byCount(stats.roles).map(([role, n]) => ({ key: role, label: role, parts: [{ name: role, value: n, color: "#8b5cf6" }], display: n.toLocaleString("en-US") }));
+  const toolRows: BarRow[] = byCount(stats.toolCalls).map(([name, n]) => ({
+    key: name,
+    label: name,
+    parts: [{ name, value: n, color: "#f59e0b" }],
+    display: n.toLocaleString("en-US"),
+  }));
+  const roleRows: BarRow[] = byCount(stats.roles).map(([role, n]) => ({
+    key: role,
+    label: role,
+    parts: [{ name: role, value: n, color: "#8b5cf6" }],
+    display: n.toLocaleString("en-US"),
+  }));
   const modelRows: BarRow[] = Object.entries(stats.modelUsage)
     .sort((a, b) => b[1].totalTokens - a[1].totalTokens || a[0].localeCompare(b[0]))
     .map(([model, usage]) => ({
@@ -79,28 +89,59 @@ function StatsBody({ stats }: { stats: ScopeStats }) {
       <dl className="grid grid-cols-3 gap-1.5">
         <Figure name="Entries" value={stats.entries} display={stats.entries.toLocaleString("en-US")} testId="stat-entries" />
         <Figure name="Messages" value={messages} display={messages.toLocaleString("en-US")} testId="stat-messages" />
-        <Figure name="Tool calls" value={toolCalls} display={toolCalls.toLocaleString("en-US")} testId="stat-tool-calls" hint={`${stats.toolErrors} tool results were errors`} />
+        <Figure
+          name="Tool calls"
+          value={toolCalls}
+          display={toolCalls.toLocaleString("en-US")}
+          testId="stat-tool-calls"
+          hint={`${stats.toolErrors} tool results were errors`}
+        />
         <Figure name="Tokens in" value={u.input} display={compactNumber(u.input)} testId="stat-input" hint={u.input.toLocaleString("en-US")} />
         <Figure name="Tokens out" value={u.output} display={compactNumber(u.output)} testId="stat-output" hint={u.output.toLocaleString("en-US")} />
         <Figure name="Cost" value={u.cost} display={formatCost(u.cost)} testId="stat-cost" hint={`$${u.cost}`} />
-        <Figure name="Cache read" value={u.cacheRead} display={compactNumber(u.cacheRead)} testId="stat-cache-read" hint={u.cacheRead.toLocaleString("en-US")} />
-        <Figure name="Cache write" value={u.cacheWrite} display={compactNumber(u.cacheWrite)} testId="stat-cache-write" hint={u.cacheWrite.toLocaleString("en-US")} />
-        <Figure name="Duration" value={stats.durationMs ?? ""} display={formatDuration(stats.durationMs)} testId="stat-duration" hint={`${formatDateTime(stats.firstTimestamp)} → ${formatDateTime(stats.lastTimestamp)}`} />
+        <Figure
+          name="Cache read"
+          value={u.cacheRead}
+          display={compactNumber(u.cacheRead)}
+          testId="stat-cache-read"
+          hint={u.cacheRead.toLocaleString("en-US")}
+        />
+        <Figure
+          name="Cache write"
+          value={u.cacheWrite}
+          display={compactNumber(u.cacheWrite)}
+          testId="stat-cache-write"
+          hint={u.cacheWrite.toLocaleString("en-US")}
+        />
+        <Figure
+          name="Duration"
+          value={stats.durationMs ?? ""}
+          display={formatDuration(stats.durationMs)}
+          testId="stat-duration"
+          hint={`${formatDateTime(stats.firstTimestamp)} → ${formatDateTime(stats.lastTimestamp)}`}
+        />
         <Figure name="Compactions" value={stats.compactions} display={stats.compactions.toLocaleString("en-US")} testId="stat-compactions" />
-        <Figure name="Branch points" value={stats.branchPoints} display={stats.branchPoints.toLocaleString("en-US")} testId="stat-branch-points" hint="entries with more than one child" />
+        <Figure
+          name="Branch points"
+          value={stats.branchPoints}
+          display={stats.branchPoints.toLocaleString("en-US")}
+          testId="stat-branch-points"
+          hint="entries with more than one child"
+        />
         <Figure name="Tool errors" value={stats.toolErrors} display={stats.toolErrors.toLocaleString("en-US")} testId="stat-tool-errors" />
       </dl>
       {roleRows.length > 0 && <BarTable caption="Messages by role" rows={roleRows} testId="stats-roles" />}
       {toolRows.length > 0 && <BarTable caption="Tool calls by tool" rows={toolRows} testId="stats-tools" />}
-      {modelRows.length > 0 && <BarTable caption="Tokens by model" rows={modelRows} testId="stats-models" legend={TOKEN_PARTS.map((p) => ({ name: p.name, color: p.color }))} />}
+      {modelRows.length > 0 && (
+        <BarTable caption="Tokens by model" rows={modelRows} testId="stats-models" legend={TOKEN_PARTS.map((p) => ({ name: p.name, color: p.color }))} />
+      )}
       {modelsWithoutUsage.length > 0 && (
-        <p className="text-[11.5px] text-muted">
-          Without recorded usage: {modelsWithoutUsage.map(([model, n]) => `${model} ×${n}`).join(", ")}
-        </p>
+        <p className="text-[11.5px] text-muted">Without recorded usage: {modelsWithoutUsage.map(([model, n]) => `${model} ×${n}`).join(", ")}</p>
       )}
       {stats.summaryUsage.totalTokens > 0 && (
         <p className="text-[11.5px] text-muted" data-testid="stats-summary-usage">
-          Compaction and branch-summary calls: {compactNumber(stats.summaryUsage.input)} in · {compactNumber(stats.summaryUsage.output)} out · {formatCost(stats.summaryUsage.cost)} (included above)
+          Compaction and branch-summary calls: {compactNumber(stats.summaryUsage.input)} in · {compactNumber(stats.summaryUsage.output)} out ·{" "}
+          {formatCost(stats.summaryUsage.cost)} (included above)
         </p>
       )}
     </div>
@@ -109,14 +150,17 @@ function StatsBody({ stats }: { stats: ScopeStats }) {
 
 export function StatsTab({ selectedId }: { selectedId: string | null }) {
   const scope = useViewer((s) => s.statsScope);
-  const answer = useSessionMemo((session) => {
-    if (scope === "branch" && selectedId === null) return { error: "Select an entry to total its branch." };
-    try {
-      return { stats: scopeStats(session, scope === "session" ? { kind: "session" } : { kind: "branch", id: selectedId! }) };
-    } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
-    }
-  }, [scope, selectedId]) ?? { error: "No session is open." };
+  const answer = useSessionMemo(
+    (session) => {
+      if (scope === "branch" && selectedId === null) return { error: "Select an entry to total its branch." };
+      try {
+        return { stats: scopeStats(session, scope === "session" ? { kind: "session" } : { kind: "branch", id: selectedId! }) };
+      } catch (error) {
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    [scope, selectedId],
+  ) ?? { error: "No session is open." };
 
   return (
     <div className="flex flex-col gap-3 p-3" data-testid="stats-tab" data-scope={scope}>

@@ -15,7 +15,11 @@ const TONES: Record<BadgeTone, string> = {
 export function Badge({ tone = "neutral", className, ...props }: ComponentProps<"span"> & { tone?: BadgeTone }) {
   return (
     <span
-      className={cn("inline-flex h-5 shrink-0 items-center gap-1 rounded border px-1.5 text-[11px] leading-none font-medium whitespace-nowrap", TONES[tone], className)}
+      className={cn(
+        "inline-flex h-5 shrink-0 items-center gap-1 rounded border px-1.5 text-[11px] leading-none font-medium whitespace-nowrap",
+        TONES[tone],
+        className,
+      )}
       {...props}
     />
   );
@@ -24,7 +28,10 @@ export function Badge({ tone = "neutral", className, ...props }: ComponentProps<
 export function Kbd({ className, ...props }: ComponentProps<"kbd">) {
   return (
     <kbd
-      className={cn("inline-flex h-[18px] min-w-[18px] items-center justify-center rounded border border-border-strong bg-surface px-1 font-mono text-[10px] text-muted", className)}
+      className={cn(
+        "inline-flex h-[18px] min-w-[18px] items-center justify-center rounded border border-border-strong bg-surface px-1 font-mono text-[10px] text-muted",
+        className,
+      )}
       {...props}
     />
   );

@@ -8,7 +8,11 @@ import { formatDateTime } from "./format";
 const noop = () => () => {};
 
 export function LocalTime({ iso, className }: { iso: string | null | undefined; className?: string }) {
-  const inBrowser = useSyncExternalStore(noop, () => true, () => false);
+  const inBrowser = useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
   if (!iso) return null;
   const text = inBrowser ? formatDateTime(iso) : iso.slice(0, 10);
   return (

@@ -19,7 +19,11 @@ export function DiagnosticsBanner() {
   const error = summary.worst === "error";
   const refused = session?.parser.caRefused;
   return (
-    <div role="status" data-testid="diagnostics-banner" className={cn("shrink-0 border-b", error ? "border-danger/30 bg-danger-soft" : "border-warning/30 bg-warning-soft")}>
+    <div
+      role="status"
+      data-testid="diagnostics-banner"
+      className={cn("shrink-0 border-b", error ? "border-danger/30 bg-danger-soft" : "border-warning/30 bg-warning-soft")}
+    >
       <div className="flex h-8 items-center gap-2 px-3 text-xs">
         <Icon name={error ? "error" : "warning"} size={15} className={error ? "text-danger" : "text-warning"} />
         <span className="font-medium">{diagnosticsHeadline(summary)}</span>

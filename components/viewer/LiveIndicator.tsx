@@ -9,7 +9,11 @@ import { useViewer, viewer, type LiveStatus } from "./store";
 const SHOWN: Record<Exclude<LiveStatus, "off">, { text: string; dot: string; title: string }> = {
   connecting: { text: "Live", dot: "bg-warning animate-pulse", title: "Connecting to the file's live tail… Click to pause." },
   live: { text: "Live", dot: "bg-success", title: "Live: lines pi appends to this file appear as they are written. Click to pause." },
-  reconnecting: { text: "Reconnecting", dot: "bg-warning animate-pulse", title: "The connection dropped; reconnecting. Nothing written meanwhile is lost. Click to pause." },
+  reconnecting: {
+    text: "Reconnecting",
+    dot: "bg-warning animate-pulse",
+    title: "The connection dropped; reconnecting. Nothing written meanwhile is lost. Click to pause.",
+  },
   paused: { text: "Paused", dot: "bg-subtle", title: "Paused: the file is not followed. Click to resume from where it stopped." },
 };
 
@@ -36,10 +40,17 @@ export function LiveIndicator() {
       </button>
       <button
         type="button"
-        className={cn(PILL, follow ? "border-accent/40 bg-accent-soft text-accent" : "border-border bg-surface text-muted hover:bg-surface-2 hover:text-foreground")}
+        className={cn(
+          PILL,
+          follow ? "border-accent/40 bg-accent-soft text-accent" : "border-border bg-surface text-muted hover:bg-surface-2 hover:text-foreground",
+        )}
         onClick={() => viewer.setFollow(!follow)}
         aria-pressed={follow}
-        title={follow ? "Following: each new leaf is selected and shown. Click, or choose another entry, to stop." : "Follow: select and show each new leaf as it is written. Off, the view stays where it is."}
+        title={
+          follow
+            ? "Following: each new leaf is selected and shown. Click, or choose another entry, to stop."
+            : "Follow: select and show each new leaf as it is written. Off, the view stays where it is."
+        }
         data-testid="follow-toggle"
       >
         <Icon name="leaf" size={12} />

@@ -72,7 +72,13 @@ export function SplitView({ main, side, wide = false }: { main: ReactNode; side:
       >
         <span className="absolute inset-y-0 -right-1 -left-1 z-10 group-hover:bg-accent/40 group-focus-visible:bg-accent/60" />
       </div>
-      <aside id="inspector" tabIndex={-1} aria-label="Inspector" style={{ width: wide ? Math.max(width, Math.min(WIDE, window.innerWidth - MIN_MAIN)) : width }} className="min-h-0 shrink-0 focus:outline-none">
+      <aside
+        id="inspector"
+        tabIndex={-1}
+        aria-label="Inspector"
+        style={{ width: wide ? Math.max(width, Math.min(WIDE, window.innerWidth - MIN_MAIN)) : width }}
+        className="min-h-0 shrink-0 focus:outline-none"
+      >
         {side}
       </aside>
     </div>

@@ -52,12 +52,19 @@ export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
           {title ?? fileName ?? (host === "server" ? "pi session viewer" : "")}
         </h1>
         {cwd && (
-          <span className="hidden max-w-[40%] shrink-0 truncate font-mono text-xs text-muted md:inline" data-testid="session-cwd" title={`Working directory (header cwd): ${cwd}`}>
+          <span
+            className="hidden max-w-[40%] shrink-0 truncate font-mono text-xs text-muted md:inline"
+            data-testid="session-cwd"
+            title={`Working directory (header cwd): ${cwd}`}
+          >
             {cwd}
           </span>
         )}
         {fileName && title && (
-          <span className="hidden min-w-0 items-center gap-1 truncate text-xs text-subtle lg:inline-flex" title={source?.kind === "url" ? source.url : fileName}>
+          <span
+            className="hidden min-w-0 items-center gap-1 truncate text-xs text-subtle lg:inline-flex"
+            title={source?.kind === "url" ? source.url : fileName}
+          >
             <Icon name="file" size={12} className="shrink-0" />
             <span className="truncate font-mono">{fileName}</span>
           </span>

@@ -72,7 +72,8 @@ export function ViewerApp(props: PlanInput) {
   if (plan.kind === "locked") {
     const { target } = plan;
     const unlock = (secret: ShareSecret) => {
-      if (target.request.kind === "share" || target.request.kind === "url") setPlan({ kind: "load", target: { ...target, request: { ...target.request, secret } } });
+      if (target.request.kind === "share" || target.request.kind === "url")
+        setPlan({ kind: "load", target: { ...target, request: { ...target.request, secret } } });
     };
     body = <UnlockForm key={`${plan.locked.lock}:${plan.locked.wrong}`} locked={plan.locked} onUnlock={unlock} />;
   } else if (plan.kind === "upload-lost") {
@@ -104,7 +105,12 @@ export function ViewerApp(props: PlanInput) {
     const diagnostics = session.diagnostics();
     const problem = diagnostics.some((d) => d.severity === "error");
     body = (
-      <ViewerMessage icon={problem ? "error" : "entries"} tone={problem ? "danger" : "neutral"} title={problem ? "Not a session pi can read" : "This session has no entries yet"} onOpenFile={pickFile}>
+      <ViewerMessage
+        icon={problem ? "error" : "entries"}
+        tone={problem ? "danger" : "neutral"}
+        title={problem ? "Not a session pi can read" : "This session has no entries yet"}
+        onOpenFile={pickFile}
+      >
         {diagnostics.length > 0 && (
           <div className="mt-2 overflow-hidden rounded-md border border-border">
             <DiagnosticsList diagnostics={diagnostics} fileName={fileName} />

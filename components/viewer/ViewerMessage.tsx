@@ -21,7 +21,12 @@ export function ViewerMessage({ icon, tone = "neutral", title, children, onOpenF
     <div className="flex flex-1 items-start justify-center overflow-auto p-6 pt-[12vh]" data-testid="viewer-message">
       <div className="w-full max-w-xl">
         <div className="flex items-start gap-3">
-          <span className={cn("mt-0.5 flex h-8 w-8 shrink-0 items-center justify-center rounded-md", tone === "danger" ? "bg-danger-soft text-danger" : tone === "warning" ? "bg-warning-soft text-warning" : "bg-surface-2 text-muted")}>
+          <span
+            className={cn(
+              "mt-0.5 flex h-8 w-8 shrink-0 items-center justify-center rounded-md",
+              tone === "danger" ? "bg-danger-soft text-danger" : tone === "warning" ? "bg-warning-soft text-warning" : "bg-surface-2 text-muted",
+            )}
+          >
             <Icon name={icon} />
           </span>
           <div className="min-w-0 flex-1">

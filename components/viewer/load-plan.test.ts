@@ -36,7 +36,10 @@ describe("planFor", () => {
     const file = new File(["{}\n"], "mine.jsonl");
     setPendingUpload(file);
     const p = plan("upload=mine.jsonl&entry=x");
-    expect(p).toMatchObject({ kind: "load", target: { request: { kind: "file", file }, source: { kind: "upload", name: "mine.jsonl", size: 3 }, entryId: "x" } });
+    expect(p).toMatchObject({
+      kind: "load",
+      target: { request: { kind: "file", file }, source: { kind: "upload", name: "mine.jsonl", size: 3 }, entryId: "x" },
+    });
     expect(plan("upload=other.jsonl")).toEqual({ kind: "upload-lost", name: "other.jsonl" });
   });
 

@@ -36,7 +36,13 @@ export function fileTooLarge(size: number, maxFileBytes: number | undefined): st
 }
 
 export function uploadTarget(file: File, maxFileBytes?: number): LoadTarget {
-  const target: LoadTarget = { request: { kind: "file", file }, source: { kind: "upload", name: file.name, size: file.size, file }, fileName: file.name, entryId: null, tab: null };
+  const target: LoadTarget = {
+    request: { kind: "file", file },
+    source: { kind: "upload", name: file.name, size: file.size, file },
+    fileName: file.name,
+    entryId: null,
+    tab: null,
+  };
   const refusal = fileTooLarge(file.size, maxFileBytes);
   return refusal ? { ...target, refusal } : target;
 }
@@ -44,7 +50,8 @@ export function uploadTarget(file: File, maxFileBytes?: number): LoadTarget {
 export function planFor({ params, samples, sessionsDir, maxFileBytes, share, shareKey }: PlanInput): Plan {
   const restore = { entryId: params.entry, tab: params.tab };
   const secret = shareKey ? { key: shareKey } : undefined;
-  if (share) return { kind: "load", target: { request: { kind: "share", text: share, secret }, source: { kind: "share" }, fileName: "shared session", ...restore } };
+  if (share)
+    return { kind: "load", target: { request: { kind: "share", text: share, secret }, source: { kind: "share" }, fileName: "shared session", ...restore } };
   if (params.upload) {
     const file = pendingUpload(params.upload);
     return file ? { kind: "load", target: { ...uploadTarget(file, maxFileBytes), ...restore } } : { kind: "upload-lost", name: params.upload };
@@ -57,7 +64,15 @@ export function planFor({ params, samples, sessionsDir, maxFileBytes, share, sha
     return { kind: "load", target: { request: { kind: "url", url }, source, fileName: baseName(params.file), ...restore } };
   }
   if (params.src) {
-    return { kind: "load", target: { request: { kind: "url", url: params.src, secret }, source: { kind: "url", url: params.src }, fileName: baseName(params.src.split(/[?#]/)[0]!), ...restore } };
+    return {
+      kind: "load",
+      target: {
+        request: { kind: "url", url: params.src, secret },
+        source: { kind: "url", url: params.src },
+        fileName: baseName(params.src.split(/[?#]/)[0]!),
+        ...restore,
+      },
+    };
   }
   return { kind: "nothing" };
 }

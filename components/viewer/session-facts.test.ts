@@ -10,9 +10,22 @@ const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T0
 
 describe("sessionTitle", () => {
   it("prefers the session_info name, else the first user message", () => {
-    const named = Session.fromText([header, '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi   there"}}', '{"type":"session_info","id":"b","parentId":"a","timestamp":"t","name":"Named"}', ""].join("\n"));
+    const named = Session.fromText(
+      [
+        header,
+        '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi   there"}}',
+        '{"type":"session_info","id":"b","parentId":"a","timestamp":"t","name":"Named"}',
+        "",
+      ].join("\n"),
+    );
     expect(sessionTitle(named)).toBe("Named");
-    const unnamed = Session.fromText([header, '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"text","text":"there"}]}}', ""].join("\n"));
+    const unnamed = Session.fromText(
+      [
+        header,
+        '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"text","text":"there"}]}}',
+        "",
+      ].join("\n"),
+    );
     expect(sessionTitle(unnamed)).toBe("hi there");
     expect(sessionTitle(Session.fromText(header + "\n"))).toBeNull();
   });

@@ -7,7 +7,9 @@ const MB = 1024 * 1024;
 
 describe("the upload size limit", () => {
   it("says how big the file is, what the limit is and how to raise it", () => {
-    expect(fileTooLarge(3 * MB, 2 * MB)).toBe("This file is 3.0 MB; the viewer opens files up to 2.0 MB. Set PI_VIEWER_MAX_FILE_MB when starting the viewer to raise the limit.");
+    expect(fileTooLarge(3 * MB, 2 * MB)).toBe(
+      "This file is 3.0 MB; the viewer opens files up to 2.0 MB. Set PI_VIEWER_MAX_FILE_MB when starting the viewer to raise the limit.",
+    );
     expect(fileTooLarge(2 * MB, 2 * MB)).toBeNull();
     expect(fileTooLarge(3 * MB, undefined)).toBeNull();
   });

@@ -39,7 +39,8 @@ export function useUrlSync(): void {
     const current = viewLocation(inFragment, window.location);
     let next: string;
     if (phase === "ready") next = compareId ? viewSearch(source, compareBaseId ?? selectedId, tab, compareId) : viewSearch(source, selectedId, tab);
-    else if (sameSession(current, viewSearch(source, null, null))) return; // keep the deep link until it can be applied
+    else if (sameSession(current, viewSearch(source, null, null)))
+      return; // keep the deep link until it can be applied
     else next = viewSearch(source, null, null);
     if (phase === "ready") next = withFindParams(next, searchQuery, treeFilter);
     if (next !== current) window.history.replaceState(null, "", viewHref(inFragment, window.location, next));

@@ -15,7 +15,12 @@ function cli(...args: string[]) {
 }
 
 function cliWith(env: Record<string, string>, ...args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -45,7 +50,9 @@ describe("cli", () => {
 
   it("branch and context match pi's goldens", () => {
     const g = golden("ca-compaction-a").codingAgent;
-    const [id, record] = Object.entries<{ path: string[]; context: string[]; messageCount: number; thinkingLevel: string; model: unknown }>(g.leaves).find(([, r]) => r.context && r.context.length < r.path.length)!;
+    const [id, record] = Object.entries<{ path: string[]; context: string[]; messageCount: number; thinkingLevel: string; model: unknown }>(g.leaves).find(
+      ([, r]) => r.context && r.context.length < r.path.length,
+    )!;
     const branch = cli("branch", fx("ca-compaction-a"), "--leaf", id);
     expect(JSON.parse(branch.stdout)).toEqual(record.path);
     const context = JSON.parse(cli("context", fx("ca-compaction-a"), "--leaf", id).stdout);
@@ -69,7 +76,10 @@ describe("cli", () => {
     expect(r.stdout).toBe("");
     const [file] = readdirSync(tmp);
     expect(file).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
-    const lines = readFileSync(path.join(tmp, file!), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(path.join(tmp, file!), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].parentSession).toBe(fx("ca-labels"));
     expect(`${lines[0].timestamp.replace(/[:.]/g, "-")}_${lines[0].id}.jsonl`).toBe(file);
     expect(lines.slice(1, 1 + record.entries.length).map((e) => e.id)).toEqual(record.entries);
@@ -78,7 +88,10 @@ describe("cli", () => {
 
   it("fork to stdout prints the JSONL", () => {
     const r = cli("fork", fx("ca-tiny"), "--leaf", "89a718ee");
-    const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id).slice(1)).toEqual(golden("ca-tiny").codingAgent.forks["89a718ee"].entries);
   });
 
@@ -105,7 +118,8 @@ describe("cli", () => {
   });
 
   describe("share", () => {
-    const readShare = async (file: string, secret?: { password: string } | { key: string }) => unpackShare(await unseal(extractShare(readFileSync(file, "utf8"))!, secret));
+    const readShare = async (file: string, secret?: { password: string } | { key: string }) =>
+      unpackShare(await unseal(extractShare(readFileSync(file, "utf8"))!, secret));
 
     it("writes one HTML file holding the viewer and the session, sealed with a random key printed as the link's #k=", async () => {
       const out = path.join(tmp, "tiny.html");
@@ -131,13 +145,30 @@ describe("cli", () => {
       const [id, record] = Object.entries<{ entries: string[] }>(g.forks).find(([, r]) => r.entries.length > 2)!;
       const source = readFileSync(fx("ca-labels"), "utf8");
       const word = /"text":"([A-Za-z]{6,})/.exec(source)![1]!;
-      const r = cliWith({ PI_SHARE_PASSWORD: "correct horse" }, "share", fx("ca-labels"), "-o", out, "--scope", "fork", "--leaf", id, "--redact", "--redact-literal", word, "--password");
+      const r = cliWith(
+        { PI_SHARE_PASSWORD: "correct horse" },
+        "share",
+        fx("ca-labels"),
+        "-o",
+        out,
+        "--scope",
+        "fork",
+        "--leaf",
+        id,
+        "--redact",
+        "--redact-literal",
+        word,
+        "--password",
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).not.toContain(word);
       await expect(readShare(out, { password: "wrong" })).rejects.toThrow();
       const back = await readShare(out, { password: "correct horse" });
       expect(back.text).not.toContain(word);
-      const lines = back.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+      const lines = back.text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(lines.slice(1, 1 + record.entries.length).map((e) => e.id)).toEqual(record.entries);
       expect(back.manifest.redaction!.rules.find((rule) => rule.name === "literal-1")!.count).toBeGreaterThan(0);
       expect(JSON.stringify(back.manifest)).not.toContain(word);

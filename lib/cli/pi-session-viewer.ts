@@ -39,9 +39,11 @@ function serveArgs(argv: string[]): { target: string | null; port: string; host:
   let open = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const value = () => argv[++i] ?? (() => {
-      throw new UsageError(`${arg} needs a value`);
-    })();
+    const value = () =>
+      argv[++i] ??
+      (() => {
+        throw new UsageError(`${arg} needs a value`);
+      })();
     if (arg === "--port" || arg === "-p") port = value();
     else if (arg === "--host" || arg === "-H") host = value();
     else if (arg === "--open") open = true;

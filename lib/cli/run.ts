@@ -87,7 +87,9 @@ function assertReadable(session: Session, file: string): void {
 function labelsJson(session: Session): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [target, state] of session.labels()) {
-    out[target] = session.tree.get(target) ? { label: state.label, timestamp: state.timestamp } : { label: state.label, timestamp: state.timestamp, targetMissing: true };
+    out[target] = session.tree.get(target)
+      ? { label: state.label, timestamp: state.timestamp }
+      : { label: state.label, timestamp: state.timestamp, targetMissing: true };
   }
   return out;
 }
@@ -113,15 +115,19 @@ async function run(argv: string[]): Promise<string> {
   try {
     switch (args.command) {
       case "info":
-        return JSON.stringify({
-          header: session.header,
-          name: session.name,
-          entryCount: session.tree.entries.length,
-          leafId: session.leafId,
-          reader: session.reader,
-          labels: labelsJson(session),
-          diagnostics: session.diagnostics(),
-        }, null, 2);
+        return JSON.stringify(
+          {
+            header: session.header,
+            name: session.name,
+            entryCount: session.tree.entries.length,
+            leafId: session.leafId,
+            reader: session.reader,
+            labels: labelsJson(session),
+            diagnostics: session.diagnostics(),
+          },
+          null,
+          2,
+        );
       case "branch": {
         const leaf = needLeaf();
         return JSON.stringify(leaf === null ? [] : session.branch(leaf).map((e) => e.id));
@@ -129,7 +135,12 @@ async function run(argv: string[]): Promise<string> {
       case "context": {
         const leaf = leafArg === undefined ? session.leafId : needLeaf();
         const context = session.context(leaf);
-        const out: Record<string, unknown> = { entryIds: context.entryIds, messages: context.messages.map((m) => m.message), model: context.model, thinkingLevel: context.thinkingLevel };
+        const out: Record<string, unknown> = {
+          entryIds: context.entryIds,
+          messages: context.messages.map((m) => m.message),
+          model: context.model,
+          thinkingLevel: context.thinkingLevel,
+        };
         if (session.rules.tracksActiveTools) out.activeToolNames = context.activeToolNames ?? null;
         return JSON.stringify(out, null, 2);
       }
@@ -149,10 +160,18 @@ async function run(argv: string[]): Promise<string> {
         return "";
       }
       case "share":
-        if (leafArg !== undefined && leafArg !== null && !session.tree.get(leafArg)) throw new CliError(`${args.file}:0: error: no entry with id ${leafArg} in the file`);
-        return await runShare({ file: args.file, session, leaf: leafArg, out: args.out, args: args.share, fail: (message) => {
-          throw new CliError(message);
-        } });
+        if (leafArg !== undefined && leafArg !== null && !session.tree.get(leafArg))
+          throw new CliError(`${args.file}:0: error: no entry with id ${leafArg} in the file`);
+        return await runShare({
+          file: args.file,
+          session,
+          leaf: leafArg,
+          out: args.out,
+          args: args.share,
+          fail: (message) => {
+            throw new CliError(message);
+          },
+        });
     }
   } catch (error) {
     if (error instanceof SessionQueryError) throw new CliError(`${where(session, args.file, leafArg ?? session.leafId)}: error: ${error.message}`);
@@ -169,7 +188,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CliError) process.stderr.write(error.message + "\n");
-    else process.stderr.write(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
 }

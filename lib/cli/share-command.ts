@@ -154,7 +154,9 @@ export async function runShare({ file, session, leaf, out: outArg, args, fail }:
   try {
     writeFileSync(out, share.html, { flag: "wx" });
   } catch (error) {
-    fail(`${out}: ${(error as NodeJS.ErrnoException).code === "EEXIST" ? "already exists; the share file is never written over one" : `cannot be written (${(error as Error).message})`}`);
+    fail(
+      `${out}: ${(error as NodeJS.ErrnoException).code === "EEXIST" ? "already exists; the share file is never written over one" : `cannot be written (${(error as Error).message})`}`,
+    );
   }
   const target = path.resolve(out);
   const link = `file://${target}${share.key ? `#k=${share.key}` : ""}`;

@@ -110,7 +110,10 @@ async function readShare(text: string, secret: ShareSecret | undefined): Promise
     throw damaged(error);
   }
   if (lock !== "none" && !secret) {
-    const message = lock === "password" ? "This shared session is protected by a password." : "This shared session is sealed; its key is the part after #k= of the link it was shared with.";
+    const message =
+      lock === "password"
+        ? "This shared session is protected by a password."
+        : "This shared session is sealed; its key is the part after #k= of the link it was shared with.";
     throw { kind: "locked", lock, wrong: false, message } satisfies LoadError;
   }
   let gzipped: ReadableStream<Uint8Array>;
@@ -118,7 +121,13 @@ async function readShare(text: string, secret: ShareSecret | undefined): Promise
     // an unlocked share streams from its first piece; a sealed one is opened whole (AES-GCM authenticates it all)
     gzipped = lock === "none" ? unsealedStream(text) : streamOf(await unseal(text, secret));
   } catch (error) {
-    if (error instanceof WrongSecretError && lock !== "none") throw { kind: "locked", lock, wrong: true, message: lock === "password" ? "That password does not open this session." : "That key does not open this session." } satisfies LoadError;
+    if (error instanceof WrongSecretError && lock !== "none")
+      throw {
+        kind: "locked",
+        lock,
+        wrong: true,
+        message: lock === "password" ? "That password does not open this session." : "That key does not open this session.",
+      } satisfies LoadError;
     throw damaged(error);
   }
   let opened;
@@ -138,7 +147,10 @@ async function readUrl(url: string, secret: ShareSecret | undefined): Promise<vo
   try {
     response = await fetch(url, { credentials: "same-origin" });
   } catch {
-    throw { kind: "network", message: "The file could not be fetched: the network failed, or the server does not allow cross-origin requests (CORS)." } satisfies LoadError;
+    throw {
+      kind: "network",
+      message: "The file could not be fetched: the network failed, or the server does not allow cross-origin requests (CORS).",
+    } satisfies LoadError;
   }
   if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
   const total = Number(response.headers.get("content-length")) || 0;
@@ -157,7 +169,8 @@ async function readUrl(url: string, secret: ShareSecret | undefined): Promise<vo
 /** A share file served over HTTP (the static viewer's ?src=): its data block is the session. */
 async function readSharePage(page: ReadableStream<Uint8Array>, secret: ShareSecret | undefined): Promise<void> {
   const payload = extractShare(new TextDecoder().decode(await collect(page)));
-  if (payload === null) throw { kind: "read", message: "That address serves an HTML page, not a session file (.jsonl) or a share file of this viewer." } satisfies LoadError;
+  if (payload === null)
+    throw { kind: "read", message: "That address serves an HTML page, not a session file (.jsonl) or a share file of this viewer." } satisfies LoadError;
   await readShare(payload, secret);
 }
 

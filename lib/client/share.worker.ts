@@ -59,6 +59,7 @@ scope.onmessage = (event) => {
   const request = event.data;
   handle(request).then(
     (reply) => scope.postMessage(reply),
-    (error: unknown) => scope.postMessage({ type: "failed", id: request.kind === "load" ? null : request.id, message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      scope.postMessage({ type: "failed", id: request.kind === "load" ? null : request.id, message: error instanceof Error ? error.message : String(error) }),
   );
 };

@@ -11,11 +11,41 @@ const fixture = (name: string) => Session.fromText(readFileSync(path.join(FIXTUR
 const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/<dev>/demo" };
 
 function linear(messages: JsonObject[]): Session {
-  const entries = messages.map((message, i) => ({ type: "message", id: `m${i + 1}`, parentId: i ? `m${i}` : null, timestamp: `2026-01-01T00:00:0${i}.000Z`, message }));
+  const entries = messages.map((message, i) => ({
+    type: "message",
+    id: `m${i + 1}`,
+    parentId: i ? `m${i}` : null,
+    timestamp: `2026-01-01T00:00:0${i}.000Z`,
+    message,
+  }));
   return Session.fromText([HEADER, ...entries].map((e) => `${JSON.stringify(e)}\n`).join(""));
 }
 
-const ALLOWED_TAGS = new Set(["html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "ul", "li", "code", "section", "span", "div", "pre", "p", "strong", "details", "summary", "blockquote", "img", "footer"]);
+const ALLOWED_TAGS = new Set([
+  "html",
+  "head",
+  "meta",
+  "title",
+  "style",
+  "body",
+  "main",
+  "h1",
+  "h2",
+  "ul",
+  "li",
+  "code",
+  "section",
+  "span",
+  "div",
+  "pre",
+  "p",
+  "strong",
+  "details",
+  "summary",
+  "blockquote",
+  "img",
+  "footer",
+]);
 
 /** Every tag is one the exporter writes; no event handlers, no script, nothing that loads from elsewhere. */
 function expectInert(html: string) {
@@ -44,14 +74,18 @@ function textOf(html: string): string {
 }
 
 const textsOf = (content: unknown): string[] =>
-  typeof content === "string" ? [content] : Array.isArray(content) ? (content as JsonObject[]).filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text as string) : [];
+  typeof content === "string"
+    ? [content]
+    : Array.isArray(content)
+      ? (content as JsonObject[]).filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text as string)
+      : [];
 
 describe("transcriptHtml", () => {
   it("escapes hostile strings everywhere: no markup, handlers or javascript: URLs get through", () => {
     const hostile = [
       "<script>alert(1)</script>",
       '<img src=x onerror="alert(2)">',
-      "[click](javascript:alert(3)) <a href=\"javascript:alert(4)\">x</a>",
+      '[click](javascript:alert(3)) <a href="javascript:alert(4)">x</a>',
       "</style><script>alert(5)</script>",
       "'\"><svg onload=alert(6)>",
       "<iframe src=https://evil.test/></iframe> ![x](https://evil.test/p.png)",
@@ -60,7 +94,25 @@ describe("transcriptHtml", () => {
       [
         { ...HEADER, cwd: "</title><script>alert(7)</script>" },
         { type: "session_info", id: "n", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", name: "<b onmouseover=alert(8)>name</b>" },
-        ...hostile.map((text, i) => ({ type: "message", id: `h${i}"><x`, parentId: i ? `h${i - 1}"><x` : "n", timestamp: `2026-01-01T00:00:0${i}.000Z`, message: i % 2 ? { role: "assistant", provider: "<p>", model: "m\"'", content: [{ type: "text", text }, { type: "thinking", thinking: text }, { type: "toolCall", id: "t", name: text, arguments: { x: text } }] } : { role: "user", content: text } })),
+        ...hostile.map((text, i) => ({
+          type: "message",
+          id: `h${i}"><x`,
+          parentId: i ? `h${i - 1}"><x` : "n",
+          timestamp: `2026-01-01T00:00:0${i}.000Z`,
+          message:
+            i % 2
+              ? {
+                  role: "assistant",
+                  provider: "<p>",
+                  model: "m\"'",
+                  content: [
+                    { type: "text", text },
+                    { type: "thinking", thinking: text },
+                    { type: "toolCall", id: "t", name: text, arguments: { x: text } },
+                  ],
+                }
+              : { role: "user", content: text },
+        })),
         { type: "label", id: "l", parentId: `h5"><x`, timestamp: "2026-01-01T00:00:09.000Z", targetId: `h5"><x`, label: "<script>alert(9)</script>" },
       ]
         .map((e) => `${JSON.stringify(e)}\n`)
@@ -87,8 +139,24 @@ describe("transcriptHtml", () => {
   it("embeds raster image blocks as data: URLs and never SVG or malformed data", () => {
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
     const session = linear([
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mimeType: "image/png", data: png }, { type: "image", mimeType: "image/svg+xml", data: "PHN2Zz48L3N2Zz4=" }] },
-      { role: "toolResult", toolCallId: "t", toolName: "read", content: [{ type: "image", mimeType: 'image/png" onerror="alert(1)', data: png }, { type: "image", mimeType: "image/png", data: 'x" onerror="alert(1)' }], isError: false },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mimeType: "image/png", data: png },
+          { type: "image", mimeType: "image/svg+xml", data: "PHN2Zz48L3N2Zz4=" },
+        ],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "t",
+        toolName: "read",
+        content: [
+          { type: "image", mimeType: 'image/png" onerror="alert(1)', data: png },
+          { type: "image", mimeType: "image/png", data: 'x" onerror="alert(1)' },
+        ],
+        isError: false,
+      },
     ]);
     const html = transcriptHtml(session, "m2");
     expectInert(html);

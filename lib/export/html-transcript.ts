@@ -4,7 +4,14 @@
  * allows only inline style and `data:` images, and the only images are the
  * session's own raster image blocks.
  */
-import { transcriptOf, type HeadingPart, type Transcript, type TranscriptBlock, type TranscriptOptions, type TranscriptSection } from "@/lib/session/features/transcript-model";
+import {
+  transcriptOf,
+  type HeadingPart,
+  type Transcript,
+  type TranscriptBlock,
+  type TranscriptOptions,
+  type TranscriptSection,
+} from "@/lib/session/features/transcript-model";
 import type { Session } from "@/lib/session/session";
 import type { JsonObject } from "@/lib/session/types";
 import { TRANSCRIPT_CSS } from "./html-transcript-style";
@@ -55,7 +62,9 @@ function facts(transcript: Transcript): string {
   if (transcript.cwd !== null) items.push(`Working directory: <code>${escapeHtml(transcript.cwd)}</code>`);
   if (transcript.model) items.push(`Model: ${escapeHtml(transcript.model)}`);
   const { pathLength, endId } = transcript;
-  items.push(`Path: ${pathLength} ${pathLength === 1 ? "entry" : "entries"}, ending at <code>${escapeHtml(endId)}</code>${transcript.harnessPath ? " (harness reader)" : ""}`);
+  items.push(
+    `Path: ${pathLength} ${pathLength === 1 ? "entry" : "entries"}, ending at <code>${escapeHtml(endId)}</code>${transcript.harnessPath ? " (harness reader)" : ""}`,
+  );
   return `<ul class="facts">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`;
 }
 

@@ -12,23 +12,40 @@ const PEM = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA" + alnum(40), 
 const JWT = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0" + "." + alnum(43);
 
 const positives: Record<string, string[]> = {
-  "private-key": [PEM, `key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${alnum(70)}\n-----END OPENSSH PRIVATE KEY-----\n`, `-----BEGIN PRIVATE KEY-----\n${alnum(64)}\n(output truncated)`, `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${alnum(64)}\n-----END ENCRYPTED PRIVATE KEY-----`],
+  "private-key": [
+    PEM,
+    `key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${alnum(70)}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    `-----BEGIN PRIVATE KEY-----\n${alnum(64)}\n(output truncated)`,
+    `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${alnum(64)}\n-----END ENCRYPTED PRIVATE KEY-----`,
+  ],
   "aws-access-key-id": [`AKIA${upper(16)}`, `export AWS_ACCESS_KEY_ID=ASIA${upper(16)}`],
   "aws-secret-access-key": [`aws_secret_access_key = ${alnum(36)}/+ab`, `"SecretAccessKey": "${alnum(40)}"`, `AWS_SECRET_ACCESS_KEY=${alnum(40)}`],
   "github-token": [`ghp_${alnum(36)}`, `gho_${alnum(36)}`, `ghs_${alnum(40)}`, `github_pat_11${alnum(20)}_${alnum(59)}`],
   "anthropic-key": [`sk-ant-api03-${alnum(80)}`, `ANTHROPIC_API_KEY=sk-ant-${alnum(30)}`],
   "openai-key": [`sk-${alnum(48)}`, `sk-proj-${alnum(40)}_${alnum(20)}`, `OPENAI_API_KEY="sk-svcacct-${alnum(30)}"`],
   "stripe-key": [`sk_live_${alnum(24)}`, `rk_live_${alnum(30)}`, `sk_test_${alnum(24)}`],
-  "slack-token": [`xoxb-${alnum(12)}-${alnum(12)}-${alnum(24)}`, `xoxp-${alnum(40)}`, `https://hooks.slack.com/services/T${upper(8)}/B${upper(8)}/${alnum(24)}`],
+  "slack-token": [
+    `xoxb-${alnum(12)}-${alnum(12)}-${alnum(24)}`,
+    `xoxp-${alnum(40)}`,
+    `https://hooks.slack.com/services/T${upper(8)}/B${upper(8)}/${alnum(24)}`,
+  ],
   "google-api-key": [`AIza${alnum(35)}`, `key=AIza${alnum(33)}-_`],
   jwt: [JWT, `token: ${JWT}`],
   "bearer-token": [`Authorization: Bearer ${alnum(32)}`, `curl -H "authorization: bearer ${alnum(20)}.${alnum(10)}"`],
-  "url-password": ["postgres://admin:hunter2hunter2@db.internal:5432/app", "https://user:p4ss%40word@example.com/x", "mongodb+srv://svc:S3cr3t!@cluster0.example.net"],
+  "url-password": [
+    "postgres://admin:hunter2hunter2@db.internal:5432/app",
+    "https://user:p4ss%40word@example.com/x",
+    "mongodb+srv://svc:S3cr3t!@cluster0.example.net",
+  ],
   "query-secret": ["https://api.example.com/v1?user=a&password=hunter2", "GET /login?token=abc123def456 HTTP/1.1", "curl 'https://x.test/?api_key=k3y&x=1'"],
 };
 
 const negatives: Record<string, string[]> = {
-  "private-key": ["-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", "the private key is in ~/.ssh/id_ed25519"],
+  "private-key": [
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+    "the private key is in ~/.ssh/id_ed25519",
+  ],
   "aws-access-key-id": [`AKIA${upper(10)}`, `XAKIA${upper(16)}`, "AKIAlowercaseletters1"],
   "aws-secret-access-key": [`some_other_key = ${alnum(40)}`, "aws_secret_access_key = ${AWS_SECRET}"],
   "github-token": ["ghp_short", `ghx_${alnum(36)}`, "github_pat_", "see github.com/ghp_docs"],
@@ -126,10 +143,41 @@ function sessionWithSecrets(): string {
   const lines = [
     { type: "session", version: 3, id: "s1", timestamp: t(0), cwd: "/home/dev/app" },
     { type: "message", id: "u1", parentId: null, timestamp: t(1), message: { role: "user", content: `deploy with AKIA${upper(16)} please`, timestamp: 1 } },
-    { type: "message", id: "a1", parentId: "u1", timestamp: t(2), message: { role: "assistant", content: [{ type: "thinking", thinking: `the key is sk-ant-${alnum(30)}` }, { type: "toolCall", id: "c1", name: "bash", arguments: { command: `curl -H 'Authorization: Bearer ${alnum(30)}' https://api.test` } }], provider: "anthropic", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: 2 } },
-    { type: "message", id: "r1", parentId: "a1", timestamp: t(3), message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: PEM }], isError: false, timestamp: 3 } },
+    {
+      type: "message",
+      id: "a1",
+      parentId: "u1",
+      timestamp: t(2),
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: `the key is sk-ant-${alnum(30)}` },
+          { type: "toolCall", id: "c1", name: "bash", arguments: { command: `curl -H 'Authorization: Bearer ${alnum(30)}' https://api.test` } },
+        ],
+        provider: "anthropic",
+        model: "m",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
+    },
+    {
+      type: "message",
+      id: "r1",
+      parentId: "a1",
+      timestamp: t(3),
+      message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: PEM }], isError: false, timestamp: 3 },
+    },
     { type: "label", id: "l1", parentId: "r1", timestamp: t(4), targetId: "u1", label: `ghp_${alnum(36)}` },
-    { type: "custom_message", id: "m1", parentId: "l1", timestamp: t(5), customType: "note", content: `db at postgres://app:${alnum(12)}@db/app`, display: true },
+    {
+      type: "custom_message",
+      id: "m1",
+      parentId: "l1",
+      timestamp: t(5),
+      customType: "note",
+      content: `db at postgres://app:${alnum(12)}@db/app`,
+      display: true,
+    },
   ];
   return lines.map((l) => JSON.stringify(l) + "\n").join("");
 }
@@ -174,7 +222,10 @@ describe("redacting exports", () => {
       }
       const copy = Session.fromText(redactJsonl(text).value);
       const original = Session.fromText(text);
-      expect(copy.branch(copy.leafId!).map((e) => e.id), fixture.name).toEqual(original.branch(original.leafId!).map((e) => e.id));
+      expect(
+        copy.branch(copy.leafId!).map((e) => e.id),
+        fixture.name,
+      ).toEqual(original.branch(original.leafId!).map((e) => e.id));
     }
   });
 });

@@ -31,9 +31,19 @@ describe("findRedactions", () => {
   const lines = [
     JSON.stringify({ type: "session", id: "s1", cwd: "/home/dev/app" }),
     "",
-    JSON.stringify({ type: "message", id: "u1", parentId: null, message: { role: "user", content: [{ type: "text", text: `line one\nask ${CUSTOMER}\tabout ${GITHUB} today` }] } }),
+    JSON.stringify({
+      type: "message",
+      id: "u1",
+      parentId: null,
+      message: { role: "user", content: [{ type: "text", text: `line one\nask ${CUSTOMER}\tabout ${GITHUB} today` }] },
+    }),
     "not json: " + CUSTOMER,
-    JSON.stringify({ type: "message", id: "a1", parentId: "u1", message: { role: "assistant", content: [{ type: "toolCall", id: CUSTOMER, name: "bash", arguments: { "odd-key": [`echo ${CUSTOMER}`] } }] } }),
+    JSON.stringify({
+      type: "message",
+      id: "a1",
+      parentId: "u1",
+      message: { role: "assistant", content: [{ type: "toolCall", id: CUSTOMER, name: "bash", arguments: { "odd-key": [`echo ${CUSTOMER}`] } }] },
+    }),
   ];
 
   it("says which rule matched, on which line, in which entry and field, with the text around it", () => {

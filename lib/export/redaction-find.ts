@@ -4,7 +4,17 @@
  * same rules), so its counts are the counts the redacted file will report.
  */
 import { readLine } from "@/lib/session/read/lines";
-import { BUILT_IN_RULES, mapJsonStrings, redactString, totalCount, type JsonContainer, type OnRedaction, type RedactionCounts, type RedactionRules, type StringVisitor } from "./redact";
+import {
+  BUILT_IN_RULES,
+  mapJsonStrings,
+  redactString,
+  totalCount,
+  type JsonContainer,
+  type OnRedaction,
+  type RedactionCounts,
+  type RedactionRules,
+  type StringVisitor,
+} from "./redact";
 
 export interface RedactionHit {
   rule: string;

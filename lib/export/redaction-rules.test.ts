@@ -46,7 +46,20 @@ function sessionNaming(name: string): string {
         timestamp: 2,
       },
     },
-    { type: "message", id: "r1", parentId: "a1", timestamp: t(3), message: { role: "toolResult", toolCallId: callId, toolName: "bash", content: [{ type: "text", text: `sent to ${name}\n${name}` }], isError: false, timestamp: 3 } },
+    {
+      type: "message",
+      id: "r1",
+      parentId: "a1",
+      timestamp: t(3),
+      message: {
+        role: "toolResult",
+        toolCallId: callId,
+        toolName: "bash",
+        content: [{ type: "text", text: `sent to ${name}\n${name}` }],
+        isError: false,
+        timestamp: 3,
+      },
+    },
     { type: "label", id: "l1", parentId: "r1", timestamp: t(4), targetId: "u1", label: name },
   ];
   return lines.map((l) => JSON.stringify(l) + "\n").join("");

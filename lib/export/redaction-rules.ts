@@ -100,8 +100,17 @@ function regexRule(source: string, name: string): RedactionRule | RedactionRuleE
   } catch (error) {
     return { rule: name, message: `not a valid regular expression: ${syntaxReason(error)}` };
   }
-  if (hasNestedRepetition(source)) return { rule: name, message: "repeats a group that itself repeats without bound, as `(a+)+` does, which can take practically forever on some text; rewrite it without the nested repetition" };
-  if (matchesEmpty(rule.regex)) return { rule: name, message: "can match an empty string (as `x*`, `\\b` or a lone lookahead do), so it would mask nothing; make it match at least one character" };
+  if (hasNestedRepetition(source))
+    return {
+      rule: name,
+      message:
+        "repeats a group that itself repeats without bound, as `(a+)+` does, which can take practically forever on some text; rewrite it without the nested repetition",
+    };
+  if (matchesEmpty(rule.regex))
+    return {
+      rule: name,
+      message: "can match an empty string (as `x*`, `\\b` or a lone lookahead do), so it would mask nothing; make it match at least one character",
+    };
   return rule;
 }
 

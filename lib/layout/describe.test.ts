@@ -17,7 +17,15 @@ describe("describeEntry", () => {
       expect(d.title.length).toBeGreaterThan(0);
       if (entry.type === "message") {
         const role = (entry.message as { role: string }).role;
-        const expected = { user: "user", assistant: "assistant", toolResult: "toolResult", bashExecution: "bashExecution", custom: "custom", branchSummary: "branchSummary", compactionSummary: "compaction" }[role];
+        const expected = {
+          user: "user",
+          assistant: "assistant",
+          toolResult: "toolResult",
+          bashExecution: "bashExecution",
+          custom: "custom",
+          branchSummary: "branchSummary",
+          compactionSummary: "compaction",
+        }[role];
         expect(d.kind).toBe(expected);
       }
     }
@@ -25,7 +33,9 @@ describe("describeEntry", () => {
 
   it("names tool calls with their main argument", () => {
     const assistant = entries.find((e) => e.type === "message" && JSON.stringify(e.message).includes('"toolCall"'))!;
-    const calls = ((assistant.message as { content: { type: string; name: string; arguments: Record<string, unknown> }[] }).content).filter((b) => b.type === "toolCall");
+    const calls = (assistant.message as { content: { type: string; name: string; arguments: Record<string, unknown> }[] }).content.filter(
+      (b) => b.type === "toolCall",
+    );
     const d = describeEntry(assistant);
     expect(d.tools).toEqual(calls.map((c) => toolCallLabel(c.name, c.arguments)));
     expect(d.tools[0]).toMatch(new RegExp(`^${calls[0]!.name}\\(`));
@@ -58,7 +68,11 @@ describe("describeEntry", () => {
   });
 
   it("reads only the start of huge contents", () => {
-    const huge = { type: "message", id: "h", message: { role: "toolResult", toolName: "read", content: [{ type: "text", text: "word ".repeat(500_000) }], isError: false } };
+    const huge = {
+      type: "message",
+      id: "h",
+      message: { role: "toolResult", toolName: "read", content: [{ type: "text", text: "word ".repeat(500_000) }], isError: false },
+    };
     expect(describeEntry(huge).text.length).toBeLessThanOrEqual(120);
   });
 
@@ -76,7 +90,10 @@ describe("describeEntry", () => {
 
   it("clips as collapsing \\s+ to one space, trimming and cutting would (the start of the text only)", () => {
     const byRegex = (text: string, max: number) => {
-      const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
+      const flat = text
+        .slice(0, max * 4)
+        .replace(/\s+/g, " ")
+        .trim();
       return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
     };
     const pieces = ["a", "bc", " ", "  ", "\n", "\t\r", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u200b", "é", "😀", "xyz"];

@@ -113,7 +113,8 @@ describe("buildDisplayTree", () => {
         expect(node.children).toEqual(i === run.length - 1 ? shut.children : [run[i + 1]]);
         expect(open.keyOf.get(id)).toBe(id);
       });
-      if (shut.parent !== null) expect(open.nodes.get(shut.parent)!.children).toEqual(folded.nodes.get(shut.parent)!.children.map((k) => (k === key ? segment : k)));
+      if (shut.parent !== null)
+        expect(open.nodes.get(shut.parent)!.children).toEqual(folded.nodes.get(shut.parent)!.children.map((k) => (k === key ? segment : k)));
       for (const child of shut.children) expect(open.nodes.get(child)!.parent).toBe(run[run.length - 1]);
       // every other node as it was
       for (const [other, node] of folded.nodes) {
@@ -134,7 +135,9 @@ describe("buildDisplayTree", () => {
     const plan = planFolds(session, { keep: [session.leafId] });
     const tree = session.tree;
     let reads = 0;
-    const count = <T extends unknown[], R>(f: (...args: T) => R) => (...args: T): R => (reads++, f(...args));
+    const count =
+      <T extends unknown[], R>(f: (...args: T) => R) =>
+      (...args: T): R => (reads++, f(...args));
     const get = tree.get.bind(tree);
     const children = tree.children.bind(tree);
     const spied = [vi.spyOn(tree, "get").mockImplementation(count(get)), vi.spyOn(tree, "children").mockImplementation(count(children))];

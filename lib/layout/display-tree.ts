@@ -92,8 +92,7 @@ function isLandmark(entry: TreeEntry): boolean {
 
 /** One step of the fold walk, in pre-order: an entry of its own, or a run long enough to fold. */
 type FoldItem =
-  | { kind: "entry"; id: string; parent: number; childCount: number; hidden: number }
-  | { kind: "run"; segment: string; ids: string[]; parent: number };
+  { kind: "entry"; id: string; parent: number; childCount: number; hidden: number } | { kind: "run"; segment: string; ids: string[]; parent: number };
 
 /**
  * What the walk over the entries decided, for every expansion state at once: which runs fold, which entries
@@ -138,13 +137,7 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
 
   // each entry is looked up once: at 100k entries every extra map read is felt when a session opens
   const foldable = (id: string, entry: TreeEntry | undefined, children: readonly string[]): boolean =>
-    entry !== undefined &&
-    children.length === 1 &&
-    !isRoot.has(id) &&
-    !collapsed.has(id) &&
-    !keep.has(id) &&
-    !labelled.has(id) &&
-    !isLandmark(entry);
+    entry !== undefined && children.length === 1 && !isRoot.has(id) && !collapsed.has(id) && !keep.has(id) && !labelled.has(id) && !isLandmark(entry);
 
   const placeEntry = (id: string, parent: number, childCount: number): FoldItem & { kind: "entry" } => {
     const item = { kind: "entry" as const, id, parent, childCount, hidden: 0 };

@@ -4,7 +4,9 @@ import { markdownPreview } from "./markdown-preview";
 
 describe("markdownPreview", () => {
   it("takes heading, quote, bullet and task marks off the start of each line", () => {
-    expect(markdownPreview("## Goal\nFix the build\n> quoted\n- [x] done\n* item\n12. step\n###### deep")).toBe("Goal\nFix the build\nquoted\ndone\nitem\nstep\ndeep");
+    expect(markdownPreview("## Goal\nFix the build\n> quoted\n- [x] done\n* item\n12. step\n###### deep")).toBe(
+      "Goal\nFix the build\nquoted\ndone\nitem\nstep\ndeep",
+    );
   });
 
   it("drops bold, strike and code marks and keeps link text without the target", () => {
@@ -22,7 +24,15 @@ describe("markdownPreview", () => {
   });
 
   it("makes a compaction card read as prose", () => {
-    const entry = { type: "compaction", id: "c1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", summary: "## Goal\nGoal: fix **loadConfig** in `users.test.ts`.\n\n## Progress\n- [x] validation", firstKeptEntryId: "a", tokensBefore: 1000 };
+    const entry = {
+      type: "compaction",
+      id: "c1",
+      parentId: null,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      summary: "## Goal\nGoal: fix **loadConfig** in `users.test.ts`.\n\n## Progress\n- [x] validation",
+      firstKeptEntryId: "a",
+      tokensBefore: 1000,
+    };
     expect(describeEntry(entry).text).toBe("Goal Goal: fix loadConfig in users.test.ts. Progress validation");
   });
 });

@@ -55,7 +55,9 @@ describe("layoutDisplayTree", () => {
   it("centres smaller cards in their slot", () => {
     const session = buildSession(chainSpecs(3));
     const display = buildDisplayTree(session);
-    const layout = layoutDisplayTree(display, { sizeOf: (key) => (key === "e1" ? { width: CURSOR_WIDTH, height: CURSOR_HEIGHT } : { width: NODE_WIDTH, height: 58 }) });
+    const layout = layoutDisplayTree(display, {
+      sizeOf: (key) => (key === "e1" ? { width: CURSOR_WIDTH, height: CURSOR_HEIGHT } : { width: NODE_WIDTH, height: 58 }),
+    });
     const full = layout.boxes.get("e0")!;
     const small = layout.boxes.get("e1")!;
     expect(small.x + small.width / 2).toBeCloseTo(full.x + full.width / 2);

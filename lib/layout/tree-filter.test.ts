@@ -17,7 +17,16 @@ const piModule = (file: string) => import(pathToFileURL(path.join(PI, file)).hre
 interface PiTreeList {
   filteredNodes: { node: { entry: { id: string } } }[];
 }
-type PiTreeSelector = new (tree: unknown, leafId: string | null, height: number, onSelect: () => void, onCancel: () => void, onLabel: () => void, selected: undefined, mode: TreeFilterMode) => { treeList: PiTreeList };
+type PiTreeSelector = new (
+  tree: unknown,
+  leafId: string | null,
+  height: number,
+  onSelect: () => void,
+  onCancel: () => void,
+  onLabel: () => void,
+  selected: undefined,
+  mode: TreeFilterMode,
+) => { treeList: PiTreeList };
 interface PiSessionManager {
   getTree(): unknown;
   getLeafId(): string | null;
@@ -40,7 +49,11 @@ afterAll(() => {
   if (sessionDir) rmSync(sessionDir, { recursive: true, force: true });
 });
 
-const filterOf = (mode: TreeFilterMode | null, hiddenTypes: string[] = [], hiddenRoles: string[] = []): TreeFilter => ({ mode, hiddenTypes: new Set(hiddenTypes), hiddenRoles: new Set(hiddenRoles) });
+const filterOf = (mode: TreeFilterMode | null, hiddenTypes: string[] = [], hiddenRoles: string[] = []): TreeFilter => ({
+  mode,
+  hiddenTypes: new Set(hiddenTypes),
+  hiddenRoles: new Set(hiddenRoles),
+});
 
 /** The nearest shown ancestor by a plain walk up the parentId chain (null: none). */
 function nearestShownAncestor(session: Session, id: string, shown: (id: string) => boolean): string | null {
@@ -55,7 +68,18 @@ function nearestShownAncestor(session: Session, id: string, shown: (id: string) 
 }
 
 // coding-agent files pi's SessionManager opens (no parent cycles: pi's reader would never return)
-const FIXTURES = ["ca-tiny", "ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-a", "ca-compaction-multi-a", "ca-medium-a", "ca-large", "edge-unknown-type", "edge-missing-parent"];
+const FIXTURES = [
+  "ca-tiny",
+  "ca-labels",
+  "ca-branching-a",
+  "ca-roles-a",
+  "ca-compaction-a",
+  "ca-compaction-multi-a",
+  "ca-medium-a",
+  "ca-large",
+  "edge-unknown-type",
+  "edge-missing-parent",
+];
 
 describe("pi's /tree filter modes", () => {
   for (const name of FIXTURES) {
@@ -64,7 +88,16 @@ describe("pi's /tree filter modes", () => {
       expect(session.reader).toBe("ca");
       const pi = openSession(path.join(FIXTURES_DIR, `${name}.jsonl`));
       for (const mode of TREE_FILTER_MODES) {
-        const expected = new TreeSelector(pi.getTree(), pi.getLeafId(), 40, () => {}, () => {}, () => {}, undefined, mode).treeList.filteredNodes.map((n) => n.node.entry.id);
+        const expected = new TreeSelector(
+          pi.getTree(),
+          pi.getLeafId(),
+          40,
+          () => {},
+          () => {},
+          () => {},
+          undefined,
+          mode,
+        ).treeList.filteredNodes.map((n) => n.node.entry.id);
         const shown = [...filteredParents(session, filterOf(mode)).keys()];
         expect(new Set(shown), `${name} ${mode}`).toEqual(new Set(expected));
       }

@@ -93,7 +93,10 @@ async function viewerFor(sessionsDir: string): Promise<Running> {
   if (known && known.sessionsDir === sessionsDir && (await answers(known.port))) return known;
   stopStarted();
   const port = await freePort();
-  const child = spawn(process.execPath, [COMMAND, sessionsDir, "--port", String(port), "--host", HOST], { stdio: "ignore", env: { ...process.env, HOST, PORT: String(port) } });
+  const child = spawn(process.execPath, [COMMAND, sessionsDir, "--port", String(port), "--host", HOST], {
+    stdio: "ignore",
+    env: { ...process.env, HOST, PORT: String(port) },
+  });
   await waitUntilServing(port, child);
   const running = { port, sessionsDir, pid: child.pid ?? 0 };
   started = { child, running };

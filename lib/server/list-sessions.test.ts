@@ -12,7 +12,8 @@ let dir: string;
 const header = (id: string, timestamp: string, cwd: string) => JSON.stringify({ type: "session", version: 3, id, timestamp, cwd });
 const user = (id: string, parentId: string | null, text: string) =>
   JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: text } });
-const info = (id: string, parentId: string | null, name: string) => JSON.stringify({ type: "session_info", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", name });
+const info = (id: string, parentId: string | null, name: string) =>
+  JSON.stringify({ type: "session_info", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", name });
 
 function write(rel: string, lines: string[]): void {
   const file = path.join(dir, rel);
@@ -23,7 +24,12 @@ function write(rel: string, lines: string[]): void {
 beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "list-sessions-"));
   dir = path.join(root, "sessions");
-  write("--home-dev-app--/old.jsonl", [header("old", "2026-01-01T10:00:00.000Z", "/home/dev/app"), user("a", null, "fix   the\nbuild"), user("b", "a", "x"), user("c", "a", "y")]);
+  write("--home-dev-app--/old.jsonl", [
+    header("old", "2026-01-01T10:00:00.000Z", "/home/dev/app"),
+    user("a", null, "fix   the\nbuild"),
+    user("b", "a", "x"),
+    user("c", "a", "y"),
+  ]);
   write("--home-dev-app--/new.jsonl", [header("new", "2026-03-01T10:00:00.000Z", "/home/dev/app"), user("a", null, "hello"), info("i", "a", "Named session")]);
   write("--home-dev-api--/mid.jsonl", [header("mid", "2026-02-01T10:00:00.000Z", "/home/dev/api"), user("a", null, "api work")]);
   write("top.jsonl", [header("top", "2025-12-01T10:00:00.000Z", "/tmp/x")]);
@@ -47,7 +53,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("listSessions", () => {
   it("lists project folders one level deep and top-level files, newest first", async () => {
     const list = await listSessions(dir);
-    expect(list.map((s) => s.path)).toEqual(["--home-dev-app--/new.jsonl", "--home-dev-api--/mid.jsonl", "--home-dev-app--/old.jsonl", "top.jsonl", "headerless.jsonl"]);
+    expect(list.map((s) => s.path)).toEqual([
+      "--home-dev-app--/new.jsonl",
+      "--home-dev-api--/mid.jsonl",
+      "--home-dev-app--/old.jsonl",
+      "top.jsonl",
+      "headerless.jsonl",
+    ]);
   });
 
   it("leaves out symlinks that point outside the directory", async () => {

@@ -10,14 +10,22 @@ let dir: string;
 const header = JSON.stringify({ type: "session", version: 3, id: "big-session", timestamp: "2026-01-01T10:00:00.000Z", cwd: "/home/dev/app" });
 const user = (id: string, parentId: string | null, text: string) =>
   JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T10:00:01.000Z", message: { role: "user", content: text } });
-const info = (id: string, parentId: string | null, name: string) => JSON.stringify({ type: "session_info", id, parentId, timestamp: "2026-01-01T10:00:02.000Z", name });
+const info = (id: string, parentId: string | null, name: string) =>
+  JSON.stringify({ type: "session_info", id, parentId, timestamp: "2026-01-01T10:00:02.000Z", name });
 const result = (id: string, parentId: string, size: number) =>
   JSON.stringify({
     type: "message",
     id,
     parentId,
     timestamp: "2026-01-01T10:00:03.000Z",
-    message: { role: "toolResult", toolCallId: `call_${id}`, toolName: "bash", content: [{ type: "text", text: "x".repeat(size) }], isError: false, timestamp: 1 },
+    message: {
+      role: "toolResult",
+      toolCallId: `call_${id}`,
+      toolName: "bash",
+      content: [{ type: "text", text: "x".repeat(size) }],
+      isError: false,
+      timestamp: 1,
+    },
   });
 
 /** A session of about `bytes` bytes: header, a named start, tool results of varying size, then `ending`. */

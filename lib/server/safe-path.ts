@@ -48,7 +48,8 @@ export function checkSessionPath(rel: unknown): string[] {
   if (typeof rel !== "string" || rel.length === 0) throw new SessionPathError("invalid", "a session path is required");
   if (rel.length > MAX_LENGTH) throw new SessionPathError("invalid", "the session path is too long");
   // C0/C1 controls (NUL ends a C string early), and invisible format characters that make a name look like another
-  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(rel)) throw new SessionPathError("invalid", "the session path contains control or invisible characters");
+  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(rel))
+    throw new SessionPathError("invalid", "the session path contains control or invisible characters");
   if (rel.includes("\\")) throw new SessionPathError("invalid", "use / to separate path segments");
   if (rel.startsWith("/") || /^[A-Za-z]:/.test(rel)) throw new SessionPathError("invalid", "the path must be relative to the sessions directory");
   if (/%[0-9A-Fa-f]{2}/.test(rel)) throw new SessionPathError("invalid", "the session path contains percent-encoded characters");

@@ -45,7 +45,11 @@ function events(response: Response) {
           buffer = buffer.slice(end + 2);
           const fields = block.split("\n").filter((l) => !l.startsWith(":") && l.includes(":"));
           if (fields.every((l) => l.startsWith("retry:"))) continue;
-          const get = (name: string) => fields.find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trimStart() ?? null;
+          const get = (name: string) =>
+            fields
+              .find((l) => l.startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trimStart() ?? null;
           return { event: get("event") ?? "message", id: get("id"), data: get("data") ?? "" };
         }
         const { done, value } = await reader.read();
@@ -85,7 +89,11 @@ describe("sessionTailResponse", () => {
     writeFileSync(file, HEADER + one + two);
     const { abort, request: req } = request("--w--/b.jsonl", String(bytes(HEADER)), String(bytes(HEADER + one)));
     const stream = events(await sessionTailResponse(req, { pollMs: 20 }));
-    expect(await stream.next()).toEqual({ event: "append", id: String(bytes(HEADER + one + two)), data: JSON.stringify({ offset: bytes(HEADER + one), text: two }) });
+    expect(await stream.next()).toEqual({
+      event: "append",
+      id: String(bytes(HEADER + one + two)),
+      data: JSON.stringify({ offset: bytes(HEADER + one), text: two }),
+    });
     abort.abort();
   });
 

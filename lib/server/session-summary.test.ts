@@ -21,7 +21,15 @@ function expected(session: Session) {
     const message = entry.message as { role?: unknown; content?: unknown } | undefined;
     if (entry.type !== "message" || message?.role !== "user") continue;
     const content = message.content;
-    const text = typeof content === "string" ? content : Array.isArray(content) ? content.filter((b) => b?.type === "text").map((b) => b.text).join(" ") : "";
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content
+              .filter((b) => b?.type === "text")
+              .map((b) => b.text)
+              .join(" ")
+          : "";
     firstMessage = text.replace(/\s+/g, " ").trim() || null;
     break;
   }
@@ -60,14 +68,25 @@ describe("SummaryScanner", () => {
     `{"type":"message","id":"${id}","parentId":${parentId === null ? "null" : `"${id === parentId ? id : parentId}"`},"timestamp":"2026-01-01T00:00:01.000Z"${extra}}`;
 
   it("is independent of how the text is chunked", () => {
-    const text = [header, entry("a", null), entry("b", "a"), entry("c", "a"), '{"type":"session_info","id":"n","parentId":"c","name":"  Fix the build \\n"}', ""].join("\n");
+    const text = [
+      header,
+      entry("a", null),
+      entry("b", "a"),
+      entry("c", "a"),
+      '{"type":"session_info","id":"n","parentId":"c","name":"  Fix the build \\n"}',
+      "",
+    ].join("\n");
     const whole = summarize(text, true, text.length);
     for (const size of [1, 2, 7, 64]) expect(summarize(text, true, size)).toEqual(whole);
     expect(whole).toMatchObject({ id: "s1", cwd: "/w", entryCount: 4, branchCount: 1, sessionName: "Fix the build" });
   });
 
   it("takes the last session_info, and an empty one clears the name", () => {
-    const text = [header, '{"type":"session_info","id":"a","parentId":null,"name":"first"}', '{"type":"session_info","id":"b","parentId":"a","name":"  "}'].join("\n");
+    const text = [
+      header,
+      '{"type":"session_info","id":"a","parentId":null,"name":"first"}',
+      '{"type":"session_info","id":"b","parentId":"a","name":"  "}',
+    ].join("\n");
     expect(summarize(text).sessionName).toBeNull();
   });
 

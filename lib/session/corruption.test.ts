@@ -63,7 +63,7 @@ describe("corrupted fixtures", () => {
   it.each(fixtures)("$name: never throws, accounts for every line, keeps every readable entry", (fixture) => {
     const original = readFileSync(fixture.file, "utf8");
     const base = original.endsWith("\n") ? original.slice(0, -1).split("\n") : original.split("\n");
-    const rand = prng(SEED ^ fixture.name.length * 7919);
+    const rand = prng(SEED ^ (fixture.name.length * 7919));
     // big files are costly to re-read 60 times on 2 cores; fewer rounds still cover every mutation kind
     const rounds = original.length > 1_000_000 ? 15 : 60;
     for (let round = 0; round < rounds; round++) {

@@ -50,13 +50,19 @@ const VERSIONS: Version[] = [
 ];
 
 interface V4Modules {
-  JsonlSessionStorage: { load(fs: unknown, path: string): Promise<V4Storage>; create(fs: unknown, path: string, header: Record<string, unknown>): Promise<V4Storage> };
+  JsonlSessionStorage: {
+    load(fs: unknown, path: string): Promise<V4Storage>;
+    create(fs: unknown, path: string, header: Record<string, unknown>): Promise<V4Storage>;
+  };
   Session: new (storage: V4Storage, options?: { idGenerator?: { next(): string } }) => V4Session;
   buildSessionContext(pathEntries: V4Entry[]): PiContext;
   buildContextEntries(pathEntries: V4Entry[]): V4Entry[];
   NodeExecutionEnv: new (options: { cwd: string }) => unknown;
   JsonlSessionRepo: new (options: { fs: unknown; sessionsRoot: string }) => {
-    fork(source: { id: string; path: string }, options: { cwd: string; entryId: string; position: "at" | "before" }): Promise<{ getMetadata(): Promise<{ path: string }> }>;
+    fork(
+      source: { id: string; path: string },
+      options: { cwd: string; entryId: string; position: "at" | "before" },
+    ): Promise<{ getMetadata(): Promise<{ path: string }> }>;
   };
 }
 
@@ -81,7 +87,14 @@ beforeAll(async () => {
   const context = await import(moduleUrl(`${base}/session/context.js`));
   const env = await import(moduleUrl(`${base}/env/nodejs.js`));
   const repo = await import(moduleUrl(`${base}/session/jsonl/repo.js`));
-  v4 = { JsonlSessionStorage: storage.JsonlSessionStorage, Session: session.Session, buildSessionContext: context.buildSessionContext, buildContextEntries: context.buildContextEntries, NodeExecutionEnv: env.NodeExecutionEnv, JsonlSessionRepo: repo.JsonlSessionRepo };
+  v4 = {
+    JsonlSessionStorage: storage.JsonlSessionStorage,
+    Session: session.Session,
+    buildSessionContext: context.buildSessionContext,
+    buildContextEntries: context.buildContextEntries,
+    NodeExecutionEnv: env.NodeExecutionEnv,
+    JsonlSessionRepo: repo.JsonlSessionRepo,
+  };
   workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-newer-"));
 });
 
@@ -162,7 +175,9 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
   // the rules picked from the file alone are never newer than the writer's, and match them once a trace of that version is there
   const strongest = auto.tree.evidence.strongest;
   if (strongest) {
-    expect(["ca-0.86", "ca-0.87"].indexOf(auto.reader), `${where}: rules ${auto.reader} picked from ${strongest.reason}`).toBeLessThanOrEqual(["ca-0.86", "ca-0.87"].indexOf(reader));
+    expect(["ca-0.86", "ca-0.87"].indexOf(auto.reader), `${where}: rules ${auto.reader} picked from ${strongest.reason}`).toBeLessThanOrEqual(
+      ["ca-0.86", "ca-0.87"].indexOf(reader),
+    );
     if (auto.reader === reader) seen.autoRulesMatch++;
   } else expect(auto.reader, `${where}: no trace of a newer writer`).toBe("ca");
   const session = Session.fromText(text, { reader });
@@ -170,9 +185,17 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
   const entries = sm.getEntries();
   const byId = new Map(entries.map((e) => [e.id, e]));
 
-  same(session.diagnostics().filter((d) => d.severity === "error"), [], `${where}: diagnostics`);
+  same(
+    session.diagnostics().filter((d) => d.severity === "error"),
+    [],
+    `${where}: diagnostics`,
+  );
   same(session.header, sm.getHeader(), `${where}: header`);
-  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  same(
+    session.tree.entries.map((e) => e.id),
+    ids(entries),
+    `${where}: entries`,
+  );
   same(session.leafId, sm.getLeafId(), `${where}: leaf`);
   same(session.name, sm.getSessionName() ?? null, `${where}: name`);
   const piLabels = sm as unknown as Private;
@@ -185,7 +208,11 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
 
   const atLeaf = session.context(session.leafId);
   const piAtLeaf = sm.buildSessionContext();
-  same(atLeaf.messages.map((m) => m.message), piAtLeaf.messages, `${where}: buildSessionContext() at the leaf`);
+  same(
+    atLeaf.messages.map((m) => m.message),
+    piAtLeaf.messages,
+    `${where}: buildSessionContext() at the leaf`,
+  );
 
   const loaded = ca.loadEntriesFromFile(file);
   const cwd = (loaded[0] as { cwd: string }).cwd;
@@ -198,7 +225,11 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     same(ours.entryIds, ids(piEntries), `${at}: buildContextEntries`);
     same(ids(session.contextEntries(entry.id)), ids(piEntries), `${at}: contextEntries`);
     const theirs = ca.buildSessionContext(entries, entry.id, byId);
-    same(ours.messages.map((m) => m.message), theirs.messages, `${at}: messages`);
+    same(
+      ours.messages.map((m) => m.message),
+      theirs.messages,
+      `${at}: messages`,
+    );
     same(ours.model, theirs.model, `${at}: model`);
     same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
 
@@ -206,7 +237,18 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     if (theirs.messages.some((m) => role(m) === "system")) seen.systemMessageInContext++;
     if (piEntries[0]?.type === "compaction" && piEntries[0].systemMessage) seen.compactionSystemMessage++;
     const compactionAt = piPath.findIndex((e) => e.id === piEntries[0]?.id);
-    if (piEntries[0]?.type === "compaction" && piPath.slice(0, compactionAt).some((e) => e.type === "message" && role(e.message) === "system" && piPath.slice(0, compactionAt).findIndex((x) => x.id === piEntries[0]!.firstKeptEntryId) >= 0)) seen.systemSkippedInKeptRange++;
+    if (
+      piEntries[0]?.type === "compaction" &&
+      piPath
+        .slice(0, compactionAt)
+        .some(
+          (e) =>
+            e.type === "message" &&
+            role(e.message) === "system" &&
+            piPath.slice(0, compactionAt).findIndex((x) => x.id === piEntries[0]!.firstKeptEntryId) >= 0,
+        )
+    )
+      seen.systemSkippedInKeptRange++;
     const summaries = theirs.messages.filter((m) => role(m) === "compactionSummary").length;
     if (summaries > 1) seen.secondSummary086++;
     if (piEntries.slice(1).some((e) => e.type === "compaction")) {
@@ -217,7 +259,11 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     if (ours.messages.some((m) => m.editedBy)) seen.contextEditApplied++;
     const edits = piEntries.filter((e) => e.type === "context_edit");
     if (edits.some((e) => e.replacement === null && piEntries.some((t) => t.id === e.targetId))) seen.contextEditDropped++;
-    if (piPath.some((e) => e.type === "context_edit") && piPath.filter((e) => e.type === "context_edit").some((e) => !piEntries.some((t) => t.id === e.targetId))) seen.contextEditOffContext++;
+    if (
+      piPath.some((e) => e.type === "context_edit") &&
+      piPath.filter((e) => e.type === "context_edit").some((e) => !piEntries.some((t) => t.id === e.targetId))
+    )
+      seen.contextEditOffContext++;
 
     // forks: in pi's in-memory mode, every PERSISTED_FORK_EVERY-th written to disk
     const persisted = k % PERSISTED_FORK_EVERY === 0 || k === entries.length - 1;
@@ -230,9 +276,19 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     if (written) unlinkSync(forkFile);
     const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
     let next = 0;
-    const fork = session.fork(entry.id, { sessionId: header.id as string, timestamp: header.timestamp as string, sourcePath: header.parentSession as string | undefined, labelId: () => labelIds[next++]! }) as NewerForkResult;
+    const fork = session.fork(entry.id, {
+      sessionId: header.id as string,
+      timestamp: header.timestamp as string,
+      sourcePath: header.parentSession as string | undefined,
+      labelId: () => labelIds[next++]!,
+    }) as NewerForkResult;
     same(fork.text, piText, `${at}: createBranchedSession file`);
-    const plain = Session.fromText(text, { reader: "ca" }).fork(entry.id, { sessionId: header.id as string, timestamp: header.timestamp as string, sourcePath: header.parentSession as string | undefined, labelId: () => "x" });
+    const plain = Session.fromText(text, { reader: "ca" }).fork(entry.id, {
+      sessionId: header.id as string,
+      timestamp: header.timestamp as string,
+      sourcePath: header.parentSession as string | undefined,
+      labelId: () => "x",
+    });
     if (plain.entries.some((e, i) => e.type === "compaction" && e.firstKeptEntryId !== fork.entries[i]?.firstKeptEntryId)) seen.forkRetargetedFirstKept++;
     if (persisted) {
       same(version.writesAtFirstUser ? fork.hasConversation : fork.hasAssistant, written, `${at}: fork written at once`);
@@ -245,7 +301,7 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
 
 async function runCodingAgentSession(version: Version, index: number): Promise<void> {
   const ca = version.mod!;
-  const rng = mulberry32(sessionSeed(SEED, index) ^ version.name.length * 0x1000193);
+  const rng = mulberry32(sessionSeed(SEED, index) ^ (version.name.length * 0x1000193));
   const where = `seed ${SEED} ${version.name} session ${index}`;
   const dir = path.join(workDir, `ca-${version.name}`);
   const forkDir = path.join(workDir, "forks");
@@ -257,14 +313,22 @@ async function runCodingAgentSession(version: Version, index: number): Promise<v
     const sm = ca.SessionManager.create(rng.pick(CWDS), dir);
     file = sm.getSessionFile()!;
     const counts = { usage: 0, system: 0, contextEdit: 0 };
-    await reporting(where, () => serialize([sm.getHeader(), ...sm.getEntries()]), () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng), newerCaOps(sm, rng, counts)));
+    await reporting(
+      where,
+      () => serialize([sm.getHeader(), ...sm.getEntries()]),
+      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng), newerCaOps(sm, rng, counts)),
+    );
     const expected = serialize([sm.getHeader(), ...sm.getEntries()]);
     if (existsSync(file)) same(readFileSync(file, "utf8"), expected, `${where}: pi's file holds its entries`);
     else writeFileSync(file, expected);
     text = expected;
     vi.useRealTimers();
     const source = file;
-    totals.caEntries += await reporting(where, () => text, () => compareCodingAgent(version, source, where, forkDir));
+    totals.caEntries += await reporting(
+      where,
+      () => text,
+      () => compareCodingAgent(version, source, where, forkDir),
+    );
     totals.caSessions++;
   } finally {
     vi.useRealTimers();
@@ -281,20 +345,36 @@ async function compareV4(text: string, file: string, where: string): Promise<num
   const storage = await v4.JsonlSessionStorage.load(env, file);
   const session = Session.fromText(text);
   same(session.reader, "v4", `${where}: rules`);
-  same(session.diagnostics().filter((d) => d.severity === "error" && d.kind !== "v4-log"), [], `${where}: diagnostics`);
+  same(
+    session.diagnostics().filter((d) => d.severity === "error" && d.kind !== "v4-log"),
+    [],
+    `${where}: diagnostics`,
+  );
   const log = session.parser.v4!;
   same(log.refusal, null, `${where}: refusal`);
   same(session.account().total, text.split("\n").length - 1, `${where}: every line accounted for`);
   same(log.lineKinds.size + 1, session.account().total, `${where}: every line a mutation or the header`);
 
   const entries = await storage.findEntries({ order: "oldestFirst" });
-  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  same(
+    session.tree.entries.map((e) => e.id),
+    ids(entries),
+    `${where}: entries`,
+  );
   const lanes = await storage.getLanes();
-  same(session.lanes.map((l) => ({ lane: l.lane, leafId: l.leafId })), lanes, `${where}: lanes`);
+  same(
+    session.lanes.map((l) => ({ lane: l.lane, leafId: l.leafId })),
+    lanes,
+    `${where}: lanes`,
+  );
   same(session.leafId, lanes.find((l) => l.lane === "main")!.leafId, `${where}: leaf (main lane)`);
   same(session.name, (await storage.getName()) ?? null, `${where}: name`);
   same(log.stats, await storage.getStats(), `${where}: stats`);
-  same(log.records.map((r) => r.record.id), ids(await storage.findRecords({ order: "oldestFirst" })), `${where}: records`);
+  same(
+    log.records.map((r) => r.record.id),
+    ids(await storage.findRecords({ order: "oldestFirst" })),
+    `${where}: records`,
+  );
   const labels = session.labels();
   let labelled = 0;
   for (const entry of entries) {
@@ -318,9 +398,14 @@ async function compareV4(text: string, file: string, where: string): Promise<num
     const theirs = v4.buildSessionContext(theirsPath.value);
     same(ours.entryIds, ids(v4.buildContextEntries(theirsPath.value)), `${at}: context entries`);
     same(ids(session.contextEntries(id)), ids(v4.buildContextEntries(theirsPath.value)), `${at}: contextEntries`);
-    same(ours.messages.map((m) => m.message), theirs.messages, `${at}: messages`);
+    same(
+      ours.messages.map((m) => m.message),
+      theirs.messages,
+      `${at}: messages`,
+    );
     same([ours.model, ours.thinkingLevel, ours.activeToolNames], [theirs.model, theirs.thinkingLevel, theirs.activeToolNames], `${at}: settings`);
-    if (theirsPath.value.some((e) => e.type === "message" && (e.message as { stopReason?: unknown }).stopReason === "deferred") && ours.entryIds.length) seen.v4Deferred++;
+    if (theirsPath.value.some((e) => e.type === "message" && (e.message as { stopReason?: unknown }).stopReason === "deferred") && ours.entryIds.length)
+      seen.v4Deferred++;
     if (ours.messages.some((m) => m.source === "retainedTail")) seen.v4RetainedTail++;
   };
   for (const lane of lanes) {
@@ -363,15 +448,30 @@ async function runV4Session(index: number): Promise<void> {
   try {
     const clock = startClock(rng);
     const hex = (digits: number) => Array.from({ length: digits }, () => rng.int(16).toString(16)).join("");
-    const header = { kind: "header", version: 4, id: `${hex(8)}-${hex(4)}-7${hex(3)}-8${hex(3)}-${hex(12)}`, createdAt: clock.now, cwd: rng.pick(CWDS), ...(rng.chance(0.3) ? { metadata: { title: "generated" } } : {}) };
+    const header = {
+      kind: "header",
+      version: 4,
+      id: `${hex(8)}-${hex(4)}-7${hex(3)}-8${hex(3)}-${hex(12)}`,
+      createdAt: clock.now,
+      cwd: rng.pick(CWDS),
+      ...(rng.chance(0.3) ? { metadata: { title: "generated" } } : {}),
+    };
     const storage = await v4.JsonlSessionStorage.create(env, file, header);
     let n = 0;
     const nextId = () => (rng.chance(0.2) ? `e-${index}-${n++}` : `${hex(8)}-${hex(4)}-7${hex(3)}-9${hex(3)}-${hex(12)}`);
     const session = new v4.Session(storage, { idGenerator: { next: nextId } });
-    await reporting(where, () => (existsSync(file) ? readFileSync(file, "utf8") : null), () => driveV4(session, rng, () => clock.tick(), sessionSize(rng), nextId));
+    await reporting(
+      where,
+      () => (existsSync(file) ? readFileSync(file, "utf8") : null),
+      () => driveV4(session, rng, () => clock.tick(), sessionSize(rng), nextId),
+    );
     vi.useRealTimers();
     const text = readFileSync(file, "utf8");
-    totals.v4Entries += await reporting(where, () => text, () => compareV4(text, file, where));
+    totals.v4Entries += await reporting(
+      where,
+      () => text,
+      () => compareV4(text, file, where),
+    );
     totals.v4Sessions++;
   } finally {
     vi.useRealTimers();

@@ -81,7 +81,12 @@ beforeAll(async () => {
   ca = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as CaModule;
   const storage = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/jsonl-storage.js"));
   const session = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/session.js"));
-  hx = { JsonlSessionStorage: storage.JsonlSessionStorage, Session: session.Session, buildSessionContext: session.buildSessionContext, buildContextEntries: session.buildContextEntries };
+  hx = {
+    JsonlSessionStorage: storage.JsonlSessionStorage,
+    Session: session.Session,
+    buildSessionContext: session.buildSessionContext,
+    buildContextEntries: session.buildContextEntries,
+  };
   workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-"));
 });
 
@@ -162,9 +167,17 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
   const entries = sm.getEntries();
   const byId = new Map(entries.map((e) => [e.id, e]));
 
-  same(session.diagnostics().filter((d) => d.severity === "error"), [], `${where}: diagnostics`);
+  same(
+    session.diagnostics().filter((d) => d.severity === "error"),
+    [],
+    `${where}: diagnostics`,
+  );
   same(session.header, sm.getHeader(), `${where}: header`);
-  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  same(
+    session.tree.entries.map((e) => e.id),
+    ids(entries),
+    `${where}: entries`,
+  );
   same(session.tree.leaf("ca"), sm.getLeafId(), `${where}: leaf`);
   same(session.name, sm.getSessionName() ?? null, `${where}: name`);
 
@@ -209,12 +222,20 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
   // the context at the file's leaf, through the SessionManager method
   const atLeaf = session.context(session.tree.leaf("ca"), "ca");
   const piAtLeaf = sm.buildSessionContext();
-  sameMessages(atLeaf.messages.map((m) => m.message), piAtLeaf.messages, `${where}: buildSessionContext() at the leaf`);
+  sameMessages(
+    atLeaf.messages.map((m) => m.message),
+    piAtLeaf.messages,
+    `${where}: buildSessionContext() at the leaf`,
+  );
   same([atLeaf.model, atLeaf.thinkingLevel], [piAtLeaf.model, piAtLeaf.thinkingLevel], `${where}: settings at the leaf`);
 
   // the context before any entry
   const ourEmpty = session.context(null, "ca");
-  same({ messages: ourEmpty.messages.map((m) => m.message), model: ourEmpty.model, thinkingLevel: ourEmpty.thinkingLevel }, ca.buildSessionContext(entries, null, byId), `${where}: context(null)`);
+  same(
+    { messages: ourEmpty.messages.map((m) => m.message), model: ourEmpty.model, thinkingLevel: ourEmpty.thinkingLevel },
+    ca.buildSessionContext(entries, null, byId),
+    `${where}: context(null)`,
+  );
 
   // Forks. Every entry is forked by pi's createBranchedSession on a fresh session manager for this file.
   // Writing a file per fork is what makes this test slow, so pi writes to disk (and, for two entries, after a
@@ -235,7 +256,11 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     if (theirs.messages.filter((m) => (m as { role?: string }).role === "compactionSummary").length > 1) seen.caTwoCompactionSummaries++;
     if (piEntries[0]?.type === "compaction" && piEntries.length - 1 > piPath.length - 1 - piPath.indexOf(piEntries[0])) seen.caKeptRangeBeforeCompaction++;
     if (ours.messages.some((m) => m.source === "synthesized" && session.tree.get(m.entryId)?.type === "message")) seen.caNullContentFixed++;
-    sameMessages(ours.messages.map((m) => m.message), theirs.messages, `${at}: messages`);
+    sameMessages(
+      ours.messages.map((m) => m.message),
+      theirs.messages,
+      `${at}: messages`,
+    );
     same(ours.model, theirs.model, `${at}: model`);
     same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
 
@@ -251,7 +276,12 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     if (written) unlinkSync(forkFile);
     const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
     let next = 0;
-    const fork = session.fork(entry.id, { sessionId: header.id as string, timestamp: header.timestamp as string, sourcePath: header.parentSession as string | undefined, labelId: () => labelIds[next++]! });
+    const fork = session.fork(entry.id, {
+      sessionId: header.id as string,
+      timestamp: header.timestamp as string,
+      sourcePath: header.parentSession as string | undefined,
+      labelId: () => labelIds[next++]!,
+    });
     same(fork.text, piText, `${at}: createBranchedSession file`);
     if (labelIds.length) seen.caForkRelabelled++;
     if (piPath.some((e) => e.type === "label")) seen.caForkDroppedLabelEntries++;
@@ -282,7 +312,11 @@ async function compareHarness(text: string, where: string): Promise<number> {
   const reader: RuleSetId = "hx";
 
   same(session.rulesChoice.harnessError, null, `${where}: harness refusal`);
-  same(session.tree.entries.map((e) => e.id), ids(entries), `${where}: entries`);
+  same(
+    session.tree.entries.map((e) => e.id),
+    ids(entries),
+    `${where}: entries`,
+  );
   const leaf = await storage.getLeafId();
   same(session.tree.leaf("hx"), leaf, `${where}: leaf`);
   if (entries.length && leaf !== entries[entries.length - 1]!.id) seen.hxLeafNotLastLine++;
@@ -309,7 +343,11 @@ async function compareHarness(text: string, where: string): Promise<number> {
     });
     sameOutcome(ours, theirs, `${at}: context`, (a, b) => {
       same(a.entryIds, b.entryIds, `${at}: buildContextEntries`);
-      sameMessages(a.messages.map((m) => m.message), b.messages, `${at}: messages`);
+      sameMessages(
+        a.messages.map((m) => m.message),
+        b.messages,
+        `${at}: messages`,
+      );
       same(a.model, b.model, `${at}: model`);
       same(a.thinkingLevel, b.thinkingLevel, `${at}: thinkingLevel`);
       same(a.activeToolNames ?? null, b.activeToolNames, `${at}: activeToolNames`);
@@ -328,7 +366,11 @@ async function compareHarness(text: string, where: string): Promise<number> {
   // the file's own leaf, through the Session class
   const ours = session.context(leaf, reader);
   const theirs = await harness.buildContext();
-  same(ours.messages.map((m) => m.message), theirs.messages, `${where}: buildContext at the file leaf`);
+  same(
+    ours.messages.map((m) => m.message),
+    theirs.messages,
+    `${where}: buildContext at the file leaf`,
+  );
   same(ours.model, theirs.model, `${where}: model at the file leaf`);
   return entries.length;
 }
@@ -376,7 +418,12 @@ async function runCodingAgentSession(index: number): Promise<void> {
     const clock = startClock(rng);
     const sm = ca.SessionManager.create(rng.pick(CWDS), dir);
     file = sm.getSessionFile()!;
-    await reporting(where, replay, () => serialize([sm.getHeader(), ...sm.getEntries()]), () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng)));
+    await reporting(
+      where,
+      replay,
+      () => serialize([sm.getHeader(), ...sm.getEntries()]),
+      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng)),
+    );
     const expected = serialize([sm.getHeader(), ...sm.getEntries()]);
     // pi writes the file at the first assistant message; without one, write what it holds, as its _rewriteFile would
     if (existsSync(file)) same(readFileSync(file, "utf8"), expected, `${where}: pi's file holds its entries`);
@@ -385,8 +432,18 @@ async function runCodingAgentSession(index: number): Promise<void> {
     // pi's real clock from here on (the fake one slows every Date pi and we create); forks take pi's timestamp
     vi.useRealTimers();
     const source = file;
-    totals.caEntries += await reporting(where, replay, () => text, () => compareCodingAgent(source, where, forkDir));
-    totals.crossHxEntries += await reporting(`${where} (read by the harness)`, replay, () => text, () => compareHarness(expected, `${where} (read by the harness)`));
+    totals.caEntries += await reporting(
+      where,
+      replay,
+      () => text,
+      () => compareCodingAgent(source, where, forkDir),
+    );
+    totals.crossHxEntries += await reporting(
+      `${where} (read by the harness)`,
+      replay,
+      () => text,
+      () => compareHarness(expected, `${where} (read by the harness)`),
+    );
     totals.caSessions++;
   } finally {
     vi.useRealTimers();
@@ -415,13 +472,28 @@ async function runHarnessSession(index: number): Promise<void> {
       metadata: rng.chance(0.3) ? { title: "generated", tags: ["a", "b"], n: index } : undefined,
     });
     const harness = new hx.Session(storage);
-    await reporting(where, replay, () => fs.files.get(memoryFile) ?? null, () => driveHarness(harness, rng, () => clock.tick(), sessionSize(rng)));
+    await reporting(
+      where,
+      replay,
+      () => fs.files.get(memoryFile) ?? null,
+      () => driveHarness(harness, rng, () => clock.tick(), sessionSize(rng)),
+    );
     const text = fs.files.get(memoryFile)!;
     vi.useRealTimers();
-    totals.hxEntries += await reporting(where, replay, () => text, () => compareHarness(text, where));
+    totals.hxEntries += await reporting(
+      where,
+      replay,
+      () => text,
+      () => compareHarness(text, where),
+    );
     // the same file through the coding agent, which reads `leaf` lines as ordinary entries
     writeFileSync(file, text);
-    totals.crossCaEntries += await reporting(`${where} (read by the coding agent)`, replay, () => text, () => compareCodingAgent(file, `${where} (read by the coding agent)`, forkDir));
+    totals.crossCaEntries += await reporting(
+      `${where} (read by the coding agent)`,
+      replay,
+      () => text,
+      () => compareCodingAgent(file, `${where} (read by the coding agent)`, forkDir),
+    );
     totals.hxSessions++;
   } finally {
     vi.useRealTimers();
@@ -438,22 +510,24 @@ function batches(total: number): [number, number][] {
 
 describe(`differential against pi (seed ${SEED})`, () => {
   const caBatches = batches(CA_SESSIONS);
-  if (caBatches.length) describe("coding agent SessionManager (0.84.1): every entry's branch, context and fork; the harness reading the same files", () => {
-    for (const [from, to] of caBatches) {
-      it(`sessions ${from}–${to - 1}`, async () => {
-        for (let i = from; i < to; i++) await runCodingAgentSession(i);
-      });
-    }
-  });
+  if (caBatches.length)
+    describe("coding agent SessionManager (0.84.1): every entry's branch, context and fork; the harness reading the same files", () => {
+      for (const [from, to] of caBatches) {
+        it(`sessions ${from}–${to - 1}`, async () => {
+          for (let i = from; i < to; i++) await runCodingAgentSession(i);
+        });
+      }
+    });
 
   const hxBatches = batches(HX_SESSIONS);
-  if (hxBatches.length) describe("harness Session over JsonlSessionStorage (pi-agent-core 0.83): every entry's branch and context; the coding agent reading the same files", () => {
-    for (const [from, to] of hxBatches) {
-      it(`sessions ${from}–${to - 1}`, async () => {
-        for (let i = from; i < to; i++) await runHarnessSession(i);
-      });
-    }
-  });
+  if (hxBatches.length)
+    describe("harness Session over JsonlSessionStorage (pi-agent-core 0.83): every entry's branch and context; the coding agent reading the same files", () => {
+      for (const [from, to] of hxBatches) {
+        it(`sessions ${from}–${to - 1}`, async () => {
+          for (let i = from; i < to; i++) await runHarnessSession(i);
+        });
+      }
+    });
 
   it("covered enough", () => {
     console.log(`differential (seed ${SEED}): ${JSON.stringify(totals)}\ncases seen: ${JSON.stringify(seen)}`);

@@ -70,7 +70,17 @@ function withLines(bytes: Uint8Array, rand: Rand, edit: (lines: Uint8Array[], ra
   return concat(parts);
 }
 
-const INVALID_UTF8: number[][] = [[0xff], [0xfe], [0xc0, 0xaf], [0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3]];
+const INVALID_UTF8: number[][] = [
+  [0xff],
+  [0xfe],
+  [0xc0, 0xaf],
+  [0x80],
+  [0xed, 0xa0, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xc3],
+];
 const BOM = [0xef, 0xbb, 0xbf];
 
 const mutations: Record<string, Mutation> = {
@@ -260,7 +270,9 @@ afterAll(() => {
   const kinds = Object.entries(counts.byKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(", ");
-  console.log(`fuzz seed ${SEED}: ${counts.mutations} mutated files (${kinds}); ${counts.queries} queries, ${counts.typedRefusals} refused with SessionQueryError`);
+  console.log(
+    `fuzz seed ${SEED}: ${counts.mutations} mutated files (${kinds}); ${counts.queries} queries, ${counts.typedRefusals} refused with SessionQueryError`,
+  );
 });
 
 describe("byte-level fuzzing", () => {

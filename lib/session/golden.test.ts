@@ -35,7 +35,10 @@ function ourRecord(session: Session, reader: RuleSetId, id: string, names: Retur
 
 function compareRecord(ours: Record<string, unknown>, golden: Golden) {
   if (golden.nonTerminating) return expect(ours).toEqual({ nonTerminating: true });
-  if (golden.error) return expect(ours.error, "pi throws here").toBe(golden.error.replace(/^\w*Error: /, "").replace(/^/, golden.error.startsWith("TypeError") ? "TypeError: " : ""));
+  if (golden.error)
+    return expect(ours.error, "pi throws here").toBe(
+      golden.error.replace(/^\w*Error: /, "").replace(/^/, golden.error.startsWith("TypeError") ? "TypeError: " : ""),
+    );
   const expected: Record<string, unknown> = {};
   for (const key of Object.keys(golden)) expected[key] = golden[key];
   const actual: Record<string, unknown> = {};
@@ -90,73 +93,83 @@ describe.each(fixtures)("$name matches pi's goldens", (fixture) => {
     expect(labels).toEqual(ca.labels);
   });
 
-  if (ca.load.ok && ca.tree) it("draws pi's tree (getTree)", () => {
-    if (ca.tree.nonTerminating) {
-      expect(session.shape().cycles.length).toBeGreaterThan(0);
-      return;
-    }
-    if (ca.tree.roots.some((r: unknown) => r === null)) {
-      // entries without ids: pi's tree holds only `undefined` nodes, ours none
-      expect(session.tree.size).toBe(0);
-      return;
-    }
-    expect(session.tree.roots.map(names.name)).toEqual(ca.tree.roots);
-    const children: Golden = {};
-    const stack = [...session.tree.roots];
-    while (stack.length) {
-      const id = stack.pop()!;
-      const kids = session.tree.children(id);
-      if (kids.length) children[names.name(id)] = kids.map(names.name);
-      stack.push(...kids);
-    }
-    expect(children).toEqual(ca.tree.children);
-  });
-
-  if (ca.load.ok) it("has pi's branch, context, model and thinking level at every entry (coding agent)", () => {
-    if (ca.fileLeaf) compareRecord(ourRecord(session, "ca", session.tree.leaf("ca")!, names, original), ca.fileLeaf);
-    for (const [name, record] of Object.entries(ca.leaves as Golden)) {
-      compareRecord(ourRecord(session, "ca", names.id(name), names, original), record);
-    }
-  });
-
-  if (ca.load.ok) it("forks like createBranchedSession", () => {
-    const when = "2026-12-02T10:11:12.131Z";
-    for (const [name, record] of Object.entries(ca.forks as Golden)) {
-      let labelCount = 0;
-      const run = () =>
-        session.fork(names.id(name), { sessionId: "<new-session-id>", timestamp: when, sourcePath: "<source-session-file>", labelId: () => `<new-label-${++labelCount}>` });
-      if (record.nonTerminating || record.error) {
-        expect(run).toThrow(SessionQueryError);
-        continue;
+  if (ca.load.ok && ca.tree)
+    it("draws pi's tree (getTree)", () => {
+      if (ca.tree.nonTerminating) {
+        expect(session.shape().cycles.length).toBeGreaterThan(0);
+        return;
       }
-      const fork = run();
-      expect(fork.fileName).toBe("2026-12-02T10-11-12-131Z_<new-session-id>.jsonl");
-      expect({ ...fork.header, timestamp: "<fork-time>" }).toEqual(record.header);
-      expect(fork.hasAssistant).toBe(record.written);
-      const copied = fork.entries.filter((e) => !String(e.id).startsWith("<new-label-"));
-      const items = copied.map((e) => {
-        const source = session.tree.get(e.id as string)!;
-        const { parentId: _a, ...rest } = e;
-        const { parentId: _b, ...sourceRest } = source;
-        void _a;
-        void _b;
-        return JSON.stringify(rest) === JSON.stringify(sourceRest) ? names.name(e.id as string) : { modified: e };
-      });
-      if (record.entries) expect(items).toEqual(record.entries);
-      else {
-        expect(items.length).toBe(record.entriesLen);
-        expect(goldenHash(items)).toBe(record.entriesHash);
+      if (ca.tree.roots.some((r: unknown) => r === null)) {
+        // entries without ids: pi's tree holds only `undefined` nodes, ours none
+        expect(session.tree.size).toBe(0);
+        return;
       }
-      const rechained = copied.every((e, i) => e.parentId === (i === 0 ? null : copied[i - 1]!.id));
-      expect(rechained).toBe(record.rechained);
-      const labels = fork.entries.slice(copied.length).map((e) => ({ ...e, parentId: e.parentId === null ? null : names.name(e.parentId as string), targetId: names.name(e.targetId as string) }));
-      expect(labels).toEqual(record.labels);
-      // the text is what pi writes: one JSON.stringify per line
-      expect(fork.text).toBe([fork.header, ...fork.entries].map((e) => JSON.stringify(e) + "\n").join(""));
-      const reread = Session.fromText(fork.text, { reader: "ca" });
-      expect(reread.diagnostics().filter((d) => d.severity === "error")).toEqual([]);
-    }
-  });
+      expect(session.tree.roots.map(names.name)).toEqual(ca.tree.roots);
+      const children: Golden = {};
+      const stack = [...session.tree.roots];
+      while (stack.length) {
+        const id = stack.pop()!;
+        const kids = session.tree.children(id);
+        if (kids.length) children[names.name(id)] = kids.map(names.name);
+        stack.push(...kids);
+      }
+      expect(children).toEqual(ca.tree.children);
+    });
+
+  if (ca.load.ok)
+    it("has pi's branch, context, model and thinking level at every entry (coding agent)", () => {
+      if (ca.fileLeaf) compareRecord(ourRecord(session, "ca", session.tree.leaf("ca")!, names, original), ca.fileLeaf);
+      for (const [name, record] of Object.entries(ca.leaves as Golden)) {
+        compareRecord(ourRecord(session, "ca", names.id(name), names, original), record);
+      }
+    });
+
+  if (ca.load.ok)
+    it("forks like createBranchedSession", () => {
+      const when = "2026-12-02T10:11:12.131Z";
+      for (const [name, record] of Object.entries(ca.forks as Golden)) {
+        let labelCount = 0;
+        const run = () =>
+          session.fork(names.id(name), {
+            sessionId: "<new-session-id>",
+            timestamp: when,
+            sourcePath: "<source-session-file>",
+            labelId: () => `<new-label-${++labelCount}>`,
+          });
+        if (record.nonTerminating || record.error) {
+          expect(run).toThrow(SessionQueryError);
+          continue;
+        }
+        const fork = run();
+        expect(fork.fileName).toBe("2026-12-02T10-11-12-131Z_<new-session-id>.jsonl");
+        expect({ ...fork.header, timestamp: "<fork-time>" }).toEqual(record.header);
+        expect(fork.hasAssistant).toBe(record.written);
+        const copied = fork.entries.filter((e) => !String(e.id).startsWith("<new-label-"));
+        const items = copied.map((e) => {
+          const source = session.tree.get(e.id as string)!;
+          const { parentId: _a, ...rest } = e;
+          const { parentId: _b, ...sourceRest } = source;
+          void _a;
+          void _b;
+          return JSON.stringify(rest) === JSON.stringify(sourceRest) ? names.name(e.id as string) : { modified: e };
+        });
+        if (record.entries) expect(items).toEqual(record.entries);
+        else {
+          expect(items.length).toBe(record.entriesLen);
+          expect(goldenHash(items)).toBe(record.entriesHash);
+        }
+        const rechained = copied.every((e, i) => e.parentId === (i === 0 ? null : copied[i - 1]!.id));
+        expect(rechained).toBe(record.rechained);
+        const labels = fork.entries
+          .slice(copied.length)
+          .map((e) => ({ ...e, parentId: e.parentId === null ? null : names.name(e.parentId as string), targetId: names.name(e.targetId as string) }));
+        expect(labels).toEqual(record.labels);
+        // the text is what pi writes: one JSON.stringify per line
+        expect(fork.text).toBe([fork.header, ...fork.entries].map((e) => JSON.stringify(e) + "\n").join(""));
+        const reread = Session.fromText(fork.text, { reader: "ca" });
+        expect(reread.diagnostics().filter((d) => d.severity === "error")).toEqual([]);
+      }
+    });
 
   it("loads like the harness (pi-agent-core 0.83)", () => {
     const harness = Session.fromText(text, { reader: "hx" });
@@ -180,11 +193,12 @@ describe.each(fixtures)("$name matches pi's goldens", (fixture) => {
     expect(labels).toEqual(hx.labels);
   });
 
-  if (hx.load.ok) it("has the harness's branch, context and settings at every entry", () => {
-    const harness = Session.fromText(text, { reader: "hx" });
-    if (hx.fileLeaf && !hx.fileLeaf.error) compareRecord(ourRecord(harness, "hx", harness.tree.leaf("hx")!, names, original), hx.fileLeaf);
-    for (const [name, record] of Object.entries(hx.leaves as Golden)) {
-      compareRecord(ourRecord(harness, "hx", names.id(name), names, original), record);
-    }
-  });
+  if (hx.load.ok)
+    it("has the harness's branch, context and settings at every entry", () => {
+      const harness = Session.fromText(text, { reader: "hx" });
+      if (hx.fileLeaf && !hx.fileLeaf.error) compareRecord(ourRecord(harness, "hx", harness.tree.leaf("hx")!, names, original), hx.fileLeaf);
+      for (const [name, record] of Object.entries(hx.leaves as Golden)) {
+        compareRecord(ourRecord(harness, "hx", names.id(name), names, original), record);
+      }
+    });
 });

@@ -26,4 +26,15 @@ export { sessionStats, type SessionStats } from "./features/session-stats";
 export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./features/compare";
 export { searchSession, prepareSearch, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./features/search";
 export { scopeStats, type ScopeStats, type StatsScope } from "./features/scope-stats";
-export { V4Log, V4_ENTRY_TYPES, V4_RECORD_TYPES, type V4Header, type V4Lane, type V4Label, type V4Record, type V4Stats, type V4Problem, type V4LineKind } from "./read/v4-log";
+export {
+  V4Log,
+  V4_ENTRY_TYPES,
+  V4_RECORD_TYPES,
+  type V4Header,
+  type V4Lane,
+  type V4Label,
+  type V4Record,
+  type V4Stats,
+  type V4Problem,
+  type V4LineKind,
+} from "./read/v4-log";

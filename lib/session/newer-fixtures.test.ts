@@ -53,7 +53,12 @@ const CA: Record<string, { pkg: string; mod?: CaModule }> = {
   "0.87.1": { pkg: "pi-coding-agent-0871" },
   "1.6.0": { pkg: "pi-coding-agent-160" },
 };
-let v4: { load(fs: unknown, path: string): Promise<V4Storage>; context: (path: V4Entry[]) => PiContext; contextEntries: (path: V4Entry[]) => V4Entry[]; env: unknown };
+let v4: {
+  load(fs: unknown, path: string): Promise<V4Storage>;
+  context: (path: V4Entry[]) => PiContext;
+  contextEntries: (path: V4Entry[]) => V4Entry[];
+  env: unknown;
+};
 let tmp: string;
 
 beforeAll(async () => {
@@ -63,7 +68,12 @@ beforeAll(async () => {
   const context = await import(moduleUrl(`${base}/session/context.js`));
   const env = await import(moduleUrl(`${base}/env/nodejs.js`));
   tmp = mkdtempSync(path.join(os.tmpdir(), "pi-newer-fixtures-"));
-  v4 = { load: (fs, file) => storage.JsonlSessionStorage.load(fs, file), context: context.buildSessionContext, contextEntries: context.buildContextEntries, env: new env.NodeExecutionEnv({ cwd: tmp }) };
+  v4 = {
+    load: (fs, file) => storage.JsonlSessionStorage.load(fs, file),
+    context: context.buildSessionContext,
+    contextEntries: context.buildContextEntries,
+    env: new env.NodeExecutionEnv({ cwd: tmp }),
+  };
 });
 
 afterAll(() => {
@@ -236,7 +246,11 @@ describe("shared fixtures through the newer versions (spec §16)", () => {
       if (!results[version]) expect(after, version).toBe(text);
     }
     expect(results).toEqual({ "0.84.1": false, "0.86.1": true, "0.87.1": true, "1.6.0": true });
-    expect(Session.fromText(text).diagnostics().map((d) => d.kind)).toContain("torn-line");
+    expect(
+      Session.fromText(text)
+        .diagnostics()
+        .map((d) => d.kind),
+    ).toContain("torn-line");
   });
 
   it("v4-lanes-sample: pi-agent-core 0.84.1 reads it as we do; no coding agent opens it", async () => {

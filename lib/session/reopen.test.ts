@@ -85,7 +85,8 @@ describe("SessionParser.reopen", () => {
 
   const line = (o: object) => JSON.stringify(o) + "\n";
   const header = line({ type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
-  const user = (id: string, parentId: string | null) => line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: id, timestamp: 1 } });
+  const user = (id: string, parentId: string | null) =>
+    line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: id, timestamp: 1 } });
   const leaf = (id: string, parentId: string, targetId: string) => line({ type: "leaf", id, parentId, timestamp: "2026-01-01T00:00:02.000Z", targetId });
 
   it("takes back a torn last line and reads it again once it is complete", () => {
@@ -127,7 +128,9 @@ describe("SessionParser.reopen", () => {
   });
 
   it("refuses a v1 file, which is migrated as a whole", () => {
-    const text = line({ type: "session", id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" }) + line({ type: "message", timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } });
+    const text =
+      line({ type: "session", id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" }) +
+      line({ type: "message", timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } });
     const parser = new SessionParser();
     parser.push(text);
     parser.end();

@@ -24,7 +24,11 @@ describe("leaf history", () => {
 
   it("replays harness leaf entries as explicit moves, including to null", () => {
     const s = Session.fromText(
-      header + user("a", null) + user("b", "a") + line({ type: "leaf", id: "m1", parentId: "b", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" }) + line({ type: "leaf", id: "m2", parentId: "a", timestamp: "2026-01-01T00:00:03.000Z", targetId: null }),
+      header +
+        user("a", null) +
+        user("b", "a") +
+        line({ type: "leaf", id: "m1", parentId: "b", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" }) +
+        line({ type: "leaf", id: "m2", parentId: "a", timestamp: "2026-01-01T00:00:03.000Z", targetId: null }),
     );
     expect(s.reader).toBe("hx");
     expect(s.leafId).toBeNull();
@@ -69,8 +73,14 @@ describe("remembered paths", () => {
     for (const [id, record] of Object.entries<{ path: string[]; context: string[] }>(golden.leaves)) {
       const kept = new Set(record.context);
       const expected = record.path.filter((p) => !kept.has(p));
-      expect(s.cutFromContext(id).map((e) => e.id), id).toEqual(expected);
-      expect(s.cutFromContext(id).map((e) => e.id), `${id}, asked again`).toEqual(expected);
+      expect(
+        s.cutFromContext(id).map((e) => e.id),
+        id,
+      ).toEqual(expected);
+      expect(
+        s.cutFromContext(id).map((e) => e.id),
+        `${id}, asked again`,
+      ).toEqual(expected);
       if (expected.length) cutSome++;
     }
     expect(cutSome).toBeGreaterThan(0);
@@ -79,7 +89,8 @@ describe("remembered paths", () => {
 
 describe("reader choice", () => {
   it("uses the coding agent's rules when the harness would refuse a file with leaf entries, and says so", () => {
-    const text = header + user("a", null) + "not json\n" + line({ type: "leaf", id: "m1", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" });
+    const text =
+      header + user("a", null) + "not json\n" + line({ type: "leaf", id: "m1", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", targetId: "a" });
     const s = Session.fromText(text);
     expect(s.reader).toBe("ca");
     expect(s.rulesChoice.harnessError).toBe("line 3 is not valid JSON");
@@ -196,7 +207,9 @@ describe("path summary", () => {
     const leaf = s.leafId!;
     const expected = s
       .branch(leaf)
-      .map((e) => (e.type === "message" && (e.message as { role: string }).role === "assistant" ? (e.message as { usage: { totalTokens: number } }).usage.totalTokens : 0))
+      .map((e) =>
+        e.type === "message" && (e.message as { role: string }).role === "assistant" ? (e.message as { usage: { totalTokens: number } }).usage.totalTokens : 0,
+      )
       .reduce((a, b) => a + b, 0);
     expect(s.pathSummary(leaf).usage.totalTokens).toBe(expected);
     expect(s.pathSummary(leaf).depth).toBe(s.branch(leaf).length);

@@ -136,25 +136,59 @@ export class Session implements RuleInput {
   diagnostics(): Diagnostic[] {
     const choice = this.rulesChoice;
     // v4 entries carry numeric timestamps (ms), as pi-agent-core writes them
-    const parsed = this.parser.v4 ? this.parser.diagnostics.filter((d) => !(d.kind === "missing-timestamp" && d.entryId !== undefined && typeof this.tree.get(d.entryId)?.timestamp === "number")) : this.parser.diagnostics;
+    const parsed = this.parser.v4
+      ? this.parser.diagnostics.filter(
+          (d) => !(d.kind === "missing-timestamp" && d.entryId !== undefined && typeof this.tree.get(d.entryId)?.timestamp === "number"),
+        )
+      : this.parser.diagnostics;
     // read by the v4 rules, a log pi-agent-core opens is no error: only the coding agent refuses it
     const v4Readable = choice.id === "v4" && this.parser.v4?.refusal === null;
     if (v4Readable) for (const [i, d] of parsed.entries()) if (d.kind === "v4-log") parsed[i] = { ...d, severity: "info" };
     const out = [...parsed, ...this.shape().diagnostics, ...this.schemaDiagnostics()];
     if (this.tree.hasLeafEntries && choice.id === "ca") {
-      out.push({ line: 0, kind: "hx-refused", severity: "warning", message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead` });
+      out.push({
+        line: 0,
+        kind: "hx-refused",
+        severity: "warning",
+        message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead`,
+      });
     }
     for (const [targetId, state] of this.tree.caLabels) {
-      if (!this.tree.get(targetId)) out.push({ line: state.line, kind: "label-missing-target", severity: "warning", message: `label "${state.label}" names ${targetId}, which is not in the file (pi keeps it)`, entryId: state.entryId });
+      if (!this.tree.get(targetId))
+        out.push({
+          line: state.line,
+          kind: "label-missing-target",
+          severity: "warning",
+          message: `label "${state.label}" names ${targetId}, which is not in the file (pi keeps it)`,
+          entryId: state.entryId,
+        });
     }
     const v4 = this.parser.v4;
     if (v4) {
       const refusal = v4.refusal;
       const torn = v4.tornTail;
-      if (refusal) out.push({ line: refusal.line, kind: "v4-refused", severity: "error", message: `pi-agent-core 0.84.1 refuses this log: line ${refusal.line} ${refusal.message}` });
-      if (torn) out.push({ line: torn.line, kind: "v4-torn-tail", severity: "warning", message: "last line is cut off: pi-agent-core 0.84.1 drops it (it rewrites the file without it)" });
+      if (refusal)
+        out.push({
+          line: refusal.line,
+          kind: "v4-refused",
+          severity: "error",
+          message: `pi-agent-core 0.84.1 refuses this log: line ${refusal.line} ${refusal.message}`,
+        });
+      if (torn)
+        out.push({
+          line: torn.line,
+          kind: "v4-torn-tail",
+          severity: "warning",
+          message: "last line is cut off: pi-agent-core 0.84.1 drops it (it rewrites the file without it)",
+        });
     }
-    if (this.tree.leafIsIdless) out.push({ line: this.tree.entryLines[this.tree.entryLines.length - 1] ?? 0, kind: "leaf-is-idless", severity: "warning", message: "the last entry has no id: pi's leaf is undefined and its context is that line alone" });
+    if (this.tree.leafIsIdless)
+      out.push({
+        line: this.tree.entryLines[this.tree.entryLines.length - 1] ?? 0,
+        kind: "leaf-is-idless",
+        severity: "warning",
+        message: "the last entry has no id: pi's leaf is undefined and its context is that line alone",
+      });
     return out.sort((a, b) => a.line - b.line);
   }
 
@@ -175,14 +209,27 @@ export class Session implements RuleInput {
     const header = this.parser.header;
     if (header && !this.parser.caRefused) {
       const result = headerSchema.safeParse(header);
-      if (!result.success) out.push({ line: this.parser.headerLine, kind: "schema", severity: "info", message: `header differs from what pi writes: ${result.error.issues.map((i) => `${i.path.join(".") || "header"}: ${i.message}`).join("; ")}` });
+      if (!result.success)
+        out.push({
+          line: this.parser.headerLine,
+          kind: "schema",
+          severity: "info",
+          message: `header differs from what pi writes: ${result.error.issues.map((i) => `${i.path.join(".") || "header"}: ${i.message}`).join("; ")}`,
+        });
     }
     // a migrated file's entries are no longer the text's objects (ids, parents and versions were filled in)
     const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.schemaChecked : undefined;
     for (const node of this.tree.byId.values()) {
       if (node.entry.type === "message" && node.entry.message == null) continue; // reported already
       const issues = checked && node.line <= checked.lines ? (checked.issues.get(node.line) ?? []) : schemaIssues(node.entry);
-      if (issues.length) out.push({ line: node.line, kind: "schema", severity: "info", message: `${String(node.entry.type)} entry differs from what pi writes: ${issues.join("; ")}`, entryId: node.entry.id });
+      if (issues.length)
+        out.push({
+          line: node.line,
+          kind: "schema",
+          severity: "info",
+          message: `${String(node.entry.type)} entry differs from what pi writes: ${issues.join("; ")}`,
+          entryId: node.entry.id,
+        });
     }
     this.schemaCache = { rev, value: out };
     return out;

@@ -18,7 +18,13 @@ export interface SharePreview {
   images: DroppedImages;
 }
 
-export function sharePreview(session: Session, sourceText: string, scope: Pick<ShareDataOptions, "scope" | "entryId" | "sourcePath">, rules: RedactionRules | null, limit = 200): SharePreview {
+export function sharePreview(
+  session: Session,
+  sourceText: string,
+  scope: Pick<ShareDataOptions, "scope" | "entryId" | "sourcePath">,
+  rules: RedactionRules | null,
+  limit = 200,
+): SharePreview {
   const { text } = scopedText(session, sourceText, scope);
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();

@@ -44,7 +44,11 @@ export function scopeProblem(session: Session, scope: ShareScope, entryId: strin
 }
 
 /** The lines of the chosen scope, before masking; fileName: pi's name for a fork, else null (the source's). */
-export function scopedText(session: Session, sourceText: string, options: Pick<ShareDataOptions, "scope" | "entryId" | "sourcePath">): { text: string; fileName: string | null } {
+export function scopedText(
+  session: Session,
+  sourceText: string,
+  options: Pick<ShareDataOptions, "scope" | "entryId" | "sourcePath">,
+): { text: string; fileName: string | null } {
   const problem = scopeProblem(session, options.scope, options.entryId);
   if (problem) throw new ShareScopeError(problem);
   if (options.scope === "session") return { text: sourceText, fileName: null };

@@ -44,12 +44,27 @@ describe("share file round trip", () => {
     const forkBack = await readBack(fork.html);
     const expected = session.fork(entry, { sourcePath: "/x/s.jsonl" });
     // the fork's new session id and label ids are fresh each time: compare all but those
-    const strip = (t: string) => t.split("\n").filter(Boolean).map((l) => { const v = JSON.parse(l); delete v.id; delete v.timestamp; if (v.type === "label") delete v.parentId; return v; });
+    const strip = (t: string) =>
+      t
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => {
+          const v = JSON.parse(l);
+          delete v.id;
+          delete v.timestamp;
+          if (v.type === "label") delete v.parentId;
+          return v;
+        });
     expect(strip(forkBack.text)).toEqual(strip(expected.text));
     expect(forkBack.manifest.fileName).toMatch(/\.jsonl$/);
     const reread = open(forkBack.text);
     expect(reread.leafId).not.toBeNull();
-    expect(reread.branch(entry).map((e) => e.id)).toEqual(session.branch(entry).map((e) => e.id).filter((id) => session.tree.get(id)!.type !== "label"));
+    expect(reread.branch(entry).map((e) => e.id)).toEqual(
+      session
+        .branch(entry)
+        .map((e) => e.id)
+        .filter((id) => session.tree.get(id)!.type !== "label"),
+    );
 
     const path = await makeShareFile(TEMPLATE, session, text, "s.jsonl", { ...base, scope: "path", entryId: entry });
     const pathBack = open((await readBack(path.html)).text);
@@ -62,14 +77,40 @@ describe("share file round trip", () => {
     const token = ["ghp", "_", "A1b2C3d4E5f6G7h8J9k0".repeat(2)].join("");
     const lines = [
       { type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/ann/acme-project" },
-      { type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `deploy for Acme Corp with ${token}`, timestamp: 1 } },
-      { type: "message", id: "a2", parentId: "a1", timestamp: "2026-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "reading /home/ann/acme-project/db.internal.acme" }], api: "x", provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 } },
+      {
+        type: "message",
+        id: "a1",
+        parentId: null,
+        timestamp: "2026-01-01T00:00:01.000Z",
+        message: { role: "user", content: `deploy for Acme Corp with ${token}`, timestamp: 1 },
+      },
+      {
+        type: "message",
+        id: "a2",
+        parentId: "a1",
+        timestamp: "2026-01-01T00:00:02.000Z",
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: "reading /home/ann/acme-project/db.internal.acme" }],
+          api: "x",
+          provider: "p",
+          model: "m",
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: "stop",
+          timestamp: 2,
+        },
+      },
     ];
     const text = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
     const rules = compileRedaction({ builtIn: true, literals: ["Acme Corp"], regexes: ["db\\.internal\\.[a-z]+"], homePaths: true });
     if ("errors" in rules) throw new Error("rules");
     const redactor = lineRedactor(rules);
-    const share = await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", { ...base, redactor, record: redactor.record, protection: { kind: "password", password: "pw" } });
+    const share = await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", {
+      ...base,
+      redactor,
+      record: redactor.record,
+      protection: { kind: "password", password: "pw" },
+    });
     await expect(readBack(share.html)).rejects.toBeInstanceOf(WrongSecretError);
     const back = await readBack(share.html, { password: "pw" });
     for (const secret of [token, "Acme Corp", "db.internal.acme", "/home/ann"]) {
@@ -84,7 +125,10 @@ describe("share file round trip", () => {
     const counts = Object.fromEntries(back.manifest.redaction!.rules.filter((r) => r.count > 0).map((r) => [r.name, r.count]));
     expect(counts).toEqual({ "github-token": 1, "literal-1": 1, "regex-1": 1, "home-path": 2 });
     const reread = open(back.text);
-    expect(reread.tree.entries.map((e) => [e.id, e.parentId])).toEqual([["a1", null], ["a2", "a1"]]);
+    expect(reread.tree.entries.map((e) => [e.id, e.parentId])).toEqual([
+      ["a1", null],
+      ["a2", "a1"],
+    ]);
     // a sealed file's title says nothing of what it holds
     expect(share.html).toContain("<title>pi session viewer</title>");
   });
@@ -101,7 +145,20 @@ describe("share file round trip", () => {
     const data = "iVBORw0KGgo".repeat(300);
     const lines = [
       { type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" },
-      { type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "see" }, { type: "image", data, mimeType: "image/png" }], timestamp: 1 } },
+      {
+        type: "message",
+        id: "a1",
+        parentId: null,
+        timestamp: "2026-01-01T00:00:01.000Z",
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "see" },
+            { type: "image", data, mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
+      },
     ];
     const text = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
     const share = await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", { ...base, dropImages: true });

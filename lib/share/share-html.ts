@@ -15,7 +15,8 @@ function escapeText(text: string): string {
 /** The template with `payload` in its data block and `title` (null: kept generic, e.g. for a sealed file) in <title>. */
 export function embedShare(template: string, payload: string, title: string | null): string {
   const at = template.indexOf(SLOT);
-  if (at < 0 || template.indexOf(SLOT, at + 1) >= 0) throw new ShareTemplateError("The viewer template has no single empty data block; rebuild it (npm run build:viewer).");
+  if (at < 0 || template.indexOf(SLOT, at + 1) >= 0)
+    throw new ShareTemplateError("The viewer template has no single empty data block; rebuild it (npm run build:viewer).");
   if (!/^[A-Za-z0-9+/=._-]*$/.test(payload)) throw new ShareTemplateError("The payload holds characters that cannot sit in the page unescaped.");
   const titled = title ? template.replace(TITLE, `<title>${escapeText(title.replace(/\s+/g, " ").slice(0, 200))} · pi session viewer</title>`) : template;
   const slot = titled.indexOf(SLOT);

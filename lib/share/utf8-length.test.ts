@@ -14,6 +14,7 @@ describe("utf8Length", () => {
   });
 
   it("counts 1-, 2-, 3- and 4-byte characters, and a lone surrogate as TextEncoder writes it (U+FFFD)", () => {
-    for (const text of ["", "a", "é", "€", "😀", "a😀b€é", "\ud83d", "x\udc00y", "\ud83d\ud83d\ude00"]) expect(utf8Length(text), JSON.stringify(text)).toBe(encoded(text));
+    for (const text of ["", "a", "é", "€", "😀", "a😀b€é", "\ud83d", "x\udc00y", "\ud83d\ud83d\ude00"])
+      expect(utf8Length(text), JSON.stringify(text)).toBe(encoded(text));
   });
 });

@@ -14,7 +14,10 @@ interface GoldenRecord {
   thinkingLevel: unknown;
 }
 
-type Golden = { codingAgent: { tree: { roots: string[]; children: Record<string, string[]> }; leaves: Record<string, GoldenRecord> }; harness: { leaves: Record<string, GoldenRecord> } };
+type Golden = {
+  codingAgent: { tree: { roots: string[]; children: Record<string, string[]> }; leaves: Record<string, GoldenRecord> };
+  harness: { leaves: Record<string, GoldenRecord> };
+};
 
 function load(name: string, reader: "ca" | "hx" = "ca") {
   const session = Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"), { reader });
@@ -62,7 +65,12 @@ function checkAgainstGoldens(result: Comparison, session: Session, ga: GoldenRec
   expect(result.onlyInA.length + result.shared.length).toBe(ga.messageCount);
   expect(result.onlyInB.length + result.shared.length).toBe(gb.messageCount);
   const inA = new Set([...result.onlyInA, ...result.shared].map((m) => m.key));
-  expect(session.context(result.a.id).messages.map(messageKey).filter((k) => inA.has(k))).toHaveLength(ga.messageCount);
+  expect(
+    session
+      .context(result.a.id)
+      .messages.map(messageKey)
+      .filter((k) => inA.has(k)),
+  ).toHaveLength(ga.messageCount);
 
   const ctxA = new Set(ga.context);
   const ctxB = new Set(gb.context);
@@ -74,21 +82,25 @@ function checkAgainstGoldens(result: Comparison, session: Session, ga: GoldenRec
   for (const id of storedIds(ga)) expect(sharedIds.has(id), id).toBe(storedB.has(id));
 }
 
-describe.each(["ca-branching-a", "ca-compaction-a", "ca-compaction-multi-a", "ca-medium-a", "ca-labels"])("compareNodes on %s agrees with pi's branch and context", (name) => {
-  const { session, golden } = load(name);
-  const records = golden.codingAgent.leaves;
-  const leaves = treeLeaves(golden);
-  const ids = Object.keys(records);
+describe.each(["ca-branching-a", "ca-compaction-a", "ca-compaction-multi-a", "ca-medium-a", "ca-labels"])(
+  "compareNodes on %s agrees with pi's branch and context",
+  (name) => {
+    const { session, golden } = load(name);
+    const records = golden.codingAgent.leaves;
+    const leaves = treeLeaves(golden);
+    const ids = Object.keys(records);
 
-  it("for every pair of tree leaves", () => {
-    expect(leaves.length).toBeGreaterThan(1);
-    for (const a of leaves) for (const b of leaves) checkAgainstGoldens(compareNodes(session, a, b), session, records[a]!, records[b]!);
-  });
+    it("for every pair of tree leaves", () => {
+      expect(leaves.length).toBeGreaterThan(1);
+      for (const a of leaves) for (const b of leaves) checkAgainstGoldens(compareNodes(session, a, b), session, records[a]!, records[b]!);
+    });
 
-  it("for each leaf against entries along the file", () => {
-    for (const a of leaves) for (let i = 0; i < ids.length; i += 5) checkAgainstGoldens(compareNodes(session, a, ids[i]!), session, records[a]!, records[ids[i]!]!);
-  });
-});
+    it("for each leaf against entries along the file", () => {
+      for (const a of leaves)
+        for (let i = 0; i < ids.length; i += 5) checkAgainstGoldens(compareNodes(session, a, ids[i]!), session, records[a]!, records[ids[i]!]!);
+    });
+  },
+);
 
 describe("compareNodes in the special cases", () => {
   const { session, golden } = load("ca-branching-a");

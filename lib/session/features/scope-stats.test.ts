@@ -7,7 +7,17 @@ import { FIXTURES_DIR } from "../testing/golden";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw JSON lines, read loosely on purpose
 
-const FIXTURES = ["ca-tiny", "ca-labels", "ca-branching-a", "ca-roles-a", "ca-compaction-multi-a", "ca-medium-a", "ca-large", "hx-retained-a", "hx-leaf-moves-a"];
+const FIXTURES = [
+  "ca-tiny",
+  "ca-labels",
+  "ca-branching-a",
+  "ca-roles-a",
+  "ca-compaction-multi-a",
+  "ca-medium-a",
+  "ca-large",
+  "hx-retained-a",
+  "hx-leaf-moves-a",
+];
 
 function rawEntries(name: string): Obj[] {
   return readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8")
@@ -28,7 +38,8 @@ function sums(entries: Obj[], all: Obj[]) {
   for (const e of entries) {
     times.push(Date.parse(e.timestamp));
     if (e.type === "compaction") compactions++;
-    const usage = e.type === "message" && e.message?.role === "assistant" ? e.message.usage : e.type === "compaction" || e.type === "branch_summary" ? e.usage : undefined;
+    const usage =
+      e.type === "message" && e.message?.role === "assistant" ? e.message.usage : e.type === "compaction" || e.type === "branch_summary" ? e.usage : undefined;
     if (usage) {
       for (const k of ["input", "output", "cacheRead", "cacheWrite"] as const) tokens[k] += usage[k] ?? 0;
       tokens.cost += usage.cost?.total ?? 0;

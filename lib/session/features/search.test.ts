@@ -128,7 +128,13 @@ describe("searchSession", () => {
 
   it("keeps match offsets right when lowercasing changes a character's length", () => {
     const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
-    const entry = JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "İstanbul needle here", timestamp: 1 } });
+    const entry = JSON.stringify({
+      type: "message",
+      id: "a",
+      parentId: null,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: { role: "user", content: "İstanbul needle here", timestamp: 1 },
+    });
     const hit = searchSession(Session.fromText(`${header}\n${entry}\n`), "NEEDLE").hits[0]!;
     expect(hit.snippet.slice(hit.start, hit.end)).toBe("needle");
   });
@@ -143,9 +149,18 @@ describe("searchSession", () => {
         id,
         parentId,
         timestamp: "2026-01-01T00:00:02.000Z",
-        message: { role: "assistant", content: [{ type: "text", text }, { type: "toolCall", id: "c", name: "read", arguments: { path } }], timestamp: 2 },
+        message: {
+          role: "assistant",
+          content: [
+            { type: "text", text },
+            { type: "toolCall", id: "c", name: "read", arguments: { path } },
+          ],
+          timestamp: 2,
+        },
       });
-    const session = Session.fromText([header, user("a", null, "Fix the Tree view"), call("b", "a", "Reading the tree", "src/Tree.tsx"), user("c", "b", "tree alone")].join("\n") + "\n");
+    const session = Session.fromText(
+      [header, user("a", null, "Fix the Tree view"), call("b", "a", "Reading the tree", "src/Tree.tsx"), user("c", "b", "tree alone")].join("\n") + "\n",
+    );
     const ids = (query: string) => [...searchSession(session, query).entryIds];
     expect(ids("tree")).toEqual(["a", "b", "c"]);
     // both words, in different fields of one entry: its text and its tool call

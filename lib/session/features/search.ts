@@ -94,7 +94,8 @@ export function entryFields(entry: SessionEntry): [SearchField, string][] {
         if (m.role === "assistant") {
           out.push(["thinking", blocksText(m.content, "thinking", "thinking")]);
           if (Array.isArray(m.content)) {
-            for (const block of m.content) if (isObject(block) && block.type === "toolCall") out.push(["toolCall", `${str(block.name)} ${json(block.arguments)}`]);
+            for (const block of m.content)
+              if (isObject(block) && block.type === "toolCall") out.push(["toolCall", `${str(block.name)} ${json(block.arguments)}`]);
           }
         }
       } else if (m.role === "toolResult") out.push(["toolResult", blocksText(m.content)]);
@@ -215,7 +216,7 @@ export function searchSession(session: Session, query: string, limit = SEARCH_LI
   // an entry's fields are consecutive docs: look at them together, then keep the entry if it holds every term
   const found: { doc: Doc; at: number; length: number }[] = [];
   const seen = new Set<string>();
-  for (let from = 0; terms.length && from < docs.length; ) {
+  for (let from = 0; terms.length && from < docs.length;) {
     const entryId = docs[from]!.entryId;
     let to = from;
     found.length = 0;

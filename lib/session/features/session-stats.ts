@@ -28,7 +28,20 @@ const bump = (map: Record<string, number>, key: string) => {
 
 /** Totals over a set of entries (the whole file, or one path). */
 export function sessionStats(entries: Iterable<SessionEntry>, tree?: SessionTree): SessionStats {
-  const out: SessionStats = { entries: 0, types: {}, roles: {}, toolCalls: {}, toolErrors: 0, usage: ZERO_USAGE, models: {}, branchPoints: 0, leaves: 0, firstTimestamp: null, lastTimestamp: null, durationMs: null };
+  const out: SessionStats = {
+    entries: 0,
+    types: {},
+    roles: {},
+    toolCalls: {},
+    toolErrors: 0,
+    usage: ZERO_USAGE,
+    models: {},
+    branchPoints: 0,
+    leaves: 0,
+    firstTimestamp: null,
+    lastTimestamp: null,
+    durationMs: null,
+  };
   let first = Infinity;
   let last = -Infinity;
   for (const entry of entries) {

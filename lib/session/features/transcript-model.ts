@@ -134,23 +134,53 @@ function modelName(provider: unknown, modelId: unknown): string | null {
   return parts.length ? parts.join("/") : null;
 }
 
-function section(entry: TreeEntry, kind: string, heading: HeadingPart[], blocks: TranscriptBlock[], label: string | null, extra: Partial<TranscriptSection> = {}): TranscriptSection {
+function section(
+  entry: TreeEntry,
+  kind: string,
+  heading: HeadingPart[],
+  blocks: TranscriptBlock[],
+  label: string | null,
+  extra: Partial<TranscriptSection> = {},
+): TranscriptSection {
   return { entry, kind, failed: false, form: "section", level: 2, heading, blocks, label, ...extra };
 }
 
 function entrySection(entry: TreeEntry, format: Format, label: string | null): TranscriptSection | null {
   switch (entry.type) {
     case "message":
-      return isObject(entry.message) ? messageSection(entry, entry.message, format, label) : section(entry, "error", ["Message"], [{ type: "note", text: "(message entry without a message)" }], label, { form: "line" });
+      return isObject(entry.message)
+        ? messageSection(entry, entry.message, format, label)
+        : section(entry, "error", ["Message"], [{ type: "note", text: "(message entry without a message)" }], label, { form: "line" });
     case "custom_message":
       return section(entry, "custom", ["Custom message", ...customSuffix(entry.customType)], contentBlocks(entry.content, format), label);
     case "compaction":
-      return section(entry, "summary", ["Compaction", ...(typeof entry.tokensBefore === "number" ? [` (${entry.tokensBefore} tokens before)`] : [])], summaryBlocks(entry.summary), label, { form: "quote" });
+      return section(
+        entry,
+        "summary",
+        ["Compaction", ...(typeof entry.tokensBefore === "number" ? [` (${entry.tokensBefore} tokens before)`] : [])],
+        summaryBlocks(entry.summary),
+        label,
+        { form: "quote" },
+      );
     case "branch_summary":
       if (!entry.summary) return null;
-      return section(entry, "summary", ["Branch summary", ...(typeof entry.fromId === "string" ? [" (from ", { code: entry.fromId }, ")"] : [])], summaryBlocks(entry.summary), label, { form: "quote" });
+      return section(
+        entry,
+        "summary",
+        ["Branch summary", ...(typeof entry.fromId === "string" ? [" (from ", { code: entry.fromId }, ")"] : [])],
+        summaryBlocks(entry.summary),
+        label,
+        { form: "quote" },
+      );
     case "model_change":
-      return section(entry, "setting", ["Model"], [{ type: "note", text: `Model changed to ${modelName(entry.provider, entry.modelId) ?? "(unknown)"}` }], label, { form: "line" });
+      return section(
+        entry,
+        "setting",
+        ["Model"],
+        [{ type: "note", text: `Model changed to ${modelName(entry.provider, entry.modelId) ?? "(unknown)"}` }],
+        label,
+        { form: "line" },
+      );
     case "thinking_level_change":
       return section(entry, "setting", ["Thinking"], [{ type: "note", text: `Thinking level set to ${String(entry.thinkingLevel)}` }], label, { form: "line" });
     default:
@@ -165,14 +195,22 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
     case "assistant": {
       const model = modelName(message.provider, message.model);
       const stopped = message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "length";
-      const heading: HeadingPart[] = ["Assistant", ...(model ? [" · ", { meta: model }] : []), ...(stopped ? [` — stopped: ${String(message.stopReason)}`] : [])];
+      const heading: HeadingPart[] = [
+        "Assistant",
+        ...(model ? [" · ", { meta: model }] : []),
+        ...(stopped ? [` — stopped: ${String(message.stopReason)}`] : []),
+      ];
       const blocks = contentBlocks(message.content, format);
       if (typeof message.errorMessage === "string") blocks.push({ type: "error", text: message.errorMessage });
       return section(entry, "assistant", heading, blocks, label, { failed: stopped });
     }
     case "toolResult": {
       const failed = message.isError === true;
-      const heading: HeadingPart[] = ["Tool result", ...(typeof message.toolName === "string" ? [" ", { code: message.toolName }] : []), ...(failed ? [" (error)"] : [])];
+      const heading: HeadingPart[] = [
+        "Tool result",
+        ...(typeof message.toolName === "string" ? [" ", { code: message.toolName }] : []),
+        ...(failed ? [" (error)"] : []),
+      ];
       return section(entry, "toolResult", heading, resultBlocks(message.content, format), label, { failed, level: 3 });
     }
     case "bashExecution":
@@ -184,7 +222,13 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
     case "compactionSummary":
       return section(entry, "summary", ["Compaction summary"], summaryBlocks(message.summary), label, { form: "quote" });
     default:
-      return section(entry, "unknown", [typeof message.role === "string" ? message.role : "Message"], [{ type: "pre", text: JSON.stringify(message, null, 2), lang: "json" }], label);
+      return section(
+        entry,
+        "unknown",
+        [typeof message.role === "string" ? message.role : "Message"],
+        [{ type: "pre", text: JSON.stringify(message, null, 2), lang: "json" }],
+        label,
+      );
   }
 }
 

@@ -13,7 +13,13 @@ const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-00000
 
 /** A linear session from message objects, ids m1, m2, … */
 function linear(messages: JsonObject[], extra: JsonObject[] = []): Session {
-  const entries = messages.map((message, i) => ({ type: "message", id: `m${i + 1}`, parentId: i ? `m${i}` : null, timestamp: `2026-01-01T00:00:0${i}.000Z`, message }));
+  const entries = messages.map((message, i) => ({
+    type: "message",
+    id: `m${i + 1}`,
+    parentId: i ? `m${i}` : null,
+    timestamp: `2026-01-01T00:00:0${i}.000Z`,
+    message,
+  }));
   return Session.fromText([HEADER, ...entries, ...extra].map((e) => `${JSON.stringify(e)}\n`).join(""));
 }
 
@@ -47,7 +53,9 @@ describe("transcriptMarkdown", () => {
   it("writes tool calls as fenced pretty JSON, thinking in <details>, images as notes", () => {
     const session = fixture("ca-roles-a");
     const md = transcriptMarkdown(session, session.leafId!);
-    const blocks = session.branch(session.leafId!).flatMap((e) => (e.type === "message" && Array.isArray(messageOf(e).content) ? (messageOf(e).content as JsonObject[]) : []));
+    const blocks = session
+      .branch(session.leafId!)
+      .flatMap((e) => (e.type === "message" && Array.isArray(messageOf(e).content) ? (messageOf(e).content as JsonObject[]) : []));
     const call = blocks.find((b) => b.type === "toolCall")!;
     expect(md).toContain(`**Tool call** \`${call.name}\`\n\n\`\`\`json\n${JSON.stringify(call.arguments, null, 2)}\n\`\`\``);
     const thinking = blocks.find((b) => b.type === "thinking")!;
@@ -100,7 +108,10 @@ describe("transcriptMarkdown", () => {
   });
 
   it("titles an unnamed session by its first user message, else by its id", () => {
-    const session = linear([{ role: "user", content: [{ type: "text", text: "Please   fix the flaky test in ci" }] }, { role: "assistant", content: [] }]);
+    const session = linear([
+      { role: "user", content: [{ type: "text", text: "Please   fix the flaky test in ci" }] },
+      { role: "assistant", content: [] },
+    ]);
     expect(session.name).toBeNull();
     expect(transcriptTitle(session, session.branch("m2"))).toBe("Please fix the flaky test in ci");
     expect(transcriptMarkdown(session, "m2").split("\n")[0]).toBe("# Please fix the flaky test in ci");

@@ -16,7 +16,10 @@ export function transcriptMarkdown(session: Session, id: string, options: Transc
   const transcript = transcriptOf(session, id, options);
   const out: string[] = [`# ${escapeInline(transcript.title)}`, "", ...facts(transcript), ""];
   for (const section of transcript.sections) out.push(sectionMarkdown(section), "");
-  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function facts(transcript: Transcript): string[] {

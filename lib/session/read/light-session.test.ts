@@ -45,7 +45,8 @@ function tail(n: number): string {
 function stretch(text: string): string {
   let n = 0;
   const grow = (value: unknown, key: string): unknown => {
-    if (typeof value === "string") return value.length > 0 && !["type", "role", "timestamp", "id", "parentId", "targetId", "firstKeptEntryId"].includes(key) ? value + tail(n++) : value;
+    if (typeof value === "string")
+      return value.length > 0 && !["type", "role", "timestamp", "id", "parentId", "targetId", "firstKeptEntryId"].includes(key) ? value + tail(n++) : value;
     if (Array.isArray(value)) return value.map((v) => grow(v, key));
     if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, grow(v, k)]));
     return value;
@@ -80,7 +81,9 @@ function makeCases(): Case[] {
     const text = readFileSync(fixture.file, "utf8");
     out.push({ name: fixture.name, text }, { name: `${fixture.name} stretched`, text: stretch(text) });
   }
-  for (const file of readdirSync(E2E_SESSIONS, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"))) {
+  for (const file of readdirSync(E2E_SESSIONS, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".jsonl"))) {
     const text = readFileSync(path.join(E2E_SESSIONS, file), "utf8");
     out.push({ name: `e2e ${path.basename(file)}`, text }, { name: `e2e ${path.basename(file)} stretched`, text: stretch(text) });
   }
@@ -108,7 +111,12 @@ function outcome<T>(run: () => T): T | { error: string } {
   }
 }
 
-const FORK = { sessionId: "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000", timestamp: "2026-02-01T00:00:00.000Z", sourcePath: "/tmp/source.jsonl", labelId: (taken: Set<string>) => `l${taken.size.toString(16).padStart(7, "0")}` };
+const FORK = {
+  sessionId: "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000",
+  timestamp: "2026-02-01T00:00:00.000Z",
+  sourcePath: "/tmp/source.jsonl",
+  labelId: (taken: Set<string>) => `l${taken.size.toString(16).padStart(7, "0")}`,
+};
 
 function sameAnswers(full: Session, light: Session, where: string): void {
   expect(light.parser.lineKinds, where).toEqual(full.parser.lineKinds);
@@ -118,26 +126,52 @@ function sameAnswers(full: Session, light: Session, where: string): void {
   expect([...light.labels()], where).toEqual([...full.labels()]);
   expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
   expect(light.shape().roots, where).toEqual(full.shape().roots);
-  expect(outcome(() => scopeStats(light, { kind: "session" })), where).toEqual(outcome(() => scopeStats(full, { kind: "session" })));
-  for (const query of ["the", "é ü", "漢字", "hi\"", "error"]) expect(searchSession(light, query), `${where} search ${query}`).toEqual(searchSession(full, query));
+  expect(
+    outcome(() => scopeStats(light, { kind: "session" })),
+    where,
+  ).toEqual(outcome(() => scopeStats(full, { kind: "session" })));
+  for (const query of ["the", "é ü", "漢字", 'hi"', "error"])
+    expect(searchSession(light, query), `${where} search ${query}`).toEqual(searchSession(full, query));
   const ids = idsOf(full);
   const readers: RuleSetId[] = [full.reader];
   for (const [n, id] of ids.entries()) {
     for (const reader of readers) {
       const at = `${where} @${id} (${reader})`;
-      expect(outcome(() => light.branch(id, reader).map((e) => e.id)), at).toEqual(outcome(() => full.branch(id, reader).map((e) => e.id)));
-      expect(outcome(() => light.context(id, reader)), at).toEqual(outcome(() => full.context(id, reader)));
-      expect(outcome(() => light.fork(id, FORK, reader).text), at).toEqual(outcome(() => full.fork(id, FORK, reader).text));
+      expect(
+        outcome(() => light.branch(id, reader).map((e) => e.id)),
+        at,
+      ).toEqual(outcome(() => full.branch(id, reader).map((e) => e.id)));
+      expect(
+        outcome(() => light.context(id, reader)),
+        at,
+      ).toEqual(outcome(() => full.context(id, reader)));
+      expect(
+        outcome(() => light.fork(id, FORK, reader).text),
+        at,
+      ).toEqual(outcome(() => full.fork(id, FORK, reader).text));
       if (n < TRANSCRIPTS) {
-        expect(outcome(() => transcriptMarkdown(light, id, { reader })), at).toEqual(outcome(() => transcriptMarkdown(full, id, { reader })));
-        expect(outcome(() => transcriptHtml(light, id, { reader })), at).toEqual(outcome(() => transcriptHtml(full, id, { reader })));
+        expect(
+          outcome(() => transcriptMarkdown(light, id, { reader })),
+          at,
+        ).toEqual(outcome(() => transcriptMarkdown(full, id, { reader })));
+        expect(
+          outcome(() => transcriptHtml(light, id, { reader })),
+          at,
+        ).toEqual(outcome(() => transcriptHtml(full, id, { reader })));
       }
-      expect(outcome(() => scopeStats(light, { kind: "branch", id })), at).toEqual(outcome(() => scopeStats(full, { kind: "branch", id })));
+      expect(
+        outcome(() => scopeStats(light, { kind: "branch", id })),
+        at,
+      ).toEqual(outcome(() => scopeStats(full, { kind: "branch", id })));
     }
     expect(light.tree.full(light.tree.get(id)!), where).toEqual(full.tree.get(id));
   }
   const [a, b] = [ids[0], ids[ids.length - 1]];
-  if (a && b) expect(outcome(() => compareNodes(light, a, b)), where).toEqual(outcome(() => compareNodes(full, a, b)));
+  if (a && b)
+    expect(
+      outcome(() => compareNodes(light, a, b)),
+      where,
+    ).toEqual(outcome(() => compareNodes(full, a, b)));
 }
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -172,7 +206,7 @@ describe("light lines", () => {
   });
 
   it("write every other character as an escape, so a valid line becomes ASCII and parses the same", () => {
-    const value = { type: "message", id: "é1", message: { role: "user", content: "naïve → 漢字 😀 \u2028 \"q\" \\ tab\t", clé: ["ü", 1, null] } };
+    const value = { type: "message", id: "é1", message: { role: "user", content: 'naïve → 漢字 😀 \u2028 "q" \\ tab\t', clé: ["ü", 1, null] } };
     const line = encoder.encode(JSON.stringify(value));
     const out = new ByteSink();
     expect(lightLine(line, 0, line.length, out)).toBe(LineForm.Escaped);
@@ -234,7 +268,10 @@ describe("light lines", () => {
         expect(lines.has(i + 1) ? lines.text(i + 1) : lightLines[i], at).toBe(fullLines[i]);
         if (!lines.isCut(i + 1) && i < fullLines.length - 1) expect(JSON.parse(lightLines[i]!), at).toEqual(JSON.parse(fullLines[i]!));
       }
-      expect([...light.slice(0, light.lastIndexOf("\n"))].every((c) => c.charCodeAt(0) < 0x80), `chunk ${size}: light text is ASCII`).toBe(true);
+      expect(
+        [...light.slice(0, light.lastIndexOf("\n"))].every((c) => c.charCodeAt(0) < 0x80),
+        `chunk ${size}: light text is ASCII`,
+      ).toBe(true);
     }
   });
 
@@ -259,7 +296,13 @@ describe("light lines", () => {
   it("decode light lines in pieces at line ends, a line longer than a piece and lines with other characters included", () => {
     const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
     const entry = (i: number) =>
-      JSON.stringify({ type: "message", id: `m${i}`, parentId: i ? `m${i - 1}` : null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `line ${i} é 漢字` } });
+      JSON.stringify({
+        type: "message",
+        id: `m${i}`,
+        parentId: i ? `m${i - 1}` : null,
+        timestamp: "2026-01-01T00:00:01.000Z",
+        message: { role: "user", content: `line ${i} é 漢字` },
+      });
     const broken = `{"type":"message","id":"x","note":"ü ${"z".repeat(70_000)}" "message":{}}`;
     const text = [header, ...Array.from({ length: 2000 }, (_, i) => entry(i)), broken, entry(2000), ""].join("\n");
     const full = Session.fromText(text);
@@ -293,12 +336,17 @@ describe("light lines", () => {
 });
 
 describe("a session read from light lines answers as the full text does", () => {
-  it.each(cases())("$name", ({ name, text }) => {
-    const full = Session.fromText(text);
-    const bytes = encoder.encode(text);
-    const chunk = 1 + (text.length % 9973);
-    const light = new Session(readLight(bytes, chunk, 1 << 14));
-    if (CUT_OVER < text.length && name.endsWith("stretched")) expect(light.tree.hasCutEntries || light.parser.sourceVersion !== 3 || light.parser.isV4Log, name).toBe(true);
-    sameAnswers(full, light, name);
-  }, 300_000);
+  it.each(cases())(
+    "$name",
+    ({ name, text }) => {
+      const full = Session.fromText(text);
+      const bytes = encoder.encode(text);
+      const chunk = 1 + (text.length % 9973);
+      const light = new Session(readLight(bytes, chunk, 1 << 14));
+      if (CUT_OVER < text.length && name.endsWith("stretched"))
+        expect(light.tree.hasCutEntries || light.parser.sourceVersion !== 3 || light.parser.isV4Log, name).toBe(true);
+      sameAnswers(full, light, name);
+    },
+    300_000,
+  );
 });

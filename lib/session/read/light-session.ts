@@ -27,7 +27,7 @@ export class LightSessionReader {
     const light = chunk.light;
     // decoded a few lines at a time: in Chromium a megabyte-long string takes ten times as long to make as
     // the same text in small strings (a fresh large object, its pages zeroed as they are first written)
-    for (let start = 0; start < light.length; ) {
+    for (let start = 0; start < light.length;) {
       const end = pieceEnd(light, start);
       const text = this.decoder.decode(light.subarray(start, end));
       this.texts?.push(text);

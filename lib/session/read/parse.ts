@@ -97,7 +97,14 @@ export class SessionParser {
   end(last: ReadLine | null = this.reader.end()): this {
     if (this.ended) return this;
     this.ended = true;
-    this.endMark = { lineNo: this.lineNo, diagnostics: this.fileDiagnostics.length, extraHeaders: this.extraHeaders.length, treeRevision: this.tree.revision, sawParsedLine: this.sawParsedLine, legacy: this.legacy !== null };
+    this.endMark = {
+      lineNo: this.lineNo,
+      diagnostics: this.fileDiagnostics.length,
+      extraHeaders: this.extraHeaders.length,
+      treeRevision: this.tree.revision,
+      sawParsedLine: this.sawParsedLine,
+      legacy: this.legacy !== null,
+    };
     if (last) {
       this.endedWithNewline = false;
       this.accept(last, true);
@@ -121,7 +128,8 @@ export class SessionParser {
   reopen(): boolean {
     const mark = this.endMark;
     if (!this.ended || !mark) return !this.ended;
-    if (mark.legacy || this.tree.revision !== mark.treeRevision || this.sawParsedLine !== mark.sawParsedLine || this.extraHeaders.length !== mark.extraHeaders) return false;
+    if (mark.legacy || this.tree.revision !== mark.treeRevision || this.sawParsedLine !== mark.sawParsedLine || this.extraHeaders.length !== mark.extraHeaders)
+      return false;
     if (this.v4 && this.lineNo !== mark.lineNo) return false; // the v4 log noted the bad line; it has no undo
     // only line bookkeeping is left to undo: an unreadable, falsy or blank last line, and end()'s own notes
     for (let n = this.lineNo; n > mark.lineNo; n--) {
@@ -193,7 +201,13 @@ export class SessionParser {
       this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is ${JSON.stringify(value)}, not an entry: pi skips it` });
       return;
     }
-    if (isLast) this.fileDiagnostics.push({ line: n, kind: "no-final-newline", severity: "info", message: "last line has no final newline (pi ≥ 0.84.4 appends one on open)" });
+    if (isLast)
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "no-final-newline",
+        severity: "info",
+        message: "last line has no final newline (pi ≥ 0.84.4 appends one on open)",
+      });
     const first = !this.sawParsedLine;
     this.sawParsedLine = true;
     if (!isObject(value)) {
@@ -201,7 +215,12 @@ export class SessionParser {
       this.lineKinds.push("unreadable");
       this.unreadable.set(n, Array.isArray(value) ? "array" : "primitive");
       this.v4?.badLine(n, "is not a JSON object");
-      this.fileDiagnostics.push({ line: n, kind: "not-object", severity: "warning", message: `line is a JSON ${Array.isArray(value) ? "array" : typeof value}, not an object: pi keeps it as an entry without id, outside the tree` });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "not-object",
+        severity: "warning",
+        message: `line is a JSON ${Array.isArray(value) ? "array" : typeof value}, not an object: pi keeps it as an entry without id, outside the tree`,
+      });
       this.legacy?.parsed.push(value);
       return;
     }
@@ -229,7 +248,12 @@ export class SessionParser {
       }
       this.lineKinds.push("extra-header");
       this.extraHeaders.push({ line: n, value });
-      this.fileDiagnostics.push({ line: n, kind: "extra-header", severity: "warning", message: "a second session header: pi drops it, and the entries after it form their own root" });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "extra-header",
+        severity: "warning",
+        message: "a second session header: pi drops it, and the entries after it form their own root",
+      });
       this.legacy?.parsed.push(value);
       return;
     }
@@ -260,7 +284,12 @@ export class SessionParser {
       this.sourceVersion = version;
       this.legacy = { entries: [], lines: [], parsed: [header] };
     } else if (version !== CURRENT_VERSION) {
-      this.fileDiagnostics.push({ line: n, kind: "future-version", severity: "info", message: `header version ${JSON.stringify(version)}: pi 0.84 reads it as version 3 without migrating` });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "future-version",
+        severity: "info",
+        message: `header version ${JSON.stringify(version)}: pi 0.84 reads it as version 3 without migrating`,
+      });
     }
   }
 
@@ -270,7 +299,12 @@ export class SessionParser {
     if (V4Log.isHeader(value)) {
       this.isV4Log = true;
       this.v4 = new V4Log(value, n);
-      this.fileDiagnostics.push({ line: n, kind: "v4-log", severity: "error", message: "a v4 mutation log (pi-agent-core ≥ 0.84): pi's coding agent cannot open it; read here by pi-agent-core 0.84.1's rules" });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "v4-log",
+        severity: "error",
+        message: "a v4 mutation log (pi-agent-core ≥ 0.84): pi's coding agent cannot open it; read here by pi-agent-core 0.84.1's rules",
+      });
       return true;
     }
     const why = value.type === "session" ? "the session header has no id" : "the first line is not a session header";
@@ -280,11 +314,21 @@ export class SessionParser {
 
   private unparsable(n: number, read: { reason: string; bom: boolean }, isLast: boolean): void {
     if (read.bom && !this.sawParsedLine) {
-      this.fileDiagnostics.push({ line: n, kind: "bom", severity: "error", message: "line starts with a UTF-8 byte order mark: pi cannot parse it, so the file has no header and pi refuses it" });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "bom",
+        severity: "error",
+        message: "line starts with a UTF-8 byte order mark: pi cannot parse it, so the file has no header and pi refuses it",
+      });
       return;
     }
     if (isLast) {
-      this.fileDiagnostics.push({ line: n, kind: "torn-line", severity: "warning", message: `last line is cut off (no newline, not valid JSON): pi skips it (${read.reason})` });
+      this.fileDiagnostics.push({
+        line: n,
+        kind: "torn-line",
+        severity: "warning",
+        message: `last line is cut off (no newline, not valid JSON): pi skips it (${read.reason})`,
+      });
       return;
     }
     this.fileDiagnostics.push({ line: n, kind: "invalid-json", severity: "warning", message: `not valid JSON, pi skips the line (${read.reason})` });

@@ -55,9 +55,20 @@ export const bashExecutionMessageSchema = z.looseObject({
   excludeFromContext: z.boolean().optional(),
   timestamp: ms,
 });
-export const customMessageSchema = z.looseObject({ role: z.literal("custom"), customType: z.string(), content: z.union([z.string(), z.array(textOrImage)]), display: z.boolean(), timestamp: ms });
+export const customMessageSchema = z.looseObject({
+  role: z.literal("custom"),
+  customType: z.string(),
+  content: z.union([z.string(), z.array(textOrImage)]),
+  display: z.boolean(),
+  timestamp: ms,
+});
 export const branchSummaryMessageSchema = z.looseObject({ role: z.literal("branchSummary"), summary: z.string(), fromId: z.string(), timestamp: ms });
-export const compactionSummaryMessageSchema = z.looseObject({ role: z.literal("compactionSummary"), summary: z.string(), tokensBefore: z.number(), timestamp: ms });
+export const compactionSummaryMessageSchema = z.looseObject({
+  role: z.literal("compactionSummary"),
+  summary: z.string(),
+  tokensBefore: z.number(),
+  timestamp: ms,
+});
 
 /** pi-coding-agent ≥ 0.86: a delta of the system prompt (text, named sections, tools added or removed). */
 export const systemMessageSchema = z.looseObject({
@@ -95,7 +106,11 @@ const base = { id: z.string().min(1), parentId: z.string().nullable(), timestamp
 export const entrySchemas = {
   message: z.looseObject({ ...base, type: z.literal("message"), message: messageSchema }),
   model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), modelId: z.string() }),
-  thinking_level_change: z.looseObject({ ...base, type: z.literal("thinking_level_change"), thinkingLevel: z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]) }),
+  thinking_level_change: z.looseObject({
+    ...base,
+    type: z.literal("thinking_level_change"),
+    thinkingLevel: z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]),
+  }),
   compaction: z.looseObject({
     ...base,
     type: z.literal("compaction"),
@@ -108,14 +123,33 @@ export const entrySchemas = {
   }),
   branch_summary: z.looseObject({ ...base, type: z.literal("branch_summary"), fromId: z.string(), summary: z.string(), fromHook: z.boolean().optional() }),
   custom: z.looseObject({ ...base, type: z.literal("custom"), customType: z.string() }),
-  custom_message: z.looseObject({ ...base, type: z.literal("custom_message"), customType: z.string(), content: z.union([z.string(), z.array(textOrImage)]), display: z.boolean() }),
+  custom_message: z.looseObject({
+    ...base,
+    type: z.literal("custom_message"),
+    customType: z.string(),
+    content: z.union([z.string(), z.array(textOrImage)]),
+    display: z.boolean(),
+  }),
   label: z.looseObject({ ...base, type: z.literal("label"), targetId: z.string(), label: z.string().optional() }),
   session_info: z.looseObject({ ...base, type: z.literal("session_info"), name: z.string() }),
   leaf: z.looseObject({ ...base, type: z.literal("leaf"), targetId: z.string().nullable() }),
   active_tools_change: z.looseObject({ ...base, type: z.literal("active_tools_change"), activeToolNames: z.array(z.string()) }),
   // pi-coding-agent ≥ 0.86 / ≥ 0.87
-  usage: z.looseObject({ ...base, type: z.literal("usage"), kind: z.string(), provider: z.string(), model: z.string(), usage: usageSchema, note: z.string().optional() }),
-  context_edit: z.looseObject({ ...base, type: z.literal("context_edit"), targetId: z.string(), replacement: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]) }).nullable() }),
+  usage: z.looseObject({
+    ...base,
+    type: z.literal("usage"),
+    kind: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    usage: usageSchema,
+    note: z.string().optional(),
+  }),
+  context_edit: z.looseObject({
+    ...base,
+    type: z.literal("context_edit"),
+    targetId: z.string(),
+    replacement: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]) }).nullable(),
+  }),
 } as const;
 
 export type KnownEntryType = keyof typeof entrySchemas;

@@ -10,8 +10,26 @@ import type { JsonObject } from "../types";
  * words it, and reading goes on leniently so that every line is still shown.
  */
 
-export const V4_ENTRY_TYPES: ReadonlySet<string> = new Set(["message", "model_change", "thinking_level_change", "active_tools_change", "compaction", "branch_summary", "custom"]);
-export const V4_RECORD_TYPES: ReadonlySet<string> = new Set(["operation_started", "abort_requested", "operation_finished", "step_attempt", "tool_started", "queue_enqueued", "queue_cancelled", "write_deferred", "usage"]);
+export const V4_ENTRY_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "model_change",
+  "thinking_level_change",
+  "active_tools_change",
+  "compaction",
+  "branch_summary",
+  "custom",
+]);
+export const V4_RECORD_TYPES: ReadonlySet<string> = new Set([
+  "operation_started",
+  "abort_requested",
+  "operation_finished",
+  "step_attempt",
+  "tool_started",
+  "queue_enqueued",
+  "queue_cancelled",
+  "write_deferred",
+  "usage",
+]);
 const OPERATION_KINDS = new Set(["run", "compaction", "navigation"]);
 
 export type V4LineKind = "entry" | "lane" | "fact" | "record";
@@ -152,14 +170,21 @@ export class V4Log {
   private acceptEntry(value: JsonObject, line: number, seq: unknown): void {
     const lane = value.lane;
     const fieldError =
-      lane !== undefined && typeof lane !== "string" ? "has invalid lane"
-      : typeof value.id !== "string" ? "has invalid id"
-      : typeof value.type !== "string" ? "has invalid entry type"
-      : !V4_ENTRY_TYPES.has(value.type) ? `has unknown entry type ${value.type}`
-      : value.parentId !== null && typeof value.parentId !== "string" ? "has invalid parentId"
-      : !isSafeCount(value.timestamp, 0) ? "has invalid timestamp"
-      : value.type === "custom" && typeof value.customType !== "string" ? "has invalid customType"
-      : null;
+      lane !== undefined && typeof lane !== "string"
+        ? "has invalid lane"
+        : typeof value.id !== "string"
+          ? "has invalid id"
+          : typeof value.type !== "string"
+            ? "has invalid entry type"
+            : !V4_ENTRY_TYPES.has(value.type)
+              ? `has unknown entry type ${value.type}`
+              : value.parentId !== null && typeof value.parentId !== "string"
+                ? "has invalid parentId"
+                : !isSafeCount(value.timestamp, 0)
+                  ? "has invalid timestamp"
+                  : value.type === "custom" && typeof value.customType !== "string"
+                    ? "has invalid customType"
+                    : null;
     if (fieldError) this.problem(line, fieldError);
     this.checkSeq(line, seq);
     const id = typeof value.id === "string" ? value.id : null;
@@ -181,16 +206,25 @@ export class V4Log {
   private acceptRecord(value: JsonObject, line: number, seq: unknown): void {
     const intent = value.intent;
     const fieldError =
-      typeof value.id !== "string" ? "has invalid id"
-      : typeof value.lane !== "string" ? "has invalid lane"
-      : typeof value.type !== "string" ? "has invalid record type"
-      : !V4_RECORD_TYPES.has(value.type) ? `has unknown record type ${value.type}`
-      : !isSafeCount(value.timestamp, 0) ? "has invalid timestamp"
-      : value.type === "operation_started" && !isObject(intent) ? "has invalid intent"
-      : value.type === "operation_started" && typeof (intent as JsonObject).kind !== "string" ? "has invalid operation kind"
-      : value.type === "operation_started" && !OPERATION_KINDS.has((intent as JsonObject).kind as string) ? `has unknown operation kind ${String((intent as JsonObject).kind)}`
-      : value.type === "operation_finished" && typeof value.runId !== "string" ? "has invalid runId"
-      : null;
+      typeof value.id !== "string"
+        ? "has invalid id"
+        : typeof value.lane !== "string"
+          ? "has invalid lane"
+          : typeof value.type !== "string"
+            ? "has invalid record type"
+            : !V4_RECORD_TYPES.has(value.type)
+              ? `has unknown record type ${value.type}`
+              : !isSafeCount(value.timestamp, 0)
+                ? "has invalid timestamp"
+                : value.type === "operation_started" && !isObject(intent)
+                  ? "has invalid intent"
+                  : value.type === "operation_started" && typeof (intent as JsonObject).kind !== "string"
+                    ? "has invalid operation kind"
+                    : value.type === "operation_started" && !OPERATION_KINDS.has((intent as JsonObject).kind as string)
+                      ? `has unknown operation kind ${String((intent as JsonObject).kind)}`
+                      : value.type === "operation_finished" && typeof value.runId !== "string"
+                        ? "has invalid runId"
+                        : null;
     if (fieldError) this.problem(line, fieldError);
     this.checkSeq(line, seq);
     if (typeof value.lane === "string" && !this.lanes.has(value.lane)) this.problem(line, `references missing lane ${value.lane}`);
@@ -254,14 +288,21 @@ export class V4Log {
 
   private checkHeader(header: JsonObject): void {
     const error =
-      header.parentSessionId !== undefined && typeof header.parentSessionId !== "string" ? "has invalid parentSessionId"
-      : header.legacyParentSessionPath !== undefined && typeof header.legacyParentSessionPath !== "string" ? "has invalid legacyParentSessionPath"
-      : header.parentSessionId !== undefined && header.legacyParentSessionPath !== undefined ? "has both parentSessionId and legacyParentSessionPath"
-      : header.metadata !== undefined && !isObject(header.metadata) ? "has invalid metadata"
-      : typeof header.id !== "string" ? "has invalid id"
-      : !isSafeCount(header.createdAt, 0) ? "has invalid timestamp"
-      : typeof header.cwd !== "string" ? "has invalid cwd"
-      : null;
+      header.parentSessionId !== undefined && typeof header.parentSessionId !== "string"
+        ? "has invalid parentSessionId"
+        : header.legacyParentSessionPath !== undefined && typeof header.legacyParentSessionPath !== "string"
+          ? "has invalid legacyParentSessionPath"
+          : header.parentSessionId !== undefined && header.legacyParentSessionPath !== undefined
+            ? "has both parentSessionId and legacyParentSessionPath"
+            : header.metadata !== undefined && !isObject(header.metadata)
+              ? "has invalid metadata"
+              : typeof header.id !== "string"
+                ? "has invalid id"
+                : !isSafeCount(header.createdAt, 0)
+                  ? "has invalid timestamp"
+                  : typeof header.cwd !== "string"
+                    ? "has invalid cwd"
+                    : null;
     if (error) this.problem(1, error);
   }
 

@@ -49,7 +49,13 @@ export function chooseRules(parser: SessionParser, forced: "auto" | RuleSetId = 
   });
   if (forced !== "auto") return choice(forced, `reader chosen explicitly (${forced})`, null, "chosen explicitly");
   const v4 = parser.v4;
-  if (v4) return choice("v4", `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`, v4.headerLine, `line ${v4.headerLine}: v4 header`);
+  if (v4)
+    return choice(
+      "v4",
+      `line ${v4.headerLine} is a v4 log header ({"kind":"header","version":4}): read as pi-agent-core 0.84.1's JSONL storage reads it`,
+      v4.headerLine,
+      `line ${v4.headerLine}: v4 header`,
+    );
   if (!tree.hasLeafEntries) {
     const trace = tree.evidence.strongest;
     if (trace) return choice(trace.rules, `${trace.reason}: read by ${RULE_SETS[trace.rules].label}'s rules`, trace.line, `line ${trace.line}: ${trace.what}`);

@@ -30,13 +30,27 @@ export class FormatEvidence {
 
   observe(entry: SessionEntry, line: number): void {
     const type = entry.type;
-    if (type === "context_edit") this.note("context_edit", line, "ca-0.87", "context_edit", `line ${line} has a context_edit entry (written by pi-coding-agent ≥ 0.87)`);
+    if (type === "context_edit")
+      this.note("context_edit", line, "ca-0.87", "context_edit", `line ${line} has a context_edit entry (written by pi-coding-agent ≥ 0.87)`);
     else if (type === "usage") this.note("usage", line, "ca-0.86", "usage", `line ${line} has a usage entry (written by pi-coding-agent ≥ 0.86)`);
     else if (type === "compaction") {
       if (typeof entry.id === "string" && entry.firstKeptEntryId === entry.id) {
-        this.note("self-kept", line, "ca-0.87", "firstKeptEntryId = own id", `line ${line} is a compaction whose firstKeptEntryId is its own id (pi-coding-agent ≥ 0.87's default)`);
+        this.note(
+          "self-kept",
+          line,
+          "ca-0.87",
+          "firstKeptEntryId = own id",
+          `line ${line} is a compaction whose firstKeptEntryId is its own id (pi-coding-agent ≥ 0.87's default)`,
+        );
       }
-      if (entry.systemMessage) this.note("systemMessage", line, "ca-0.86", "compaction systemMessage", `line ${line} is a compaction with a systemMessage (written by pi-coding-agent ≥ 0.86)`);
+      if (entry.systemMessage)
+        this.note(
+          "systemMessage",
+          line,
+          "ca-0.86",
+          "compaction systemMessage",
+          `line ${line} is a compaction with a systemMessage (written by pi-coding-agent ≥ 0.86)`,
+        );
     } else if (type === "message" && isObject(entry.message) && entry.message.role === "system") {
       this.note("system", line, "ca-0.86", "system message", `line ${line} is a system message (written by pi-coding-agent ≥ 0.86)`);
     }

@@ -15,7 +15,15 @@ function message(id: string, parentId: string | null, i: number, text: string): 
   const body =
     role === "user"
       ? { role, content: text, timestamp: EPOCH + i * 1000 }
-      : { role, content: [{ type: "text", text }], provider: "anthropic", model: "claude-test", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: EPOCH + i * 1000 };
+      : {
+          role,
+          content: [{ type: "text", text }],
+          provider: "anthropic",
+          model: "claude-test",
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: "stop",
+          timestamp: EPOCH + i * 1000,
+        };
   return JSON.stringify({ type: "message", id, parentId, timestamp: at(i + 1), message: body });
 }
 

@@ -21,7 +21,8 @@ export function listFixtures(): Fixture[] {
   if (!existsSync(FIXTURES_DIR)) throw new Error(`shared fixtures not found at ${FIXTURES_DIR} (set PI_SHARED_DIR)`);
   const out: Fixture[] = [];
   for (const dir of [FIXTURES_DIR, path.join(FIXTURES_DIR, "real")]) {
-    const manifest = JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as { name?: string; file: string; golden?: string }[] | { files: { file: string; golden: string; name?: string }[] };
+    const manifest = JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as
+      { name?: string; file: string; golden?: string }[] | { files: { file: string; golden: string; name?: string }[] };
     const items = Array.isArray(manifest) ? manifest : manifest.files;
     for (const item of items) {
       const goldenRel = item.golden ?? `golden/${item.file.replace(/\.jsonl$/, ".golden.json")}`;

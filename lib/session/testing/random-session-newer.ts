@@ -42,7 +42,8 @@ export function systemMessage(rng: Rng, now: number): Record<string, unknown> {
     [10, () => undefined],
   ])();
   if (content !== undefined) message.content = content;
-  if (rng.chance(0.6)) message.sections = { identity: `You are pi, ${randomText(rng, 5)}`, ...(rng.chance(0.3) ? { project: rng.chance(0.3) ? null : randomText(rng, 8) } : {}) };
+  if (rng.chance(0.6))
+    message.sections = { identity: `You are pi, ${randomText(rng, 5)}`, ...(rng.chance(0.3) ? { project: rng.chance(0.3) ? null : randomText(rng, 8) } : {}) };
   if (rng.chance(0.5)) message.toolsAdded = TOOL_DEFS.filter(() => rng.chance(0.6));
   if (rng.chance(0.15)) message.toolsRemoved = [{ name: rng.pick(TOOL_DEFS).name }];
   return message;
@@ -81,7 +82,13 @@ export function newerCaOps(sm: NewerCaSessionManager, rng: Rng, stats: { usage: 
       switch (op) {
         case "usage":
           stats.usage++;
-          sm.appendUsage(rng.pick(["cache_warm", "title", "subagent"]), convo.provider[0], convo.model, usage(rng), rng.chance(0.3) ? randomText(rng, 4) : undefined);
+          sm.appendUsage(
+            rng.pick(["cache_warm", "title", "subagent"]),
+            convo.provider[0],
+            convo.model,
+            usage(rng),
+            rng.chance(0.3) ? randomText(rng, 4) : undefined,
+          );
           break;
         case "system":
           stats.system++;
@@ -98,7 +105,12 @@ export function newerCaOps(sm: NewerCaSessionManager, rng: Rng, stats: { usage: 
           if (!targets.length) break;
           // re-edit an edited target now and then (the later edit wins on its branch)
           const reEdit = edited.filter((id) => targets.some((t) => t.id === id));
-          const targetId = reEdit.length && rng.chance(0.25) ? rng.pick(reEdit) : rng.chance(0.6) ? targets[targets.length - 1 - rng.int(Math.min(4, targets.length))]!.id : rng.pick(targets).id;
+          const targetId =
+            reEdit.length && rng.chance(0.25)
+              ? rng.pick(reEdit)
+              : rng.chance(0.6)
+                ? targets[targets.length - 1 - rng.int(Math.min(4, targets.length))]!.id
+                : rng.pick(targets).id;
           sm.appendContextEdit!(targetId, replacementContent(rng));
           edited.push(targetId);
           stats.contextEdit++;
@@ -138,12 +150,43 @@ export interface V4Session {
   view(lane: string): { appendMessage(message: unknown): Promise<string>; findEntriesOnBranch(query?: Record<string, unknown>): Promise<V4Entry[]> };
 }
 
-type V4Op = "user" | "assistant" | "deferred" | "toolResult" | "model" | "thinking" | "activeTools" | "compaction" | "branchSummary" | "custom" | "newLane" | "moveLane" | "laneToNull" | "name" | "label" | "usageRecord" | "operation";
+type V4Op =
+  | "user"
+  | "assistant"
+  | "deferred"
+  | "toolResult"
+  | "model"
+  | "thinking"
+  | "activeTools"
+  | "compaction"
+  | "branchSummary"
+  | "custom"
+  | "newLane"
+  | "moveLane"
+  | "laneToNull"
+  | "name"
+  | "label"
+  | "usageRecord"
+  | "operation";
 
 const V4_OPS: readonly (readonly [number, V4Op])[] = [
-  [16, "user"], [16, "assistant"], [4, "deferred"], [7, "toolResult"], [3, "model"], [3, "thinking"], [3, "activeTools"],
-  [6, "compaction"], [3, "branchSummary"], [3, "custom"], [3, "newLane"], [7, "moveLane"], [1, "laneToNull"],
-  [3, "name"], [6, "label"], [4, "usageRecord"], [3, "operation"],
+  [16, "user"],
+  [16, "assistant"],
+  [4, "deferred"],
+  [7, "toolResult"],
+  [3, "model"],
+  [3, "thinking"],
+  [3, "activeTools"],
+  [6, "compaction"],
+  [3, "branchSummary"],
+  [3, "custom"],
+  [3, "newLane"],
+  [7, "moveLane"],
+  [1, "laneToNull"],
+  [3, "name"],
+  [6, "label"],
+  [4, "usageRecord"],
+  [3, "operation"],
 ];
 
 const LANES = ["side", "review", "bg-1", "bg-2"];
@@ -204,10 +247,18 @@ export async function driveV4(session: V4Session, rng: Rng, tick: () => number, 
         break;
       }
       case "branchSummary":
-        await append({ type: "branch_summary", fromId: entries.length ? rng.pick(entries).id : "root", summary: rng.chance(0.2) ? "" : `Abandoned: ${randomText(rng, 12)}` });
+        await append({
+          type: "branch_summary",
+          fromId: entries.length ? rng.pick(entries).id : "root",
+          summary: rng.chance(0.2) ? "" : `Abandoned: ${randomText(rng, 12)}`,
+        });
         break;
       case "custom":
-        await append({ type: "custom", customType: rng.pick(["todo-state", "plan-mode"]), ...(rng.chance(0.7) ? { data: { n: rng.int(10), text: randomText(rng, 3) } } : {}) });
+        await append({
+          type: "custom",
+          customType: rng.pick(["todo-state", "plan-mode"]),
+          ...(rng.chance(0.7) ? { data: { n: rng.int(10), text: randomText(rng, 3) } } : {}),
+        });
         break;
       case "newLane": {
         const name = LANES.find((l) => !lanes.some((p) => p.lane === l));
@@ -221,10 +272,26 @@ export async function driveV4(session: V4Session, rng: Rng, tick: () => number, 
         await session.moveLane(rng.pick(lanes).lane, null);
         break;
       case "name":
-        await session.setName(rng.weighted([[50, randomText(rng, 4)], [15, ""], [15, "  padded  "], [20, "v4 session"]] as const));
+        await session.setName(
+          rng.weighted([
+            [50, randomText(rng, 4)],
+            [15, ""],
+            [15, "  padded  "],
+            [20, "v4 session"],
+          ] as const),
+        );
         break;
       case "label":
-        if (entries.length) await session.setLabel(rng.pick(entries).id, rng.weighted([[60, "checkpoint"], [15, "  padded  "], [10, ""], [15, undefined]] as const));
+        if (entries.length)
+          await session.setLabel(
+            rng.pick(entries).id,
+            rng.weighted([
+              [60, "checkpoint"],
+              [15, "  padded  "],
+              [10, ""],
+              [15, undefined],
+            ] as const),
+          );
         break;
       case "usageRecord":
         await session.appendRecord({ type: "usage", id: id(), lane, usage: usage(rng) });

@@ -100,14 +100,62 @@ export class SessionClock {
 // ---------------------------------------------------------------------------
 
 const WORDS = [
-  "the", "build", "fails", "on", "main", "after", "refactor", "please", "check", "tests", "config", "why", "does",
-  "vitest", "hang", "add", "a", "retry", "to", "fetch", "component", "render", "loop", "fix", "it", "ok", "done",
-  "schema", "migration", "parser", "leaf", "branch", "tree", "summary", "token", "cache", "error", "path",
+  "the",
+  "build",
+  "fails",
+  "on",
+  "main",
+  "after",
+  "refactor",
+  "please",
+  "check",
+  "tests",
+  "config",
+  "why",
+  "does",
+  "vitest",
+  "hang",
+  "add",
+  "a",
+  "retry",
+  "to",
+  "fetch",
+  "component",
+  "render",
+  "loop",
+  "fix",
+  "it",
+  "ok",
+  "done",
+  "schema",
+  "migration",
+  "parser",
+  "leaf",
+  "branch",
+  "tree",
+  "summary",
+  "token",
+  "cache",
+  "error",
+  "path",
 ];
 const ODD_TEXT = [
-  "ünïcödé façade", "日本語のテキスト", "emoji 🎉🚀", "quote \" and backslash \\", "line\nbreak", "tab\there",
-  "<summary>not a summary</summary>", "  leading and trailing  ", "", "\u2028separator\u2029", "null", "{\"json\":true}",
-  "a\r\nwindows line", "zero\u0000byte", "🧑‍💻 zwj", "lone \ud83d surrogate",
+  "ünïcödé façade",
+  "日本語のテキスト",
+  "emoji 🎉🚀",
+  'quote " and backslash \\',
+  "line\nbreak",
+  "tab\there",
+  "<summary>not a summary</summary>",
+  "  leading and trailing  ",
+  "",
+  "\u2028separator\u2029",
+  "null",
+  '{"json":true}',
+  "a\r\nwindows line",
+  "zero\u0000byte",
+  "🧑‍💻 zwj",
+  "lone \ud83d surrogate",
 ];
 const PROVIDERS: readonly (readonly [string, string, readonly string[]])[] = [
   ["anthropic", "anthropic-messages", ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"]],
@@ -178,7 +226,11 @@ export function assistantMessage(rng: Rng, now: number, state: ConversationState
   }
   const content: Msg[] = [];
   if (rng.chance(0.4)) {
-    content.push(rng.chance(0.7) ? { type: "thinking", thinking: randomText(rng, 60), thinkingSignature: `sig_${rng.int(1e9).toString(36)}` } : { type: "thinking", thinking: randomText(rng, 30) });
+    content.push(
+      rng.chance(0.7)
+        ? { type: "thinking", thinking: randomText(rng, 60), thinkingSignature: `sig_${rng.int(1e9).toString(36)}` }
+        : { type: "thinking", thinking: randomText(rng, 30) },
+    );
   }
   if (rng.chance(0.85)) content.push(textBlock(rng));
   const calls = rng.chance(0.45) ? rng.range(1, 3) : 0;
@@ -187,11 +239,31 @@ export function assistantMessage(rng: Rng, now: number, state: ConversationState
     const name = rng.pick(TOOLS);
     const id = `toolu_${rng.int(2 ** 31).toString(36)}${i}`;
     state.openToolCalls.push({ id, name });
-    const args = name === "bash" ? { command: `npm test -- ${rng.pick(WORDS)}`, timeout: rng.chance(0.3) ? 120 : undefined } : { path: rng.pick(FILES), ...(name === "edit" ? { oldText: randomText(rng, 5), newText: randomText(rng, 5) } : {}) };
+    const args =
+      name === "bash"
+        ? { command: `npm test -- ${rng.pick(WORDS)}`, timeout: rng.chance(0.3) ? 120 : undefined }
+        : { path: rng.pick(FILES), ...(name === "edit" ? { oldText: randomText(rng, 5), newText: randomText(rng, 5) } : {}) };
     content.push({ type: "toolCall", id, name, arguments: args });
   }
-  const stopReason = calls > 0 ? "toolUse" : rng.weighted([[80, "stop"], [8, "length"], [6, "error"], [6, "aborted"]] as const);
-  const message: Msg = { role: "assistant", content, api: state.provider[1], provider: state.provider[0], model: state.model, usage: usage(rng), stopReason, timestamp: now - rng.int(4000) };
+  const stopReason =
+    calls > 0
+      ? "toolUse"
+      : rng.weighted([
+          [80, "stop"],
+          [8, "length"],
+          [6, "error"],
+          [6, "aborted"],
+        ] as const);
+  const message: Msg = {
+    role: "assistant",
+    content,
+    api: state.provider[1],
+    provider: state.provider[0],
+    model: state.model,
+    usage: usage(rng),
+    stopReason,
+    timestamp: now - rng.int(4000),
+  };
   if (stopReason === "error") message.errorMessage = rng.pick(["429 rate limited", "overloaded_error", "fetch failed: ECONNRESET"]);
   if (rng.chance(0.3)) message.responseId = `resp_${rng.int(2 ** 31).toString(36)}`;
   if (rng.chance(0.03)) {
@@ -207,13 +279,24 @@ export function toolResultMessage(rng: Rng, now: number, state: ConversationStat
   const isError = rng.chance(0.15);
   const content = rng.chance(0.1) ? [textBlock(rng), imageBlock()] : [{ type: "text", text: isError ? `Error: ${randomText(rng, 8)}` : randomText(rng, 80) }];
   const message: Msg = { role: "toolResult", toolCallId: call.id, toolName: call.name, content, isError, timestamp: now };
-  if (rng.chance(0.3)) message.details = call.name === "bash" ? { exitCode: isError ? 1 : 0, truncated: rng.chance(0.2) } : { diff: `--- a\n+++ b\n@@ -1 +1 @@\n-${randomText(rng, 4)}\n+${randomText(rng, 4)}` };
+  if (rng.chance(0.3))
+    message.details =
+      call.name === "bash"
+        ? { exitCode: isError ? 1 : 0, truncated: rng.chance(0.2) }
+        : { diff: `--- a\n+++ b\n@@ -1 +1 @@\n-${randomText(rng, 4)}\n+${randomText(rng, 4)}` };
   return message;
 }
 
 export function bashExecutionMessage(rng: Rng, now: number): Msg {
   const cancelled = rng.chance(0.1);
-  const message: Msg = { role: "bashExecution", command: rng.pick(["ls -la", "git status", "npm test", "cat package.json", "echo 'hi'"]), output: randomText(rng, 50), cancelled, truncated: rng.chance(0.1), timestamp: now };
+  const message: Msg = {
+    role: "bashExecution",
+    command: rng.pick(["ls -la", "git status", "npm test", "cat package.json", "echo 'hi'"]),
+    output: randomText(rng, 50),
+    cancelled,
+    truncated: rng.chance(0.1),
+    timestamp: now,
+  };
   if (!cancelled) message.exitCode = rng.pick([0, 0, 0, 1, 2, 127]);
   if (message.truncated) message.fullOutputPath = `/tmp/pi-bash-${rng.int(1e6)}.log`;
   if (rng.chance(0.25)) message.excludeFromContext = true;
@@ -223,7 +306,17 @@ export function bashExecutionMessage(rng: Rng, now: number): Msg {
 /** Rare shapes pi accepts and must handle: a stored `custom` role, or null/missing content. */
 export function oddMessage(rng: Rng, now: number): Msg {
   return rng.weighted<() => Msg>([
-    [3, () => ({ role: "custom", customType: rng.pick(CUSTOM_TYPES), content: randomText(rng), display: rng.chance(0.5), details: rng.chance(0.5) ? { n: rng.int(10) } : undefined, timestamp: now })],
+    [
+      3,
+      () => ({
+        role: "custom",
+        customType: rng.pick(CUSTOM_TYPES),
+        content: randomText(rng),
+        display: rng.chance(0.5),
+        details: rng.chance(0.5) ? { n: rng.int(10) } : undefined,
+        timestamp: now,
+      }),
+    ],
     [1, () => ({ role: rng.pick(["user", "assistant", "toolResult"]), content: null, timestamp: now })],
     [1, () => ({ role: "user", timestamp: now })],
   ])();
@@ -247,7 +340,11 @@ function maybeUsage(rng: Rng): unknown {
 }
 
 function maybeBool(rng: Rng): boolean | undefined {
-  return rng.weighted([[60, undefined], [20, true], [20, false]] as const);
+  return rng.weighted([
+    [60, undefined],
+    [20, true],
+    [20, false],
+  ] as const);
 }
 
 function labelValue(rng: Rng): string | undefined {
@@ -322,7 +419,15 @@ export interface HxSession {
   appendThinkingLevelChange(thinkingLevel: string): Promise<string>;
   appendModelChange(provider: string, modelId: string): Promise<string>;
   appendActiveToolsChange(activeToolNames: string[]): Promise<string>;
-  appendCompaction(summary: string, firstKeptEntryId: string | undefined, tokensBefore: number, details?: unknown, fromHook?: boolean, usage?: unknown, retainedTail?: unknown[]): Promise<string>;
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string | undefined,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+    usage?: unknown,
+    retainedTail?: unknown[],
+  ): Promise<string>;
   appendCustomEntry(customType: string, data?: unknown): Promise<string>;
   appendCustomMessageEntry(customType: string, content: unknown, display: boolean, details?: unknown): Promise<string>;
   appendLabel(targetId: string, label: string | undefined): Promise<string>;
@@ -351,13 +456,38 @@ export function sessionSize(rng: Rng): number {
 // ---------------------------------------------------------------------------
 
 type CaOp =
-  | "user" | "assistant" | "toolResult" | "bash" | "odd" | "customMessage" | "model" | "thinking" | "compaction"
-  | "branch" | "branchWithSummary" | "resetLeaf" | "label" | "sessionInfo" | "custom";
+  | "user"
+  | "assistant"
+  | "toolResult"
+  | "bash"
+  | "odd"
+  | "customMessage"
+  | "model"
+  | "thinking"
+  | "compaction"
+  | "branch"
+  | "branchWithSummary"
+  | "resetLeaf"
+  | "label"
+  | "sessionInfo"
+  | "custom";
 
 const CA_OPS: readonly (readonly [number, CaOp])[] = [
-  [16, "user"], [18, "assistant"], [8, "toolResult"], [3, "bash"], [1, "odd"], [4, "customMessage"], [3, "model"],
-  [3, "thinking"], [6, "compaction"], [7, "branch"], [4, "branchWithSummary"], [2, "resetLeaf"], [7, "label"],
-  [3, "sessionInfo"], [3, "custom"],
+  [16, "user"],
+  [18, "assistant"],
+  [8, "toolResult"],
+  [3, "bash"],
+  [1, "odd"],
+  [4, "customMessage"],
+  [3, "model"],
+  [3, "thinking"],
+  [6, "compaction"],
+  [7, "branch"],
+  [4, "branchWithSummary"],
+  [2, "resetLeaf"],
+  [7, "label"],
+  [3, "sessionInfo"],
+  [3, "custom"],
 ];
 
 /** A firstKeptEntryId as pi's compactor (or an extension) might give it. */
@@ -422,7 +552,12 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
         sm.appendMessage(oddMessage(rng, now));
         break;
       case "customMessage":
-        sm.appendCustomMessageEntry(rng.pick(CUSTOM_TYPES), customMessageContent(rng), rng.chance(0.7), rng.chance(0.4) ? { source: rng.pick(WORDS), n: rng.int(100) } : undefined);
+        sm.appendCustomMessageEntry(
+          rng.pick(CUSTOM_TYPES),
+          customMessageContent(rng),
+          rng.chance(0.7),
+          rng.chance(0.4) ? { source: rng.pick(WORDS), n: rng.int(100) } : undefined,
+        );
         break;
       case "model": {
         const provider = rng.pick(PROVIDERS);
@@ -436,7 +571,14 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
         break;
       case "compaction": {
         const path = sm.getBranch();
-        sm.appendCompaction(`## Summary\n${randomText(rng, 60)}`, firstKept(rng, path, entries), rng.range(1_000, 200_000), compactionDetails(rng), maybeBool(rng), maybeUsage(rng));
+        sm.appendCompaction(
+          `## Summary\n${randomText(rng, 60)}`,
+          firstKept(rng, path, entries),
+          rng.range(1_000, 200_000),
+          compactionDetails(rng),
+          maybeBool(rng),
+          maybeUsage(rng),
+        );
         break;
       }
       case "branch":
@@ -445,7 +587,13 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
       case "branchWithSummary": {
         const target = !entries.length || rng.chance(0.15) ? null : rng.pick(entries).id;
         const summary = rng.chance(0.2) ? "" : `Abandoned: ${randomText(rng, 30)}`;
-        sm.branchWithSummary(target, summary, rng.chance(0.3) ? { readFiles: [rng.pick(FILES)], modifiedFiles: [] } : undefined, maybeBool(rng), maybeUsage(rng));
+        sm.branchWithSummary(
+          target,
+          summary,
+          rng.chance(0.3) ? { readFiles: [rng.pick(FILES)], modifiedFiles: [] } : undefined,
+          maybeBool(rng),
+          maybeUsage(rng),
+        );
         break;
       }
       case "resetLeaf":
@@ -481,9 +629,21 @@ export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => num
 type HxOp = CaOp | "activeTools" | "moveTo" | "moveToNull";
 
 const HX_OPS: readonly (readonly [number, HxOp])[] = [
-  [16, "user"], [18, "assistant"], [8, "toolResult"], [3, "bash"], [1, "odd"], [4, "customMessage"], [3, "model"],
-  [3, "thinking"], [3, "activeTools"], [6, "compaction"], [8, "moveTo"], [2, "moveToNull"], [7, "label"],
-  [3, "sessionInfo"], [3, "custom"],
+  [16, "user"],
+  [18, "assistant"],
+  [8, "toolResult"],
+  [3, "bash"],
+  [1, "odd"],
+  [4, "customMessage"],
+  [3, "model"],
+  [3, "thinking"],
+  [3, "activeTools"],
+  [6, "compaction"],
+  [8, "moveTo"],
+  [2, "moveToNull"],
+  [7, "label"],
+  [3, "sessionInfo"],
+  [3, "custom"],
 ];
 
 /** Drive a harness Session until its storage holds `size` entries (`leaf` entries included). */
@@ -533,7 +693,12 @@ export async function driveHarness(session: HxSession, rng: Rng, tick: () => num
         await session.appendMessage(oddMessage(rng, now));
         break;
       case "customMessage":
-        await session.appendCustomMessageEntry(rng.pick(CUSTOM_TYPES), customMessageContent(rng), rng.chance(0.7), rng.chance(0.4) ? { n: rng.int(100) } : undefined);
+        await session.appendCustomMessageEntry(
+          rng.pick(CUSTOM_TYPES),
+          customMessageContent(rng),
+          rng.chance(0.7),
+          rng.chance(0.4) ? { n: rng.int(100) } : undefined,
+        );
         break;
       case "model": {
         const provider = rng.pick(PROVIDERS);
@@ -552,14 +717,27 @@ export async function driveHarness(session: HxSession, rng: Rng, tick: () => num
         const path = await pathOf();
         const kept = firstKept(rng, path, entries);
         let retainedTail: unknown[] | undefined;
-        const tailKind = rng.weighted([[45, "none"], [40, "kept"], [10, "empty"], [5, "invented"]] as const);
+        const tailKind = rng.weighted([
+          [45, "none"],
+          [40, "kept"],
+          [10, "empty"],
+          [5, "invented"],
+        ] as const);
         if (tailKind === "kept") {
           // what the harness's own compactor stores: the messages from the first kept entry on, compactions excluded
           const start = path.findIndex((e) => e.id === kept);
           retainedTail = (start < 0 ? [] : path.slice(start)).filter((e) => e.type === "message").map((e) => e.message);
         } else if (tailKind === "empty") retainedTail = [];
         else if (tailKind === "invented") retainedTail = [userMessage(rng, now), assistantMessage(rng, now, convo)];
-        await session.appendCompaction(`## Summary\n${randomText(rng, 60)}`, kept, rng.range(1_000, 200_000), compactionDetails(rng), maybeBool(rng), maybeUsage(rng), retainedTail);
+        await session.appendCompaction(
+          `## Summary\n${randomText(rng, 60)}`,
+          kept,
+          rng.range(1_000, 200_000),
+          compactionDetails(rng),
+          maybeBool(rng),
+          maybeUsage(rng),
+          retainedTail,
+        );
         break;
       }
       case "moveTo":
@@ -567,7 +745,15 @@ export async function driveHarness(session: HxSession, rng: Rng, tick: () => num
         const target = op === "moveToNull" || !entries.length ? null : rng.pick(entries).id;
         const summary = rng.weighted<{ summary: string; details?: unknown; usage?: unknown; fromHook?: boolean } | undefined>([
           [55, undefined],
-          [35, { summary: `Abandoned: ${randomText(rng, 30)}`, details: rng.chance(0.3) ? { readFiles: [rng.pick(FILES)] } : undefined, usage: maybeUsage(rng), fromHook: maybeBool(rng) }],
+          [
+            35,
+            {
+              summary: `Abandoned: ${randomText(rng, 30)}`,
+              details: rng.chance(0.3) ? { readFiles: [rng.pick(FILES)] } : undefined,
+              usage: maybeUsage(rng),
+              fromHook: maybeBool(rng),
+            },
+          ],
           [10, { summary: "" }],
         ]);
         await session.moveTo(target, summary);

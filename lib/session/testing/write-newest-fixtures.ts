@@ -39,7 +39,14 @@ const tick = (ms = 7_000) => (now += ms);
 
 const load = (file: string) => import(pathToFileURL(path.join(REPO, "node_modules", file)).href);
 
-const usage = (input: number, output: number, cacheRead = 0) => ({ input, output, cacheRead, cacheWrite: 0, totalTokens: input + output + cacheRead, cost: { input: input * 3e-6, output: output * 1.5e-5, cacheRead: cacheRead * 3e-7, cacheWrite: 0, total: input * 3e-6 + output * 1.5e-5 + cacheRead * 3e-7 } });
+const usage = (input: number, output: number, cacheRead = 0) => ({
+  input,
+  output,
+  cacheRead,
+  cacheWrite: 0,
+  totalTokens: input + output + cacheRead,
+  cost: { input: input * 3e-6, output: output * 1.5e-5, cacheRead: cacheRead * 3e-7, cacheWrite: 0, total: input * 3e-6 + output * 1.5e-5 + cacheRead * 3e-7 },
+});
 const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: tick() });
 const assistant = (text: string, extra: Record<string, unknown>[] = [], stopReason = "stop") => ({
   role: "assistant",
@@ -51,7 +58,14 @@ const assistant = (text: string, extra: Record<string, unknown>[] = [], stopReas
   stopReason,
   timestamp: tick(),
 });
-const toolResult = (toolCallId: string, text: string) => ({ role: "toolResult", toolCallId, toolName: "read", content: [{ type: "text", text }], isError: false, timestamp: tick() });
+const toolResult = (toolCallId: string, text: string) => ({
+  role: "toolResult",
+  toolCallId,
+  toolName: "read",
+  content: [{ type: "text", text }],
+  isError: false,
+  timestamp: tick(),
+});
 const system = (content: string, sections?: Record<string, string>) => ({
   role: "system",
   content,
@@ -62,7 +76,8 @@ const system = (content: string, sections?: Record<string, string>) => ({
   ],
   timestamp: tick(),
 });
-const PARSER_SOURCE = `export function parse(text: string) {\n  // reads the whole file into memory\n  return text.split("\\n").map((line) => JSON.parse(line));\n}\n`.repeat(12);
+const PARSER_SOURCE =
+  `export function parse(text: string) {\n  // reads the whole file into memory\n  return text.split("\\n").map((line) => JSON.parse(line));\n}\n`.repeat(12);
 
 interface Sm {
   appendMessage(m: unknown): string;
@@ -109,7 +124,9 @@ async function codingAgent087(): Promise<string> {
   sm.appendMessage(system("You are pi, a coding agent."));
   sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   const ask = sm.appendMessage(user("Refactor the parser to stream lines instead of reading the whole file."));
-  const call = sm.appendMessage(assistant("Let me read the parser first.", [{ type: "toolCall", id: "toolu_read1", name: "read", arguments: { path: "src/parse.ts" } }], "toolUse"));
+  const call = sm.appendMessage(
+    assistant("Let me read the parser first.", [{ type: "toolCall", id: "toolu_read1", name: "read", arguments: { path: "src/parse.ts" } }], "toolUse"),
+  );
   const read = sm.appendMessage(toolResult("toolu_read1", PARSER_SOURCE));
   sm.appendMessage(assistant("The parser splits the whole text. I will switch it to a line reader that keeps the partial last line."));
   // the long file read is replaced in the model's context on this branch only

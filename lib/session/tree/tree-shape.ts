@@ -83,7 +83,13 @@ export function treeShape(tree: SessionTree): TreeShape {
 function selfParents(tree: SessionTree, diagnostics: Diagnostic[]): void {
   for (const [id, node] of tree.byId) {
     if (node.entry.parentId === id) {
-      diagnostics.push({ line: node.line, kind: "cycle", severity: "error", message: `entry ${id} is its own parent: pi lists it as a root but never finishes walking its path`, entryId: id });
+      diagnostics.push({
+        line: node.line,
+        kind: "cycle",
+        severity: "error",
+        message: `entry ${id} is its own parent: pi lists it as a root but never finishes walking its path`,
+        entryId: id,
+      });
     }
   }
 }

@@ -329,7 +329,8 @@ export class SessionTree {
       const id = isNonEmptyString(entry.id) ? entry.id : null;
       let step: LeafStep;
       if (id === null) step = { line, entryId: null, leafId: leaf, previousLeafId: leaf, kind: "append" };
-      else if (entry.type === "leaf") step = { line, entryId: id, leafId: typeof entry.targetId === "string" ? entry.targetId : null, previousLeafId: leaf, kind: "leaf-entry" };
+      else if (entry.type === "leaf")
+        step = { line, entryId: id, leafId: typeof entry.targetId === "string" ? entry.targetId : null, previousLeafId: leaf, kind: "leaf-entry" };
       else step = { line, entryId: id, leafId: id, previousLeafId: leaf, kind: parentIdOf(entry) === leaf ? "append" : "branch" };
       history.push(step);
       leaf = step.leafId;

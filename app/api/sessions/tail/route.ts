@@ -7,5 +7,10 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<Response> {
   const params = request.nextUrl.searchParams;
-  return sessionTailResponse({ path: params.get("path"), offset: params.get("offset"), lastEventId: request.headers.get("last-event-id"), signal: request.signal });
+  return sessionTailResponse({
+    path: params.get("path"),
+    offset: params.get("offset"),
+    lastEventId: request.headers.get("last-event-id"),
+    signal: request.signal,
+  });
 }

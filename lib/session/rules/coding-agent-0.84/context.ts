@@ -101,7 +101,12 @@ export function caContext(tree: SessionTree, id: string | null): SessionContext 
   const state = stateAt(tree, id);
   if (state.error) throw new SessionQueryError("invalid", state.error);
   const entries = caContextEntries(tree, id);
-  return { entryIds: entries.map((e) => e.id), messages: entries.flatMap((e) => caMessages(tree.full(e))), model: state.model, thinkingLevel: state.thinkingLevel };
+  return {
+    entryIds: entries.map((e) => e.id),
+    messages: entries.flatMap((e) => caMessages(tree.full(e))),
+    model: state.model,
+    thinkingLevel: state.thinkingLevel,
+  };
 }
 
 function timeMs(value: unknown): number {
@@ -114,10 +119,22 @@ export function customMessage(entry: TreeEntry, content: unknown): JsonObject {
 
 export function summaryMessages(entry: TreeEntry): ContextMessage[] {
   if (entry.type === "branch_summary" && entry.summary) {
-    return [{ entryId: entry.id, source: "synthesized", message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: timeMs(entry.timestamp) } }];
+    return [
+      {
+        entryId: entry.id,
+        source: "synthesized",
+        message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: timeMs(entry.timestamp) },
+      },
+    ];
   }
   if (entry.type === "compaction") {
-    return [{ entryId: entry.id, source: "synthesized", message: { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: timeMs(entry.timestamp) } }];
+    return [
+      {
+        entryId: entry.id,
+        source: "synthesized",
+        message: { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: timeMs(entry.timestamp) },
+      },
+    ];
   }
   return [];
 }

@@ -71,6 +71,7 @@ export function forkSession(tree: SessionTree, header: SessionHeader | null, lea
 function isAssistantEntry(entry: SessionEntry): boolean {
   if (entry.type !== "message") return false;
   // pi reads `message.role` here without a guard and throws on a message-less entry
-  if (entry.message == null) throw new SessionQueryError("invalid", `TypeError: Cannot read properties of ${entry.message === null ? "null" : "undefined"} (reading 'role')`);
+  if (entry.message == null)
+    throw new SessionQueryError("invalid", `TypeError: Cannot read properties of ${entry.message === null ? "null" : "undefined"} (reading 'role')`);
   return isObject(entry.message) && entry.message.role === "assistant";
 }

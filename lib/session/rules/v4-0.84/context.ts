@@ -28,7 +28,9 @@ export function v4ContextEntries(path: readonly TreeEntry[]): TreeEntry[] {
 
 function summary(entry: TreeEntry, role: "compactionSummary" | "branchSummary"): JsonObject {
   const timestamp = typeof entry.timestamp === "number" ? entry.timestamp : new Date(entry.timestamp as string).getTime();
-  return role === "compactionSummary" ? { role, summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp } : { role, summary: entry.summary, fromId: entry.fromId, timestamp };
+  return role === "compactionSummary"
+    ? { role, summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp }
+    : { role, summary: entry.summary, fromId: entry.fromId, timestamp };
 }
 
 /** sessionEntryToContextMessages (v4, no projectors). */

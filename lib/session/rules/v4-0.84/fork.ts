@@ -43,5 +43,11 @@ export function forkV4Log(tree: SessionTree, log: V4Log, entryId: string, option
   const header = { kind: "header", version: 4, id, createdAt, cwd: log.header.cwd, parentSessionId: log.header.id };
   const text = [header, ...mutations].map((line) => `${JSON.stringify(line)}\n`).join("");
   const hasAssistant = copied.some((e) => isObject(e.message) && e.message.role === "assistant");
-  return { fileName: `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`, header: header as unknown as SessionHeader, entries: mutations, text, hasAssistant };
+  return {
+    fileName: `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`,
+    header: header as unknown as SessionHeader,
+    entries: mutations,
+    text,
+    hasAssistant,
+  };
 }

@@ -19,7 +19,8 @@ export const v4Log084: RuleSet = {
   // label facts, not entries: `entryId` names the fact's line
   labels({ v4 }) {
     const out = new Map<string, LabelState>();
-    for (const [targetId, fact] of v4?.labels ?? []) out.set(targetId, { label: fact.label, timestamp: undefined, entryId: `seq ${fact.seq}`, line: fact.line });
+    for (const [targetId, fact] of v4?.labels ?? [])
+      out.set(targetId, { label: fact.label, timestamp: undefined, entryId: `seq ${fact.seq}`, line: fact.line });
     return out;
   },
   branch: ({ tree }, id) => v4Branch(tree, id),
@@ -30,7 +31,8 @@ export const v4Log084: RuleSet = {
     const out = new Map<string, string>();
     for (const entry of entries) {
       const message = entry.message as { role?: unknown; stopReason?: unknown } | undefined;
-      if (entry.type === "message" && message?.role === "assistant" && message.stopReason === "deferred") out.set(entry.id, "deferred assistant message: the harness does not send it");
+      if (entry.type === "message" && message?.role === "assistant" && message.stopReason === "deferred")
+        out.set(entry.id, "deferred assistant message: the harness does not send it");
     }
     return out;
   },
