@@ -1,5 +1,6 @@
 // Facts about a loaded session that the shell shows (title, diagnostics summary); pure, over the core's Session.
 import { DEFAULT_RULES, rulesBadgeText, type Diagnostic, type Session, type Severity } from "@/lib/session";
+import { textOf } from "@/lib/session/json";
 
 /** The session's name (last session_info), else its first user message, else null. */
 export function sessionTitle(session: Session): string | null {
@@ -14,14 +15,7 @@ export function sessionTitle(session: Session): string | null {
 }
 
 function messageText(content: unknown): string {
-  if (typeof content === "string") return content.replace(/\s+/g, " ").trim();
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string")
-    .map((block) => block.text)
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return textOf(content).replace(/\s+/g, " ").trim();
 }
 
 export interface DiagnosticsSummary {

@@ -1,6 +1,7 @@
 // What the library shows for one session file, read in a single cheap pass: most lines are only
 // counted; the few that matter (header, session_info, the first user message) are parsed.
 // Not responsible for the full reading of a session (that is lib/session, run in the browser).
+import { isObject, textOf } from "@/lib/session/json";
 
 export interface SessionSummary {
   /** header fields; null when the first non-blank line is not a session header pi accepts */
@@ -91,19 +92,19 @@ export class SummaryScanner {
 
     if (first && raw.length <= HEADER_LIMIT && raw.includes('"header"')) {
       const value = parse();
-      this.v4 = isRecord(value) && value.kind === "header" && value.version === 4;
+      this.v4 = isObject(value) && value.kind === "header" && value.version === 4;
     }
     if (this.v4 && raw.includes('"fact"')) {
       const value = parse();
       // pi-agent-core keeps the last name fact as given: no trimming, "" is a name
-      if (isRecord(value) && value.kind === "fact" && value.fact === "name" && typeof value.name === "string") {
+      if (isObject(value) && value.kind === "fact" && value.fact === "name" && typeof value.name === "string") {
         this.sessionName = value.name;
         this.nameSeen = true;
       }
     }
     if (raw.includes('"session"') && (!first || raw.length <= HEADER_LIMIT)) {
       const value = parse();
-      if (isRecord(value) && value.type === "session") {
+      if (isObject(value) && value.type === "session") {
         if (first && typeof value.id === "string") this.header = { id: value.id, cwd: value.cwd, timestamp: value.timestamp, version: value.version };
         return;
       }
@@ -111,14 +112,14 @@ export class SummaryScanner {
     this.entryCount++;
     if (raw.includes('"session_info"')) {
       const value = parse();
-      if (isRecord(value) && value.type === "session_info" && (this.isLegacy() || isId(value.id))) {
+      if (isObject(value) && value.type === "session_info" && (this.isLegacy() || isId(value.id))) {
         this.sessionName = typeof value.name === "string" ? value.name.trim() || null : null;
         this.nameSeen = true;
       }
     }
     if (this.firstMessage === null && raw.includes('"user"')) {
       const value = parse();
-      if (isRecord(value) && value.type === "message" && isRecord(value.message) && value.message.role === "user") {
+      if (isObject(value) && value.type === "message" && isObject(value.message) && value.message.role === "user") {
         this.firstMessage = messageText(value.message.content);
       }
     }
@@ -132,7 +133,7 @@ export class SummaryScanner {
       return;
     }
     const value = parse();
-    if (isRecord(value) && isId(value.id)) this.parents!.set(value.id, typeof value.parentId === "string" ? value.parentId : null);
+    if (isObject(value) && isId(value.id)) this.parents!.set(value.id, typeof value.parentId === "string" ? value.parentId : null);
   }
 
   private branchCount(): number {
@@ -163,25 +164,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isId(value: unknown): value is string {
   return typeof value === "string" && value.length > 0;
 }
 
 /** pi's session list: a string, or the text blocks joined with spaces; empty text counts as none. */
 function messageText(content: unknown): string | null {
-  let text = "";
-  if (typeof content === "string") text = content;
-  else if (Array.isArray(content)) {
-    text = content
-      .filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string")
-      .map((block) => (block as { text: string }).text)
-      .join(" ");
-  }
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = textOf(content).replace(/\s+/g, " ").trim();
   if (!flat) return null;
   return flat.length > FIRST_MESSAGE_CHARS ? flat.slice(0, FIRST_MESSAGE_CHARS - 1) + "…" : flat;
 }

@@ -12,3 +12,16 @@ export function isNonEmptyString(value: unknown): value is string {
 export function timeOf(value: unknown): number {
   return new Date(value as string).getTime();
 }
+
+/**
+ * The text of a message's `content`: the string itself, or its text blocks joined with spaces (how pi's session
+ * list reads a first message); "" for anything else.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((block): block is { type: "text"; text: string } => isObject(block) && block.type === "text" && typeof block.text === "string")
+    .map((block) => block.text)
+    .join(" ");
+}

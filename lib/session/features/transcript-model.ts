@@ -6,7 +6,7 @@
  * model saw (that is `Session.context`): compacted-away entries are in the
  * transcript because they are on the path.
  */
-import { isObject } from "../json";
+import { isObject, textOf } from "../json";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
 import type { JsonObject, RuleSetId, TreeEntry } from "../types";
@@ -94,7 +94,7 @@ export function transcriptTitle(session: Session, path: readonly TreeEntry[]): s
   for (const entry of path) {
     const message = entry.type === "message" && isObject(entry.message) ? entry.message : null;
     if (message?.role !== "user") continue;
-    const words = plainText(message.content).split(/\s+/).filter(Boolean);
+    const words = textOf(message.content).split(/\s+/).filter(Boolean);
     if (words.length === 0) continue;
     return words.length > TITLE_WORDS ? `${words.slice(0, TITLE_WORDS).join(" ")} …` : words.join(" ");
   }
@@ -279,15 +279,6 @@ function summaryBlocks(summary: unknown): TranscriptBlock[] {
 
 function customSuffix(customType: unknown): HeadingPart[] {
   return typeof customType === "string" ? [` (${customType})`] : [];
-}
-
-function plainText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((b): b is JsonObject => isObject(b) && b.type === "text" && typeof b.text === "string")
-    .map((b) => b.text as string)
-    .join(" ");
 }
 
 function truncate(text: string, max: number): string {
