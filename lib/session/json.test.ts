@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { textOf } from "./json";
+import { jsonlOf, textOf } from "./json";
 
 describe("textOf", () => {
   it("reads a string as it is and joins the text blocks with spaces, as pi's session list does", () => {
@@ -15,5 +15,17 @@ describe("textOf", () => {
 
   it("has no text for anything else", () => {
     for (const content of [null, undefined, 3, { type: "text", text: "x" }, [null, 1, "loose", { type: "text" }]]) expect(textOf(content)).toBe("");
+  });
+});
+
+describe("jsonlOf", () => {
+  it("writes one JSON line per value, each ended by a newline, nothing for none", () => {
+    expect(
+      jsonlOf([
+        { type: "session", id: "a" },
+        { id: "b", parentId: null, text: "two\nlines" },
+      ]),
+    ).toBe('{"type":"session","id":"a"}\n{"id":"b","parentId":null,"text":"two\\nlines"}\n');
+    expect(jsonlOf([])).toBe("");
   });
 });

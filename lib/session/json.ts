@@ -25,3 +25,8 @@ export function textOf(content: unknown): string {
     .map((block) => block.text)
     .join(" ");
 }
+
+/** JSONL as pi writes it: one `JSON.stringify` per line, each ended by "\n". */
+export function jsonlOf(lines: readonly unknown[]): string {
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}

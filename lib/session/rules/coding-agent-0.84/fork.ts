@@ -1,5 +1,5 @@
 import { randomEntryId, uuidv7 } from "../../ids";
-import { isObject } from "../../json";
+import { isObject, jsonlOf } from "../../json";
 import { caBranch } from "./branch";
 import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type JsonObject, type SessionEntry, type SessionHeader } from "../../types";
@@ -64,7 +64,7 @@ export function forkSession(tree: SessionTree, header: SessionHeader | null, lea
   }
   const entries = [...kept, ...labels];
   const hasAssistant = entries.some((e) => isAssistantEntry(e));
-  const text = [newHeader, ...entries].map((e) => `${JSON.stringify(e)}\n`).join("");
+  const text = jsonlOf([newHeader, ...entries]);
   return { fileName: `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`, header: newHeader, entries, text, hasAssistant };
 }
 

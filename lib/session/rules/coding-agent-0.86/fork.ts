@@ -1,5 +1,5 @@
 import { forkSession, type ForkOptions, type ForkResult } from "../coding-agent-0.84/fork";
-import { isObject } from "../../json";
+import { isObject, jsonlOf } from "../../json";
 import { caBranch } from "../coding-agent-0.84/branch";
 import type { SessionTree } from "../../tree/tree";
 import type { JsonObject, SessionHeader } from "../../types";
@@ -43,6 +43,6 @@ export function forkNewer(tree: SessionTree, header: SessionHeader | null, leafI
   });
   const hasConversation = entries.some((e) => e.type === "message" && isObject(e.message) && (e.message.role === "user" || e.message.role === "assistant"));
   if (!changed) return { ...base, hasConversation };
-  const text = [base.header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join("");
+  const text = jsonlOf([base.header, ...entries]);
   return { ...base, entries, text, hasConversation };
 }

@@ -1,5 +1,5 @@
 import { uuidv7 } from "../../ids";
-import { isObject } from "../../json";
+import { isObject, jsonlOf } from "../../json";
 import { v4Branch } from "./context";
 import type { ForkOptions, ForkResult } from "../coding-agent-0.84/fork";
 import type { SessionTree } from "../../tree/tree";
@@ -41,7 +41,7 @@ export function forkV4Log(tree: SessionTree, log: V4Log, entryId: string, option
   const createdAt = options.timestamp ? Date.parse(options.timestamp) : Date.now();
   const id = options.sessionId ?? uuidv7(createdAt);
   const header = { kind: "header", version: 4, id, createdAt, cwd: log.header.cwd, parentSessionId: log.header.id };
-  const text = [header, ...mutations].map((line) => `${JSON.stringify(line)}\n`).join("");
+  const text = jsonlOf([header, ...mutations]);
   const hasAssistant = copied.some((e) => isObject(e.message) && e.message.role === "assistant");
   return {
     fileName: `${new Date(createdAt).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`,
