@@ -39,7 +39,7 @@ const LAYERS = {
   "lib/server": ["lib/session", "lib/library", "lib/export", "lib/share"],
   "lib/cli": ["lib/session", "lib/library", "lib/export", "lib/share", "lib/server", "scripts"],
   "lib/pi-extension": ["scripts"],
-  components: ["lib/session", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client", "components"],
+  components: ["lib/session", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client"],
 };
 const EVERY_FOLDER = [...Object.keys(LAYERS), "app", "scripts"];
 const layerZones = Object.entries(LAYERS).map(([layer, may]) => ({

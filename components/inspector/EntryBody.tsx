@@ -198,9 +198,8 @@ function ContextEditBody({ entry }: { entry: TreeEntry }) {
 
 /** context_edit entries that name this entry, anywhere in the file (each applies on its own branch). */
 function EditedBy({ entry }: { entry: TreeEntry }) {
-  // the index's own list, read at each render: it grows in place as a live tail adds edits
-  useViewer((s) => s.revision);
-  const edits = useViewer((s) => s.session)?.tree.editsOf(entry.id) ?? [];
+  // a copy: the index's own list grows in place as a live tail adds edits
+  const edits = useSessionMemo((session) => [...session.tree.editsOf(entry.id)], [entry.id]) ?? [];
   if (edits.length === 0) return null;
   return (
     <Fields>

@@ -23,33 +23,48 @@ export function useSearchHit(id: string): boolean {
   return useViewer((s) => resultOf(s)?.entryIds.has(id) ?? false);
 }
 
-/** The first entry of `ids` (a folded segment's, root to leaf) that matches the current search; null when none does. */
-export function firstHitIn(s: ViewerState, ids: readonly string[]): string | null {
+interface SegmentHits {
+  count: number;
+  /** the first matching entry, root to leaf */
+  first: string | null;
+}
+
+const NO_HITS: SegmentHits = { count: 0, first: null };
+const segmentHits = new WeakMap<SearchResult, Map<string, SegmentHits>>();
+
+/**
+ * The current search's hits among a folded segment's entries (space-separated ids), found once per search result
+ * and segment: every segment card asks on every store change.
+ */
+function hitsIn(s: ViewerState, ids: string): SegmentHits {
   const result = resultOf(s);
-  if (!result || result.entryIds.size === 0) return null;
-  return ids.find((id) => result.entryIds.has(id)) ?? null;
+  if (!result || result.entryIds.size === 0) return NO_HITS;
+  let known = segmentHits.get(result);
+  if (!known) segmentHits.set(result, (known = new Map()));
+  let hits = known.get(ids);
+  if (!hits) {
+    hits = { count: 0, first: null };
+    for (const id of ids.split(" ")) {
+      if (!result.entryIds.has(id)) continue;
+      hits.count++;
+      hits.first ??= id;
+    }
+    known.set(ids, hits);
+  }
+  return hits;
+}
+
+/** The first entry of a folded segment's `ids` (root to leaf) that matches the current search; null when none does. */
+export function firstHitIn(s: ViewerState, ids: readonly string[]): string | null {
+  return hitsIn(s, ids.join(" ")).first;
 }
 
 /** The first entry of a folded segment (space-separated ids) that matches the current search. */
 export function useSegmentFirstHit(ids: string): string | null {
-  return useViewer((s) => (resultOf(s)?.entryIds.size ? firstHitIn(s, ids.split(" ")) : null));
+  return useViewer((s) => hitsIn(s, ids).first);
 }
-
-const segmentCounts = new WeakMap<SearchResult, Map<string, number>>();
 
 /** How many of a folded segment's entries (space-separated ids) match the current search. */
 export function useSegmentHits(ids: string): number {
-  return useViewer((s) => {
-    const result = resultOf(s);
-    if (!result || result.entryIds.size === 0) return 0;
-    let counts = segmentCounts.get(result);
-    if (!counts) segmentCounts.set(result, (counts = new Map()));
-    let n = counts.get(ids);
-    if (n === undefined) {
-      n = 0;
-      for (const id of ids.split(" ")) if (result.entryIds.has(id)) n++;
-      counts.set(ids, n);
-    }
-    return n;
-  });
+  return useViewer((s) => hitsIn(s, ids).count);
 }
