@@ -136,3 +136,29 @@ test("a selected entry the filter hides is announced, with a way to its nearest 
     page.getByTestId("session-graph").locator(`[data-selected=true][data-entry-id="${hidden}"], [data-selected=true][data-selected-entry-id="${hidden}"]`),
   ).toHaveCount(1);
 });
+
+test("a folded segment says how many entries between its ends the filter hides", async ({ page }) => {
+  const session = openFixture("ca-large");
+  const graph = await openGraph(page, "ca-large", "&hideRoles=toolResult");
+  await fitAll(graph);
+  const segments = graph.locator("[data-segment]");
+  await expect(segments.first()).toBeVisible();
+  const drawn = await segments.evaluateAll((els) => els.map((el) => ({ ids: el.dataset.entryIds!.split(" "), filtered: Number(el.dataset.filtered ?? 0) })));
+  const shown = expectedShown(session, { ...NO_FILTER, hiddenRoles: new Set(["toolResult"]) });
+  let marked = 0;
+  for (const { ids, filtered } of drawn) {
+    // the file's entries strictly between the run's first and last that the filter does not show
+    let hidden = 0;
+    for (let id = session.tree.node(ids[ids.length - 1]!)!.parentId; id !== null && id !== ids[0]; id = session.tree.node(id)!.parentId) {
+      if (!shown.has(id)) hidden++;
+    }
+    expect(filtered, ids[0]).toBe(hidden);
+    if (hidden > 0) marked++;
+  }
+  expect(marked).toBeGreaterThan(0);
+  const first = segments.filter({ has: page.getByTestId("segment-filtered") }).first();
+  await expect(first.getByTestId("segment-filtered")).toHaveAttribute("title", /between these, hidden by the tree filter/);
+  mkdirSync(SHOTS, { recursive: true });
+  await first.scrollIntoViewIfNeeded();
+  await first.screenshot({ path: `${SHOTS}/segment-filtered.png` });
+});

@@ -7,7 +7,7 @@
  */
 import { QueryError } from "@/components/inspector/QueryError";
 import { Icon } from "@/components/ui/Icon";
-import { compareA, compareB, useViewer, viewer } from "@/components/viewer/store";
+import { compareA, compareB, sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import type { LabelState } from "@/lib/session";
 import { CompareFacts } from "./CompareFacts";
 import { openComparison } from "./compare-model";
@@ -18,7 +18,7 @@ import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function CompareView() {
   const view = useViewer(openComparison);
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
   const a = useViewer(compareA);
   const b = useViewer(compareB);

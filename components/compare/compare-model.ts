@@ -48,8 +48,8 @@ export function comparisonView(session: Session, a: string, b: string, revision:
 export function openComparison(state: ViewerState): ComparisonView | null {
   const a = compareA(state);
   const b = compareB(state);
-  if (!state.session || a === null || b === null) return null;
-  return comparisonView(state.session, a, b, state.revision);
+  if (!state.doc || a === null || b === null) return null;
+  return comparisonView(state.doc.session, a, b, state.doc.revision);
 }
 
 /** An entry's role in the open comparison (a store selector: cheap once the comparison is cached). */

@@ -7,7 +7,7 @@
  * ticks of their own, and Shift+←/→ steps between them.
  */
 import { useMemo, type KeyboardEvent } from "react";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { describeStep, nearestRewind, rewindIndices } from "@/lib/layout/leaf-history";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
@@ -16,7 +16,7 @@ const MAX_TICKS = 600;
 const NO_REWINDS: number[] = [];
 
 export function LeafTimeline({ className = "" }: { className?: string }) {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const historyStep = useViewer((s) => s.historyStep);
 
   const history = session?.tree.leafHistory;

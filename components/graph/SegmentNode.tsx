@@ -28,7 +28,7 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
   const { counts } = data;
   const hits = useSegmentHits(data.ids);
   const firstHit = useSegmentFirstHit(data.ids);
-  const hitEntry = useViewer((s) => (firstHit === null ? undefined : s.session?.tree.get(firstHit)));
+  const hitEntry = useViewer((s) => (firstHit === null ? undefined : s.doc?.session.tree.get(firstHit)));
   return (
     <div
       data-entry-ids={data.ids}
@@ -39,6 +39,7 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       data-selected-entry-id={data.selectedEntry ?? undefined}
       data-ghost={data.ghost ? "true" : undefined}
       data-search-hits={hits || undefined}
+      data-filtered={data.filtered || undefined}
       title={`${data.count} entries folded: click to expand`}
       className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)} ${hits ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-dashed dark:outline-yellow-300/90" : ""}`}
     >
@@ -57,6 +58,16 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
           <Count n={counts.assistant} label="assistant" className="text-violet-700 dark:text-violet-400" />
           <Count n={counts.tool} label="tool" className="text-amber-700 dark:text-amber-400" />
           <Count n={counts.other} label="other" className="text-muted" />
+          {data.filtered > 0 && (
+            <span
+              data-testid="segment-filtered"
+              title={`${data.filtered.toLocaleString("en-US")} more ${data.filtered === 1 ? "entry lies" : "entries lie"} between these, hidden by the tree filter`}
+              className="flex items-center gap-px text-muted tabular-nums"
+            >
+              <Icon name="filter" className="h-2.5 w-2.5" />
+              {data.filtered.toLocaleString("en-US")}
+            </span>
+          )}
         </span>
       </div>
       {hitEntry ? (

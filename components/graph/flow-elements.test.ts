@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { idsOf } from "@/lib/layout/display-tree";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
+import { visibilityOf } from "@/lib/layout/tree-filter";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
 import { toFlowElements, type ViewMarks } from "./flow-elements";
@@ -94,5 +95,38 @@ describe("toFlowElements", () => {
       .filter((n) => idsOf(second.display.nodes.get(n.id)!).some((id) => id === leaf || id === other || cutBefore.has(id) !== cutAfter.has(id)))
       .map((n) => n.id);
     expect(changed.sort()).toEqual(expected.sort());
+  });
+});
+
+describe("a folded run under a tree filter", () => {
+  it("counts the entries between its first and last that the filter hides, as the file's parents say", () => {
+    const session = fixtureSession("ca-large");
+    const filter = { mode: null, hiddenTypes: new Set<string>(), hiddenRoles: new Set(["toolResult"]) };
+    const visible = visibilityOf(session, filter)!;
+    const { leafId } = shownLeaf(session, null);
+    const labels = session.labels();
+    const display = displayTreeOf(foldsFor(session, new Set(), leafId, labels, visible), new Set());
+    const view: ViewMarks = { leafId, activePath: pathIds(session, leafId), selectedId: null, cut: new Set(), ghostAfterLine: null, labels, models: new Map() };
+    const { nodes } = toFlowElements(display, layoutFor(session, display), view, factsOf(session));
+    const segments = nodes.filter((n) => n.type === "segment");
+    expect(segments.length).toBeGreaterThan(0);
+    let total = 0;
+    for (const segment of segments) {
+      const ids = segment.data.ids.split(" ");
+      // the file's entries from the first to the last of the run, walking parents up from the last
+      const span: string[] = [];
+      for (let id: string | null = ids[ids.length - 1]!; id !== null && id !== ids[0]; id = session.tree.node(id)!.parentId) span.push(id);
+      const hidden = span.filter((id) => !visible(id));
+      expect(segment.data.filtered).toBe(hidden.length);
+      expect(hidden.every((id) => session.tree.get(id)!.type === "message")).toBe(true);
+      total += hidden.length;
+    }
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it("counts none without a filter", () => {
+    const session = fixtureSession("ca-large");
+    const { nodes } = elementsFor(session, null);
+    for (const node of nodes) if (node.type === "segment") expect(node.data.filtered).toBe(0);
   });
 });

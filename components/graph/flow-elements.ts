@@ -43,6 +43,8 @@ export interface SegmentNodeData extends Marks, Record<string, unknown> {
   first: string;
   last: string;
   counts: KindCounts;
+  /** entries between the first and the last that the tree filter hides */
+  filtered: number;
   /** position of the selected entry inside the run, 1-based, or 0 */
   selectedIndex: number;
   selectedEntry: string | null;
@@ -75,6 +77,8 @@ export interface EntryFacts {
   /** the kind alone, cheap (segment counts look at every folded entry) */
   kind(id: string): EntryKind;
   line(id: string): number;
+  /** the entry's parent in the file (not the one a filter leaves it) */
+  parent(id: string): string | null;
   exists(id: string): boolean;
   /** where an HX `leaf` entry moves the cursor (null: before the first entry) */
   moveTarget(id: string): string | null;
@@ -112,6 +116,25 @@ interface SegmentSummary {
   first: string;
   last: string;
   counts: KindCounts;
+  /** entries between the first and the last that the tree filter hides */
+  filtered: number;
+}
+
+/** How many entries of the file lie between a run's consecutive shown entries: those the filter hid. */
+function filteredWithin(ids: readonly string[], facts: EntryFacts): number {
+  let hidden = 0;
+  for (let i = 1; i < ids.length; i++) {
+    const above = ids[i - 1]!;
+    // a run's next entry descends from the one before it; a walk that misses it (a broken tree) counts nothing
+    let steps = 0;
+    let p = facts.parent(ids[i]!);
+    while (p !== null && p !== above && steps < ids.length + hidden + 1_000_000) {
+      steps++;
+      p = facts.parent(p);
+    }
+    if (p === above) hidden += steps;
+  }
+  return hidden;
 }
 
 /** per run (the display tree's array): what its card says does not change with the selection */
@@ -125,6 +148,7 @@ function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
       first: summaryLine(facts.describe(ids[0]!)),
       last: summaryLine(facts.describe(ids[ids.length - 1]!)),
       counts: countKinds(ids.map(facts.kind)),
+      filtered: filteredWithin(ids, facts),
     };
     summaries.set(ids, summary);
   }

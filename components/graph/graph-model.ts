@@ -39,6 +39,7 @@ export function factsOf(session: Session): EntryFacts {
     },
     kind: (id) => kindOf(tree.get(id)!),
     line: (id) => tree.node(id)?.line ?? 0,
+    parent: (id) => tree.node(id)?.parentId ?? null,
     exists: (id) => tree.get(id) !== undefined,
     moveTarget(id) {
       const target = tree.get(id)?.targetId;

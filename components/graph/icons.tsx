@@ -7,7 +7,7 @@
 import type { ReactNode } from "react";
 import type { EntryKind } from "@/lib/layout/describe";
 
-const PATHS: Record<EntryKind | "segment" | "branch" | "newest" | "target" | "keyboard", ReactNode> = {
+const PATHS: Record<EntryKind | "segment" | "branch" | "newest" | "target" | "keyboard" | "filter", ReactNode> = {
   user: (
     <>
       <circle cx="12" cy="8" r="4" />
@@ -88,6 +88,7 @@ const PATHS: Record<EntryKind | "segment" | "branch" | "newest" | "target" | "ke
       <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
     </>
   ),
+  filter: <path d="M3 5h18l-7 8.5V19l-4 2v-7.5z" />,
 };
 
 export type IconName = keyof typeof PATHS;

@@ -6,7 +6,7 @@
  * elements; unchanged cards keep their node objects and skip rendering.
  */
 import { useMemo } from "react";
-import { useViewer } from "@/components/viewer/store";
+import { sessionOf, useViewer } from "@/components/viewer/store";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
@@ -24,7 +24,7 @@ const NO_MODELS = new Map<string, string>();
 const drawnNodes = new WeakMap<Session, ReadonlyMap<string, GraphFlowNode>>();
 
 export function useGraphModel(): GraphModel | null {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const expandedSegments = useViewer((s) => s.expandedSegments);
   const collapsed = useViewer((s) => s.collapsed);
   const historyStep = useViewer((s) => s.historyStep);

@@ -157,7 +157,7 @@ function UsageBody({ entry }: { entry: TreeEntry }) {
 
 /** A `context_edit` entry (pi ≥ 0.87): replaces an earlier entry's content in the model's context, on its own branch. */
 function ContextEditBody({ entry }: { entry: TreeEntry }) {
-  const target = useViewer((s) => (typeof entry.targetId === "string" ? s.session?.tree.get(entry.targetId) : undefined));
+  const target = useViewer((s) => (typeof entry.targetId === "string" ? s.doc?.session.tree.get(entry.targetId) : undefined));
   const replacement = entry.replacement;
   return (
     <div className="flex flex-col gap-3">

@@ -4,7 +4,7 @@
 import { viewer, useViewer } from "@/components/viewer/store";
 
 export function EntryLink({ id, title }: { id: unknown; title?: string }) {
-  const exists = useViewer((s) => typeof id === "string" && !!s.session?.tree.get(id));
+  const exists = useViewer((s) => typeof id === "string" && !!s.doc?.session.tree.get(id));
   if (typeof id !== "string") return <span className="font-mono text-[12px] text-muted">{JSON.stringify(id) ?? "undefined"}</span>;
   if (!exists) {
     return (

@@ -7,7 +7,8 @@
  * disabled, with pi's reason shown, where it cannot be made.
  */
 import { useId, useState } from "react";
-import { sourcePathOf, useViewer } from "@/components/viewer/store";
+import { sourcePathOf } from "@/lib/client/session-source";
+import { useViewer } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
 import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } from "@/lib/export/redact";

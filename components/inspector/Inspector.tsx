@@ -8,7 +8,7 @@
 import { useRef, type KeyboardEvent } from "react";
 import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { StatsTab } from "@/components/stats/StatsTab";
-import { useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
 import { ContextTab } from "./ContextTab";
 import { EntryTab } from "./EntryTab";
 import { ExportButtons } from "./ExportButtons";
@@ -72,10 +72,10 @@ function Placeholder({ children }: { children: string }) {
 }
 
 export function Inspector() {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
-  useViewer((s) => s.revision); // drawn again as the session grows: the selected entry may just have arrived
+  useViewer((s) => s.doc); // drawn again as the session grows: the selected entry may just have arrived
   const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
 
   let panel;

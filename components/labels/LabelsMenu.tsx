@@ -7,13 +7,13 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { KindBadge } from "@/components/inspector/KindBadge";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { labelItems } from "./label-items";
 import { labelText } from "./LabelChip";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function LabelsMenu() {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);

@@ -8,7 +8,7 @@ import { DropOverlay } from "@/components/ui/DropOverlay";
 import { Icon, Logo } from "@/components/ui/Icon";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { useFileDrop } from "@/components/ui/use-file-drop";
-import { setPendingUpload } from "@/components/viewer/pending-upload";
+import { setPendingUpload } from "@/lib/client/pending-upload";
 import { filterSessions, groupByProject } from "./group-sessions";
 import type { LibrarySession, LibrarySource } from "./library-types";
 import { OpenPanel } from "./OpenPanel";

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { filterChoices, isFiltering, NO_FILTER, TREE_FILTER_MODES, visibilityOf, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
@@ -145,7 +145,7 @@ function FilterPanel({ filter, choices, onClose }: { filter: TreeFilter; choices
 const NO_CHOICES: ReturnType<typeof filterChoices> = { types: [], roles: [] };
 
 export function FilterMenu() {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const filter = useViewer((s) => s.treeFilter);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);

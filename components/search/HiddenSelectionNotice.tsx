@@ -6,7 +6,7 @@
  * or to select the nearest ancestor the filter keeps (where pi's /tree would
  * put its cursor).
  */
-import { useViewer, viewer } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { NO_FILTER, visibilityOf } from "@/lib/layout/tree-filter";
 import type { Session } from "@/lib/session";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
@@ -21,7 +21,7 @@ function nearestShown(session: Session, id: string, visible: (id: string) => boo
 }
 
 export function HiddenSelectionNotice() {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const filter = useViewer((s) => s.treeFilter);
   const selectedId = useViewer((s) => s.selectedId);
   const visible = useSessionMemo((session) => visibilityOf(session, filter), [filter]);

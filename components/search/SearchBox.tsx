@@ -10,7 +10,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Icon as UiIcon } from "@/components/ui/Icon";
 import { Kbd } from "@/components/ui/Badge";
-import { useViewer, viewer } from "@/components/viewer/store";
+import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { prepareSearch } from "@/lib/session";
 import { SearchResults } from "./SearchResults";
 import { useSearchResult } from "./use-search";
@@ -32,7 +32,7 @@ export function SearchBox() {
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
   const result = useSearchResult();
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const preparing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // a big session's index takes about a second to build: build it in steps from the moment the box is focused,

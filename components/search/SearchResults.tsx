@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef } from "react";
 import { Icon, KIND_TEXT } from "@/components/graph/icons";
-import { useViewer } from "@/components/viewer/store";
+import { sessionOf, useViewer } from "@/components/viewer/store";
 import { describeEntry } from "@/lib/layout/describe";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import type { SearchField, SearchHit, SearchResult } from "@/lib/session";
@@ -44,7 +44,7 @@ interface Props {
 }
 
 export function SearchResults({ id, result, active, onChoose, onHover }: Props) {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const filter = useViewer((s) => s.treeFilter);
   const selectedId = useViewer((s) => s.selectedId);
   const visible = useSessionMemo((session) => visibilityOf(session, filter), [filter]);

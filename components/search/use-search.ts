@@ -10,7 +10,7 @@ import { searchSession, type SearchResult } from "@/lib/session";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 function resultOf(s: ViewerState): SearchResult | null {
-  return s.session && s.searchQuery.trim() ? searchSession(s.session, s.searchQuery) : null;
+  return s.doc && s.searchQuery.trim() ? searchSession(s.doc.session, s.searchQuery) : null;
 }
 
 export function useSearchResult(): SearchResult | null {

@@ -12,7 +12,8 @@ import { Button } from "@/components/ui/Button";
 import { formatBytes } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { useViewerHost } from "@/components/viewer/host";
-import { sourcePathOf, useViewer } from "@/components/viewer/store";
+import { sourcePathOf } from "@/lib/client/session-source";
+import { useViewer } from "@/components/viewer/store";
 import { compileRedaction, type RedactionOptions } from "@/lib/export/redaction-rules";
 import type { ShareScope } from "@/lib/share/manifest";
 import type { SharePreview } from "@/lib/share/preview";
@@ -48,7 +49,7 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const fileName = useViewer((s) => s.fileName) ?? "session.jsonl";
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
-  const reader = useViewer((s) => s.session?.reader ?? "ca");
+  const reader = useViewer((s) => s.doc?.session.reader ?? "ca");
   const [client, setClient] = useState<ShareClient | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // a preview answers one request (scope, entry, rules); until the current one's answer comes there is none

@@ -1,5 +1,5 @@
 // Where the Share dialog's worker reads the open session from, and the page that becomes a share file.
-import type { SessionSource } from "@/components/viewer/store";
+import type { SessionSource } from "@/lib/client/session-source";
 import type { ShareSource } from "../../lib/client/share-protocol";
 
 /** The session's own bytes as its source has them (absolute URLs: the worker resolves nothing against the page). */

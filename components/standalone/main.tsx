@@ -7,7 +7,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { setShareWorkerFactory } from "@/lib/client/share-client";
 import { ViewerHostProvider } from "@/components/viewer/host";
-import { setParseWorkerFactory } from "@/components/viewer/load-session";
+import { setParseWorkerFactory } from "@/lib/client/load-session";
 import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";
 import { ViewerApp } from "@/components/viewer/ViewerApp";
 

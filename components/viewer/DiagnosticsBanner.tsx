@@ -6,12 +6,12 @@ import { Button } from "@/components/ui/Button";
 import { cn } from "@/components/ui/cn";
 import { Icon } from "@/components/ui/Icon";
 import { DiagnosticsList } from "./DiagnosticsList";
-import { diagnosticsHeadline, summarizeDiagnostics } from "./session-facts";
-import { useViewer } from "./store";
+import { diagnosticsHeadline, summarizeDiagnostics } from "./diagnostics-summary";
+import { sessionOf, useViewer } from "./store";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function DiagnosticsBanner() {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const fileName = useViewer((s) => s.fileName);
   const [open, setOpen] = useState(false);
   const summary = useSessionMemo(summarizeDiagnostics, [], true);

@@ -3,8 +3,8 @@
 // The live tail's state in the top bar (click to pause or resume) and the Follow toggle.
 import { cn } from "@/components/ui/cn";
 import { Icon } from "@/components/ui/Icon";
-import { liveTail } from "./live-tail";
-import { useViewer, viewer, type LiveStatus } from "./store";
+import { liveTail, type LiveStatus } from "@/lib/client/live-tail";
+import { useViewer, viewer } from "./store";
 
 const SHOWN: Record<Exclude<LiveStatus, "off">, { text: string; dot: string; title: string }> = {
   connecting: { text: "Live", dot: "bg-warning animate-pulse", title: "Connecting to the file's live tail… Click to pause." },

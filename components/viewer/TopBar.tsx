@@ -14,12 +14,13 @@ import { SearchBox } from "@/components/search/SearchBox";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { LiveIndicator } from "./LiveIndicator";
 import { useViewerHost } from "./host";
-import { entryCountOf, readerBadge, sessionTitle } from "./session-facts";
-import { useViewer, viewer } from "./store";
+import { entryCountOf, readerBadge } from "./reader-badge";
+import { sessionTitle } from "@/lib/session";
+import { sessionOf, useViewer, viewer } from "./store";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function TopBar({ onOpenFile }: { onOpenFile: () => void }) {
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const fileName = useViewer((s) => s.fileName);
   const source = useViewer((s) => s.source);
   const title = useSessionMemo(sessionTitle, []);

@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/Button";
 import { Icon } from "@/components/ui/Icon";
 import type { ShareSecret } from "../../lib/client/parse-protocol";
-import type { LockedShare } from "./load-session";
+import type { LockedShare } from "@/lib/client/load-session";
 
 /** A key pasted as the whole link or its fragment is reduced to the key itself. */
 export function keyFromInput(text: string): string {

@@ -15,13 +15,13 @@ import { SessionFileInput } from "@/components/ui/SessionFileInput";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
-import { CANCELLED, loadSession, prepareParser, type LoadJob } from "./load-session";
-import { startLiveTail, type LiveTail } from "./live-tail";
+import { CANCELLED, loadSession, prepareParser, type LoadJob } from "@/lib/client/load-session";
+import { startLiveTail, type LiveTail } from "@/lib/client/live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
 import type { ShareSecret } from "../../lib/client/parse-protocol";
 import { SplitView } from "./SplitView";
-import { compareB, useViewer, viewer } from "./store";
+import { compareB, sessionOf, useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
 import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
@@ -33,9 +33,9 @@ export function ViewerApp(props: PlanInput) {
   const fileInput = useRef<HTMLInputElement>(null);
   const phase = useViewer((s) => s.load.phase);
   const error = useViewer((s) => s.load.error);
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const fileName = useViewer((s) => s.fileName);
-  useViewer((s) => s.revision); // a live session that had no entries gets its graph once they come
+  useViewer((s) => s.doc); // a live session that had no entries gets its graph once they come
   const comparing = useViewer((s) => compareB(s) !== null);
 
   useEffect(() => {
@@ -48,11 +48,12 @@ export function ViewerApp(props: PlanInput) {
     let live: LiveTail | null = null;
     const started = loadSession(
       target,
+      viewer,
       ({ session, complete }) => {
         if (target.source.kind !== "server") return;
         // a file that no longer continues what the page read is read again, keeping the selection and tab
         const reload = () => setPlan({ kind: "load", target: { ...target, entryId: viewer.get().selectedId, tab: viewer.get().tab } });
-        live = startLiveTail(target.source.path, session, complete, reload);
+        live = startLiveTail(target.source.path, session, complete, viewer, reload);
       },
       (locked) => setPlan({ kind: "locked", target, locked }),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planFor } from "./load-plan";
-import { setPendingUpload } from "./pending-upload";
+import { setPendingUpload } from "@/lib/client/pending-upload";
 import { readViewParams } from "./view-params";
 
 const plan = (query: string, samples = false, sessionsDir: string | null = "/home/dev/.pi/agent/sessions") =>

@@ -1,7 +1,7 @@
 // What the viewer page should do for its URL: load a library file, a URL or a handed-over upload, or explain why not.
 import { formatBytes } from "@/components/ui/format";
-import type { LoadTarget, LockedShare } from "./load-session";
-import { pendingUpload } from "./pending-upload";
+import type { LoadTarget, LockedShare } from "@/lib/client/load-session";
+import { pendingUpload } from "@/lib/client/pending-upload";
 import type { ViewParams } from "./view-params";
 
 export type Plan =

@@ -5,34 +5,19 @@
  * and change it only through `viewer.*` actions; the URL mirrors the parts a
  * deep link needs (file, entry, tab) — see url-sync.ts.
  *
- * The Session (the parsed file and its index) lives here by reference and is
- * never copied into React state; `revision` changes when it grows (live tail)
- * so memoised views can recompute.
+ * The open document is a snapshot, `doc`: the Session (the parsed file and its
+ * index, held by reference, never copied) with the revision it had. A live tail
+ * grows the same Session in place, so the store replaces `doc` when it grows:
+ * anything keyed on `doc` recomputes, and nothing needs to watch a counter.
  */
 import { useSyncExternalStore } from "react";
 import type { Session } from "@/lib/session";
 import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
-import type { ShareManifest } from "@/lib/share/manifest";
+import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
+import type { LiveStatus } from "@/lib/client/live-tail";
+import type { SessionSource } from "@/lib/client/session-source";
 
-export type InspectorTab = "entry" | "path" | "context" | "stats";
-
-export type SessionSource =
-  /** absolutePath: where the file is on the server's disk (pi writes it as a fork's parentSession) */
-  | { kind: "server"; path: string; absolutePath?: string }
-  /** file: the picked file itself, read again when the session is shared (never sent anywhere) */
-  | { kind: "upload"; name: string; size: number; file?: Blob }
-  | { kind: "url"; url: string }
-  | { kind: "sample"; path: string }
-  /** the data of the share file the page is */
-  | { kind: "share" };
-
-/** The source file's absolute path, when the server told us (pi writes it as the fork's parentSession). */
-export function sourcePathOf(source: SessionSource | null): string | undefined {
-  return source?.kind === "server" && source.absolutePath ? source.absolutePath : undefined;
-}
-
-/** The live tail of a library file: "off" when the session is not followed (an upload, a URL, a sample). */
-export type LiveStatus = "off" | "connecting" | "live" | "reconnecting" | "paused";
+export type { InspectorTab };
 
 export interface LoadState {
   phase: "idle" | "loading" | "ready" | "error";
@@ -42,18 +27,24 @@ export interface LoadState {
   error: string | null;
 }
 
+/** The open session as it was at one revision; replaced, never changed, when the session grows. */
+export interface SessionDoc {
+  readonly session: Session;
+  /** 1 for the session as loaded, one more each time it grows */
+  readonly revision: number;
+}
+
 export interface ViewerState {
   source: SessionSource | null;
   live: LiveStatus;
   /** while live: select each new leaf as it is written (the viewport follows the selection); off, nothing moves */
   follow: boolean;
-  session: Session | null;
+  doc: SessionDoc | null;
   /** file name shown to the user and used in diagnostics ("file.jsonl:12: …") */
   fileName: string | null;
   /** what a share file says about the session it carries (scope, redaction, when); null for any other source */
   share: ShareManifest | null;
   load: LoadState;
-  revision: number;
   /** changes when the session's diagnostics grow without the tree changing (the schema check arrives late) */
   diagnosticsRevision: number;
   selectedId: string | null;
@@ -81,11 +72,10 @@ const initial: ViewerState = {
   source: null,
   live: "off",
   follow: false,
-  session: null,
+  doc: null,
   fileName: null,
   share: null,
   load: { phase: "idle", done: 0, total: 0, error: null },
-  revision: 0,
   diagnosticsRevision: 0,
   selectedId: null,
   tab: "entry",
@@ -140,11 +130,14 @@ export const viewer = {
   /** A parsed session is ready; select `entryId` (deep link) if it exists, else the leaf. */
   sessionReady(session: Session, entryId: string | null = null): void {
     const selectedId = entryId && session.tree.get(entryId) ? entryId : session.leafId;
-    set({ session, load: { ...state.load, phase: "ready", done: state.load.total }, revision: state.revision + 1, selectedId });
+    set({ doc: { session, revision: 1 }, load: { ...state.load, phase: "ready", done: state.load.total }, selectedId });
   },
-  /** The session grew (live tail). */
-  sessionChanged(): void {
-    set({ revision: state.revision + 1 });
+  /** The session grew (live tail); when following, a leaf that moved is selected. */
+  sessionChanged(leafMoved = false): void {
+    if (!state.doc) return;
+    const doc = { session: state.doc.session, revision: state.doc.revision + 1 };
+    const leafId = doc.session.leafId;
+    set(state.follow && leafMoved && leafId !== null ? { doc, selectedId: leafId } : { doc });
   },
   /** The session's diagnostics changed, not its entries (Session.acceptSchema). */
   diagnosticsChanged(): void {
@@ -155,13 +148,13 @@ export const viewer = {
   },
   /** Follow the leaf; turning it on selects the current leaf at once. */
   setFollow(follow: boolean): void {
-    const leafId = follow ? (state.session?.leafId ?? null) : null;
+    const leafId = follow ? (state.doc?.session.leafId ?? null) : null;
     set(follow && leafId !== null ? { follow, selectedId: leafId } : { follow });
   },
   select(id: string | null): void {
     if (id === state.selectedId) return;
     // choosing another entry than the leaf stops following: the next line written would take it away again
-    const stopFollowing = state.follow && id !== (state.session?.leafId ?? null);
+    const stopFollowing = state.follow && id !== (state.doc?.session.leafId ?? null);
     set(stopFollowing ? { selectedId: id, follow: false } : { selectedId: id });
   },
   setTab(tab: InspectorTab): void {
@@ -210,6 +203,9 @@ export const viewer = {
     if (comparePickFrom(state) !== null) set({ compare: null });
   },
 };
+
+/** The open session; null while none is. */
+export const sessionOf = (s: ViewerState): Session | null => s.doc?.session ?? null;
 
 /** The first node of the open comparison; null when none is open. */
 export const compareA = (s: ViewerState): string | null => (s.compare && "a" in s.compare ? s.compare.a : null);

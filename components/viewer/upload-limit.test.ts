@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fileTooLarge, planFor, uploadTarget } from "./load-plan";
-import { setPendingUpload } from "./pending-upload";
+import { setPendingUpload } from "@/lib/client/pending-upload";
 import { readViewParams } from "./view-params";
 
 const MB = 1024 * 1024;

@@ -4,7 +4,7 @@
 // link restores the view. replaceState: moving around a session does not pile up history entries.
 import { useEffect } from "react";
 import { useViewerHost } from "./host";
-import { compareA, compareB, useViewer, viewer } from "./store";
+import { compareA, compareB, sessionOf, useViewer, viewer } from "./store";
 import { readCompareParam, readFindParams, sameSession, viewHref, viewLocation, viewSearch, withFindParams } from "./view-params";
 
 export function useUrlSync(): void {
@@ -13,7 +13,7 @@ export function useUrlSync(): void {
   const phase = useViewer((s) => s.load.phase);
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
-  const session = useViewer((s) => s.session);
+  const session = useViewer(sessionOf);
   const compareId = useViewer(compareB);
   const compareBaseId = useViewer(compareA);
   const searchQuery = useViewer((s) => s.searchQuery);

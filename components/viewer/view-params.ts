@@ -1,7 +1,8 @@
 // The viewer's URL: which session (file, src or upload), which entry and which inspector tab.
 // Parsed leniently: anything unusable is dropped, and the viewer falls back to the session's leaf.
 import { TREE_FILTER_MODES, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
-import type { InspectorTab, SessionSource } from "./store";
+import type { SessionSource } from "@/lib/client/session-source";
+import { INSPECTOR_TABS, type InspectorTab } from "@/lib/share/manifest";
 
 export interface ViewParams {
   /** path in the sessions directory (as /api/sessions lists it) */
@@ -14,7 +15,6 @@ export interface ViewParams {
   tab: InspectorTab | null;
 }
 
-const TABS: readonly InspectorTab[] = ["entry", "path", "context", "stats"];
 const MAX = 4096;
 
 type SearchLike = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -32,7 +32,7 @@ export function readViewParams(search: SearchLike): ViewParams {
     src: first(search, "src"),
     upload: first(search, "upload"),
     entry: first(search, "entry"),
-    tab: tab && (TABS as readonly string[]).includes(tab) ? (tab as InspectorTab) : null,
+    tab: tab && (INSPECTOR_TABS as readonly string[]).includes(tab) ? (tab as InspectorTab) : null,
   };
 }
 

@@ -1,7 +1,8 @@
 // What the library shows for one session file, read in a single cheap pass: most lines are only
 // counted; the few that matter (header, session_info, the first user message) are parsed.
 // Not responsible for the full reading of a session (that is lib/session, run in the browser).
-import { isObject, textOf } from "@/lib/session/json";
+import { messageTitle } from "@/lib/session";
+import { isObject } from "@/lib/session/json";
 
 export interface SessionSummary {
   /** header fields; null when the first non-blank line is not a session header pi accepts */
@@ -169,8 +170,4 @@ function isId(value: unknown): value is string {
 }
 
 /** pi's session list: a string, or the text blocks joined with spaces; empty text counts as none. */
-function messageText(content: unknown): string | null {
-  const flat = textOf(content).replace(/\s+/g, " ").trim();
-  if (!flat) return null;
-  return flat.length > FIRST_MESSAGE_CHARS ? flat.slice(0, FIRST_MESSAGE_CHARS - 1) + "…" : flat;
-}
+const messageText = (content: unknown): string | null => messageTitle(content, FIRST_MESSAGE_CHARS);

@@ -13,8 +13,8 @@ export { forkSession, type ForkOptions, type ForkResult } from "./rules/coding-a
 export { hxBranch } from "./rules/harness-0.83/branch";
 export { hxContext, hxContextEntries, hxMessages } from "./rules/harness-0.83/context";
 export { harnessRefusal } from "./rules/harness-0.83/refusal";
-export { newerCaContext, newerCaContextEntries, newerCaMessages } from "./rules/coding-agent-0.86/context";
-export { forkNewer, type NewerForkResult } from "./rules/coding-agent-0.86/fork";
+export { ca086Context, ca086ContextEntries, ca086Messages } from "./rules/coding-agent-0.86/context";
+export { forkCa086, type Ca086ForkResult } from "./rules/coding-agent-0.86/fork";
 export { editedCaContext, projectEdited, contextEdits } from "./rules/coding-agent-0.87/context";
 export { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./rules/v4-0.84/context";
 export { forkV4Log, type V4ForkOptions } from "./rules/v4-0.84/fork";
@@ -23,6 +23,7 @@ export { entryUsage, addUsage, ZERO_USAGE, type Usage } from "./usage";
 export { uuidv7, randomEntryId } from "./ids";
 export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./read/schema";
 export { sessionStats, type SessionStats } from "./features/session-stats";
+export { sessionTitle, messageTitle, TITLE_CHARS } from "./features/title";
 export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./features/compare";
 export { searchSession, prepareSearch, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./features/search";
 export { scopeStats, type ScopeStats, type StatsScope } from "./features/scope-stats";

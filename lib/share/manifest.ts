@@ -7,7 +7,9 @@ export const SHARE_FORMAT = "pi-session-viewer/share";
 export const SHARE_SCOPES = ["session", "fork", "path"] as const;
 export type ShareScope = (typeof SHARE_SCOPES)[number];
 
-const TABS = ["entry", "path", "context", "stats"] as const;
+/** The inspector's tabs, in order: a share remembers the one that was open. */
+export const INSPECTOR_TABS = ["entry", "path", "context", "stats"] as const;
+export type InspectorTab = (typeof INSPECTOR_TABS)[number];
 
 const redactionRule = z.object({
   name: z.string().max(200),
@@ -25,7 +27,7 @@ const manifestSchema = z.object({
   title: z.string().max(1000).nullable(),
   /** the entry selected when the file opens, and the inspector tab */
   entryId: z.string().max(65_536).nullable(),
-  tab: z.enum(TABS).nullable(),
+  tab: z.enum(INSPECTOR_TABS).nullable(),
   createdAt: z.string().max(100),
   generator: z.string().max(200),
   /** what was masked, by rule: names and counts only, never the masked text */

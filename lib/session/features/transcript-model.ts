@@ -6,7 +6,8 @@
  * model saw (that is `Session.context`): compacted-away entries are in the
  * transcript because they are on the path.
  */
-import { isObject, textOf } from "../json";
+import { isObject } from "../json";
+import { sessionTitle } from "./title";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
 import type { JsonObject, RuleSetId, TreeEntry } from "../types";
@@ -64,7 +65,8 @@ export interface Transcript {
 }
 
 const DEFAULT_MAX_OUTPUT = 4000;
-const TITLE_WORDS = 12;
+/** a transcript's heading and page title: shorter than the top bar's, it names a document */
+const TRANSCRIPT_TITLE_CHARS = 80;
 
 /** The transcript of `session.branch(id)`. Throws what `branch` throws (SessionQueryError for a cycle or unknown id). */
 export function transcriptOf(session: Session, id: string, options: TranscriptOptions = {}): Transcript {
@@ -90,14 +92,8 @@ export function transcriptOf(session: Session, id: string, options: TranscriptOp
 
 /** The session name, else the first words of the path's first user message, else the session id. */
 export function transcriptTitle(session: Session, path: readonly TreeEntry[]): string {
-  if (session.name) return session.name;
-  for (const entry of path) {
-    const message = entry.type === "message" && isObject(entry.message) ? entry.message : null;
-    if (message?.role !== "user") continue;
-    const words = textOf(message.content).split(/\s+/).filter(Boolean);
-    if (words.length === 0) continue;
-    return words.length > TITLE_WORDS ? `${words.slice(0, TITLE_WORDS).join(" ")} …` : words.join(" ");
-  }
+  const title = sessionTitle(session, path, TRANSCRIPT_TITLE_CHARS);
+  if (title) return title;
   const sessionId = session.header?.id;
   return typeof sessionId === "string" ? `Session ${sessionId}` : "Session transcript";
 }

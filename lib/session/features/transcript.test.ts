@@ -115,8 +115,10 @@ describe("transcriptMarkdown", () => {
     expect(session.name).toBeNull();
     expect(transcriptTitle(session, session.branch("m2"))).toBe("Please fix the flaky test in ci");
     expect(transcriptMarkdown(session, "m2").split("\n")[0]).toBe("# Please fix the flaky test in ci");
-    const wordy = linear([{ role: "user", content: Array.from({ length: 20 }, (_, i) => `w${i}`).join(" ") }]);
-    expect(transcriptTitle(wordy, wordy.branch("m1"))).toBe(`${Array.from({ length: 12 }, (_, i) => `w${i}`).join(" ")} …`);
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
+    const wordy = linear([{ role: "user", content: words }]);
+    // a heading, shorter than the top bar's title: 80 characters at most, the last one an ellipsis
+    expect(transcriptTitle(wordy, wordy.branch("m1"))).toBe(`${words.slice(0, 79).trimEnd()}…`);
     const noUser = linear([{ role: "assistant", content: [] }]);
     expect(transcriptTitle(noUser, noUser.branch("m1"))).toBe(`Session ${HEADER.id}`);
   });

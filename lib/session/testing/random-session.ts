@@ -504,7 +504,7 @@ function firstKept(rng: Rng, path: readonly WrittenEntry[], all: readonly Writte
 
 /**
  * Operations a newer SessionManager offers beyond 0.84.1's, mixed into the
- * same random walk (see random-session-newer.ts). `run` gets the clock's time
+ * same random walk (see random-session-versions.ts). `run` gets the clock's time
  * and the entries pi holds before the operation.
  */
 export interface ExtraCaOps {

@@ -23,7 +23,7 @@ function isSystemMessageEntry(entry: TreeEntry): boolean {
 }
 
 /** buildContextEntries (≥ 0.86): as 0.84, without system messages in the kept range. */
-export function newerCaContextEntries(tree: SessionTree, id: string): TreeEntry[] {
+export function ca086ContextEntries(tree: SessionTree, id: string): TreeEntry[] {
   const state = stateAt(tree, id);
   if (state.compactionId === null) return caBranch(tree, id);
   const entries = caContextEntries(tree, id);
@@ -37,7 +37,7 @@ export function newerCaContextEntries(tree: SessionTree, id: string): TreeEntry[
 }
 
 /** sessionEntryToContextMessages (≥ 0.86). */
-export function newerCaMessages(entry: TreeEntry): ContextMessage[] {
+export function ca086Messages(entry: TreeEntry): ContextMessage[] {
   if (entry.type === "message" && isObject(entry.message) && entry.message.role === "system" && entry.message.content == null) {
     return [{ entryId: entry.id, source: "synthesized", message: { ...entry.message, content: "" } }];
   }
@@ -53,11 +53,11 @@ export function contextWith(tree: SessionTree, id: string | null, messagesOf: (e
   if (id === null) return { entryIds: [], messages: [], model: null, thinkingLevel: "off" };
   const state = stateAt(tree, id);
   if (state.error) throw new SessionQueryError("invalid", state.error);
-  const entries = newerCaContextEntries(tree, id);
+  const entries = ca086ContextEntries(tree, id);
   return { entryIds: entries.map((e) => e.id), messages: messagesOf(entries), model: state.model, thinkingLevel: state.thinkingLevel };
 }
 
 /** buildSessionContext (0.86) with `id` as the leaf; null: before any entry. */
-export function newerCaContext(tree: SessionTree, id: string | null): SessionContext {
-  return contextWith(tree, id, (entries) => entries.flatMap((entry) => newerCaMessages(tree.full(entry))));
+export function ca086Context(tree: SessionTree, id: string | null): SessionContext {
+  return contextWith(tree, id, (entries) => entries.flatMap((entry) => ca086Messages(tree.full(entry))));
 }

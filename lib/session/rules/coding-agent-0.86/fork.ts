@@ -4,7 +4,7 @@ import { caBranch } from "../coding-agent-0.84/branch";
 import type { SessionTree } from "../../tree/tree";
 import type { JsonObject, SessionHeader } from "../../types";
 
-export interface NewerForkResult extends ForkResult {
+export interface Ca086ForkResult extends ForkResult {
   /**
    * pi ≥ 0.99 writes the fork at once when the path holds a user or an
    * assistant message (`hasAssistant` is the rule up to 0.87).
@@ -21,7 +21,7 @@ export interface NewerForkResult extends ForkResult {
  * (the default firstKeptEntryId) keeps its own id, which changes nothing here:
  * an entry never shares its id with a label entry on the same path.
  */
-export function forkNewer(tree: SessionTree, header: SessionHeader | null, leafId: string, options: ForkOptions = {}): NewerForkResult {
+export function forkCa086(tree: SessionTree, header: SessionHeader | null, leafId: string, options: ForkOptions = {}): Ca086ForkResult {
   const base = forkSession(tree, header, leafId, options);
   const replacement = new Map<string, string>();
   let pending: string[] = [];

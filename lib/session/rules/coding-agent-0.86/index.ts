@@ -1,7 +1,7 @@
 import { codingAgent084 } from "../coding-agent-0.84";
 import type { RuleSet } from "../rule-set";
-import { newerCaContext, newerCaContextEntries, newerCaMessages } from "./context";
-import { forkNewer } from "./fork";
+import { ca086Context, ca086ContextEntries, ca086Messages } from "./context";
+import { forkCa086 } from "./fork";
 
 /** pi-coding-agent 0.86: system messages, usage entries, a compaction's systemMessage. */
 export const codingAgent086: RuleSet = {
@@ -11,9 +11,9 @@ export const codingAgent086: RuleSet = {
   oracle: "@earendil-works/pi-coding-agent 0.86.1",
   summary: "usage entries; system messages (kept ranges skip them); a compaction's systemMessage comes before its summary",
   plainName: null,
-  contextEntries: ({ tree }, id) => (id === null ? [] : newerCaContextEntries(tree, id)),
-  context: ({ tree }, id) => newerCaContext(tree, id),
-  messages: newerCaMessages,
+  contextEntries: ({ tree }, id) => (id === null ? [] : ca086ContextEntries(tree, id)),
+  context: ({ tree }, id) => ca086Context(tree, id),
+  messages: ca086Messages,
   // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
-  fork: ({ tree, header }, id, options) => forkNewer(tree, header, id, options),
+  fork: ({ tree, header }, id, options) => forkCa086(tree, header, id, options),
 };

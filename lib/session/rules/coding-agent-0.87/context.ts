@@ -1,6 +1,6 @@
 import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type ContextMessage, type SessionContext, type TreeEntry } from "../../types";
-import { contextWith, newerCaMessages } from "../coding-agent-0.86/context";
+import { contextWith, ca086Messages } from "../coding-agent-0.86/context";
 
 /**
  * The coding agent's context from 0.87 on (pi-coding-agent 0.87.1 and 1.6.0):
@@ -14,7 +14,7 @@ const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 
 /** projectContextEntry (≥ 0.87): an entry's messages under its latest context_edit on the context. */
 export function projectEdited(entry: TreeEntry, edit: TreeEntry | undefined): ContextMessage[] {
-  const messages = newerCaMessages(entry);
+  const messages = ca086Messages(entry);
   if (!edit) return messages;
   const replacement = edit.replacement;
   if (replacement === null) return [];

@@ -11,7 +11,7 @@
  *   - pi-agent-core 0.84.1: a v4 log with two lanes, labels, records, a
  *     compaction with retainedTail and a deferred message.
  *
- * Run: npx tsx lib/session/testing/write-newest-fixtures.ts
+ * Run: npx tsx lib/session/testing/write-version-fixtures.ts
  * The clock is fixed, so timestamps are stable; ids are pi's own random ones.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";

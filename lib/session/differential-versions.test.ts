@@ -14,24 +14,24 @@
  * and their leaves, labels, name, usage stats, and every entry's branch and
  * context.
  *
- * DIFF_NEWER_SEED, DIFF_NEWER_SESSIONS (per coding-agent version) and
+ * DIFF_VERSIONS_SEED, DIFF_VERSIONS_SESSIONS (per coding-agent version) and
  * DIFF_V4_SESSIONS replay or widen the run.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { forkV4Log, Session, type NewerForkResult, type RuleSetId } from "./index";
+import { forkV4Log, Session, type Ca086ForkResult, type RuleSetId } from "./index";
 import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type PiContext } from "./testing/oracle";
 import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng } from "./testing/random-session";
-import { driveV4, newerCaOps, type NewerCaSessionManager, type V4Entry, type V4Session } from "./testing/random-session-newer";
+import { driveV4, caOpsSince086, type CaSessionManager086, type V4Entry, type V4Session } from "./testing/random-session-versions";
 
-const SEED = Number(process.env.DIFF_NEWER_SEED ?? 20261202);
-const SESSIONS = Number(process.env.DIFF_NEWER_SESSIONS ?? 20);
+const SEED = Number(process.env.DIFF_VERSIONS_SEED ?? 20261202);
+const SESSIONS = Number(process.env.DIFF_VERSIONS_SESSIONS ?? 20);
 const V4_SESSIONS = Number(process.env.DIFF_V4_SESSIONS ?? 25);
 const PERSISTED_FORK_EVERY = 5;
 
-type CaModule = OracleCaModule<NewerCaSessionManager>;
+type CaModule = OracleCaModule<CaSessionManager086>;
 
 /** One pi-coding-agent version under test and the rules that read what it writes. */
 interface Version {
@@ -281,7 +281,7 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
       timestamp: header.timestamp as string,
       sourcePath: header.parentSession as string | undefined,
       labelId: () => labelIds[next++]!,
-    }) as NewerForkResult;
+    }) as Ca086ForkResult;
     same(fork.text, piText, `${at}: createBranchedSession file`);
     const plain = Session.fromText(text, { reader: "ca" }).fork(entry.id, {
       sessionId: header.id as string,
@@ -316,7 +316,7 @@ async function runCodingAgentSession(version: Version, index: number): Promise<v
     await reporting(
       where,
       () => serialize([sm.getHeader(), ...sm.getEntries()]),
-      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng), newerCaOps(sm, rng, counts)),
+      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng), caOpsSince086(sm, rng, counts)),
     );
     const expected = serialize([sm.getHeader(), ...sm.getEntries()]);
     if (existsSync(file)) same(readFileSync(file, "utf8"), expected, `${where}: pi's file holds its entries`);
@@ -491,7 +491,7 @@ describe(`differential against pi's newer versions (seed ${SEED})`, () => {
   }, 120_000);
 
   it("covered enough", () => {
-    console.log(`differential-newer (seed ${SEED}): ${JSON.stringify(totals)}\ncases seen: ${JSON.stringify(seen)}`);
+    console.log(`differential-versions (seed ${SEED}): ${JSON.stringify(totals)}\ncases seen: ${JSON.stringify(seen)}`);
     expect(totals.caSessions).toBe(SESSIONS * VERSIONS.length);
     expect(totals.v4Sessions).toBe(V4_SESSIONS);
     if (SESSIONS >= 20 && V4_SESSIONS >= 20) {

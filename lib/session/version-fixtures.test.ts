@@ -1,6 +1,6 @@
 /**
  * Fixed files through pi's newer versions: the committed new-format fixtures
- * (written by pi's own code, see testing/write-newest-fixtures.ts), and the
+ * (written by pi's own code, see testing/write-version-fixtures.ts), and the
  * shared fixtures whose reading the spec says changed (§16): the stacked
  * compactions of ca-compaction-multi-a, the newline repair, and the v4 log
  * sample. pi opens copies in a temporary directory (its SessionManager may
@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULE_SETS, rulesBadgeText, Session, type RuleSetId } from "./index";
 import type { WrittenEntry } from "./testing/random-session";
-import type { V4Entry } from "./testing/random-session-newer";
+import type { V4Entry } from "./testing/random-session-versions";
 
 const REPO = path.resolve(__dirname, "../..");
 const SHARED = process.env.PI_SHARED_DIR ?? path.resolve(REPO, "../shared");
@@ -67,7 +67,7 @@ beforeAll(async () => {
   const storage = await import(moduleUrl(`${base}/session/jsonl/storage.js`));
   const context = await import(moduleUrl(`${base}/session/context.js`));
   const env = await import(moduleUrl(`${base}/env/nodejs.js`));
-  tmp = mkdtempSync(path.join(os.tmpdir(), "pi-newer-fixtures-"));
+  tmp = mkdtempSync(path.join(os.tmpdir(), "pi-version-fixtures-"));
   v4 = {
     load: (fs, file) => storage.JsonlSessionStorage.load(fs, file),
     context: context.buildSessionContext,

@@ -3,7 +3,16 @@
 // same SessionParser. The server sends whole lines only; the line the first read found without a newline is
 // taken back (SessionParser.reopen) and read again in full. Whatever cannot go on in place reloads the file.
 import type { Session } from "@/lib/session";
-import { viewer } from "./store";
+
+/** The live tail of a library file: "off" when the session is not followed (an upload, a URL, a sample). */
+export type LiveStatus = "off" | "connecting" | "live" | "reconnecting" | "paused";
+
+/** What hears about the tail: its connection, and each time the session grew. */
+export interface TailSink {
+  setLive(live: LiveStatus): void;
+  /** the session grew in place; `leafMoved` when its leaf is another entry now */
+  sessionChanged(leafMoved: boolean): void;
+}
 
 export interface LiveTail {
   pause(): void;
@@ -28,7 +37,7 @@ export const liveTail = {
  * when the file no longer continues what the page holds (cut, replaced,
  * rewritten, or a line that cannot be taken back): read it again from the start.
  */
-export function startLiveTail(path: string, session: Session, offset: number, reload: () => void): LiveTail {
+export function startLiveTail(path: string, session: Session, offset: number, sink: TailSink, reload: () => void): LiveTail {
   let expected = offset;
   let source: EventSource | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
@@ -57,20 +66,18 @@ export function startLiveTail(path: string, session: Session, offset: number, re
     session.parser.push(data.text);
     session.parser.end();
     expected = end;
-    viewer.sessionChanged();
-    const leafId = session.leafId;
-    if (viewer.get().follow && leafId !== null && leafId !== previousLeaf) viewer.select(leafId);
+    sink.sessionChanged(session.leafId !== null && session.leafId !== previousLeaf);
   };
 
   const connect = () => {
     disconnect();
-    viewer.setLive(failures === 0 ? "connecting" : "reconnecting");
+    sink.setLive(failures === 0 ? "connecting" : "reconnecting");
     const url = `/api/sessions/tail?path=${encodeURIComponent(path)}&offset=${expected}`;
     const es = new EventSource(url);
     source = es;
     es.onopen = () => {
       failures = 0;
-      viewer.setLive("live");
+      sink.setLive("live");
     };
     es.addEventListener("append", append as EventListener);
     es.addEventListener("reset", () => startOver());
@@ -78,12 +85,12 @@ export function startLiveTail(path: string, session: Session, offset: number, re
       if (source !== es) return;
       // CONNECTING: the browser reconnects by itself and sends Last-Event-ID, our offset
       if (es.readyState === EventSource.CONNECTING) {
-        viewer.setLive("reconnecting");
+        sink.setLive("reconnecting");
         return;
       }
       // CLOSED: the server refused (an error status); try again later from the offset we hold
       disconnect();
-      viewer.setLive("reconnecting");
+      sink.setLive("reconnecting");
       retry = setTimeout(connect, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
     };
   };
@@ -93,14 +100,14 @@ export function startLiveTail(path: string, session: Session, offset: number, re
     stopped = true;
     disconnect();
     if (current === tail) current = null;
-    viewer.setLive("off");
+    sink.setLive("off");
   };
 
   const tail: LiveTail = {
     pause() {
       if (stopped) return;
       disconnect();
-      viewer.setLive("paused");
+      sink.setLive("paused");
     },
     resume() {
       if (stopped || source) return;

@@ -2,34 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session } from "../../lib/session";
-import { diagnosticsHeadline, sessionTitle, summarizeDiagnostics } from "./session-facts";
+import { diagnosticsHeadline, summarizeDiagnostics } from "./diagnostics-summary";
 
 const SESSIONS = path.join(__dirname, "../../e2e/fixtures/sessions");
 const open = (rel: string) => Session.fromText(readFileSync(path.join(SESSIONS, rel), "utf8"));
-const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
-
-describe("sessionTitle", () => {
-  it("prefers the session_info name, else the first user message", () => {
-    const named = Session.fromText(
-      [
-        header,
-        '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi   there"}}',
-        '{"type":"session_info","id":"b","parentId":"a","timestamp":"t","name":"Named"}',
-        "",
-      ].join("\n"),
-    );
-    expect(sessionTitle(named)).toBe("Named");
-    const unnamed = Session.fromText(
-      [
-        header,
-        '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"text","text":"there"}]}}',
-        "",
-      ].join("\n"),
-    );
-    expect(sessionTitle(unnamed)).toBe("hi there");
-    expect(sessionTitle(Session.fromText(header + "\n"))).toBeNull();
-  });
-});
 
 describe("summarizeDiagnostics", () => {
   it("counts the unreadable lines of a file with a malformed line apart from other issues", () => {

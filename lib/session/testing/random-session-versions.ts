@@ -20,7 +20,7 @@ import {
 } from "./random-session";
 
 /** pi-coding-agent 0.86.1 / 0.87.1 / 1.6.0 `SessionManager`: 0.84.1's API plus what the generator uses. */
-export interface NewerCaSessionManager extends CaSessionManager {
+export interface CaSessionManager086 extends CaSessionManager {
   appendUsage(kind: string, provider: string, model: string, usage: unknown, note?: string): WrittenEntry;
   /** 0.87 and later */
   appendContextEdit?(targetId: string, replacement: { content: unknown } | null): string;
@@ -68,7 +68,7 @@ function editable(entry: WrittenEntry): boolean {
  * The newer SessionManager's operations, for driveCodingAgent's `extra`.
  * `contextEdits`: the SessionManager has appendContextEdit (0.87 and later).
  */
-export function newerCaOps(sm: NewerCaSessionManager, rng: Rng, stats: { usage: number; system: number; contextEdit: number }): ExtraCaOps {
+export function caOpsSince086(sm: CaSessionManager086, rng: Rng, stats: { usage: number; system: number; contextEdit: number }): ExtraCaOps {
   const convo = newConversation(rng);
   const edited: string[] = [];
   return {

@@ -1,9 +1,24 @@
-// Loads a session into the viewer store through parse.worker.ts, with progress; the page parses and indexes
-// the light lines as they arrive (long strings cut, their bytes kept: lib/session/read/light-lines.ts). The user-timing measures session:read and session:ready say where a load's time went.
+// Loads a session through parse.worker.ts, telling a LoadSink (the viewer's store) how it goes; the page parses
+// and indexes the light lines as they arrive (long strings cut, their bytes kept: lib/session/read/light-lines.ts).
+// The user-timing measures session:read and session:ready say where a load's time went.
 import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
 import { LightSessionReader } from "@/lib/session/read/light-session";
-import type { LoadError, ParseReply, ParseRequest } from "../../lib/client/parse-protocol";
-import { viewer, type InspectorTab, type SessionSource } from "./store";
+import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
+import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
+import type { SessionSource } from "./session-source";
+
+/** What hears about a load, in order: started, then progress, then ready (or failed); a share's manifest early. */
+export interface LoadSink {
+  startLoading(source: SessionSource, fileName: string, total: number): void;
+  setTab(tab: InspectorTab): void;
+  shareOpened(share: ShareManifest): void;
+  progress(done: number, total: number): void;
+  failLoading(error: string): void;
+  /** the session can be shown: select `entryId` if it is there */
+  sessionReady(session: Session, entryId: string | null): void;
+  /** the schema check arrived after the session was shown and added notes to it */
+  diagnosticsChanged(): void;
+}
 
 export interface LoadJob {
   /** the user gave up: stop, and say so in the store */
@@ -43,7 +58,7 @@ export interface LoadedSession {
 /** a parse worker started ahead of the next load (see prepareParser) */
 let spare: Worker | null = null;
 
-let makeWorker = (): Worker => new Worker(new URL("../../lib/client/parse.worker.ts", import.meta.url), { type: "module" });
+let makeWorker = (): Worker => new Worker(new URL("./parse.worker.ts", import.meta.url), { type: "module" });
 
 /** The standalone viewer has no worker file to load: it starts the worker from its own bundled source. */
 export function setParseWorkerFactory(factory: () => Worker): void {
@@ -65,15 +80,15 @@ export function prepareParser(): void {
   if (!spare && typeof Worker !== "undefined") spare = parseWorker();
 }
 
-/** Starts loading; call `cancel()` to stop (the worker is terminated, the store keeps what it had). */
-export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSession) => void, onLocked?: (locked: LockedShare) => void): LoadJob {
+/** Starts loading; call `cancel()` to stop (the worker is terminated, the sink keeps what it had). */
+export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (loaded: LoadedSession) => void, onLocked?: (locked: LockedShare) => void): LoadJob {
   const total = target.request.kind === "file" ? target.request.file.size : 0;
-  viewer.startLoading(target.source, target.fileName, total);
+  sink.startLoading(target.source, target.fileName, total);
   if (target.refusal) {
-    viewer.failLoading(target.refusal);
+    sink.failLoading(target.refusal);
     return { cancel() {}, dispose() {} };
   }
-  if (target.tab) viewer.setTab(target.tab);
+  if (target.tab) sink.setTab(target.tab);
   const reader = new LightSessionReader();
   const started = performance.now();
   const worker = spare ?? parseWorker();
@@ -88,7 +103,7 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
   const fail = (message: string) => {
     settled = true;
     stop();
-    viewer.failLoading(message);
+    sink.failLoading(message);
   };
   let session: Session | null = null;
   let parser: SessionParser | null = null;
@@ -97,7 +112,7 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     settled = true;
     session = made;
     performance.measure("session:read", { start: started });
-    viewer.sessionReady(made, target.entryId);
+    sink.sessionReady(made, target.entryId);
     performance.measure("session:ready", { start: started });
     onLoaded?.({ session: made, complete });
   };
@@ -116,19 +131,19 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
     if (reply.type === "manifest") {
       // what the sender had selected applies unless the link names its own entry and tab
       target = { ...target, entryId: target.entryId ?? reply.manifest.entryId, tab: target.tab ?? reply.manifest.tab };
-      if (target.tab) viewer.setTab(target.tab);
-      return viewer.shareOpened(reply.manifest);
+      if (target.tab) sink.setTab(target.tab);
+      return sink.shareOpened(reply.manifest);
     }
     try {
-      if (reply.type === "progress") return viewer.progress(reply.done, reply.total);
+      if (reply.type === "progress") return sink.progress(reply.done, reply.total);
       if (reply.type === "lines") {
         // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
         reader.push(reply);
         worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
-        return viewer.progress(reply.done, reply.total);
+        return sink.progress(reply.done, reply.total);
       }
       if (reply.type === "end") {
-        viewer.progress(reply.done, reply.total);
+        sink.progress(reply.done, reply.total);
         parser = reader.end(reply.last);
         complete = reply.complete;
         performance.measure("session:parsed", { start: started });
@@ -144,7 +159,7 @@ export function loadSession(target: LoadTarget, onLoaded?: (loaded: LoadedSessio
       if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
       if (session) {
         session.acceptSchema(schema);
-        viewer.diagnosticsChanged();
+        sink.diagnosticsChanged();
       } else if (parser) ready(new Session(parser, { schemaChecked: schema }), complete);
     } catch (error) {
       // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
