@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/Button";
+import { Icon } from "@/components/graph/icons";
 import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
 import { filterChoices, isFiltering, NO_FILTER, TREE_FILTER_MODES, visibilityOf, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
@@ -24,24 +25,6 @@ function toggled(set: ReadonlySet<string>, key: string): Set<string> {
   if (next.has(key)) next.delete(key);
   else next.add(key);
   return next;
-}
-
-function FunnelIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width={14}
-      height={14}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d="M3 4h18l-7 8.5V19l-4 2v-8.5z" />
-    </svg>
-  );
 }
 
 function Chip({ on, count, onClick, children, testId }: { on: boolean; count: number; onClick(): void; children: string; testId: string }) {
@@ -186,7 +169,7 @@ export function FilterMenu() {
         title="Filter the graph: pi's /tree modes, entry types, message roles"
         className={`flex h-7 items-center gap-1.5 rounded-md border px-2 text-xs ${active ? "border-accent/40 bg-accent-soft text-accent" : "border-border-strong text-muted hover:bg-surface-2 hover:text-foreground"}`}
       >
-        <FunnelIcon />
+        <Icon name="filter" className="h-3.5 w-3.5" />
         {active ? (
           <>
             <span className="font-mono">{summary}</span>

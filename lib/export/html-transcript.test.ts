@@ -3,23 +3,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, type JsonObject, type TreeEntry } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
+import { LINEAR_HEADER, linearSession } from "@/lib/session/testing/linear-session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
 import { escapeHtml, TRANSCRIPT_CSP, transcriptHtml } from "./html-transcript";
 
 const fixture = (name: string) => Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
 
-const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/<dev>/demo" };
-
-function linear(messages: JsonObject[]): Session {
-  const entries = messages.map((message, i) => ({
-    type: "message",
-    id: `m${i + 1}`,
-    parentId: i ? `m${i}` : null,
-    timestamp: `2026-01-01T00:00:0${i}.000Z`,
-    message,
-  }));
-  return Session.fromText([HEADER, ...entries].map((e) => `${JSON.stringify(e)}\n`).join(""));
-}
+// a cwd with markup in it: the page must show it as text
+const HEADER = { ...LINEAR_HEADER, cwd: "/home/<dev>/demo" };
+const linear = (messages: JsonObject[]) => linearSession(messages, [], HEADER);
 
 const ALLOWED_TAGS = new Set([
   "html",

@@ -17,12 +17,23 @@
  * DIFF_VERSIONS_SEED, DIFF_VERSIONS_SESSIONS (per coding-agent version) and
  * DIFF_V4_SESSIONS replay or widen the run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { forkV4Log, Session, type Ca086ForkResult, type RuleSetId } from "./index";
-import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type PiContext } from "./testing/oracle";
+import {
+  forkBoth,
+  ids,
+  moduleUrl,
+  sameFileFacts,
+  sameJson,
+  serialize,
+  settle,
+  type CaModule as OracleCaModule,
+  type PiContext,
+  type V4Storage,
+} from "./testing/oracle";
 import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng } from "./testing/random-session";
 import { driveV4, caOpsSince086, type CaSessionManager086, type V4Entry, type V4Session } from "./testing/random-session-versions";
 
@@ -64,16 +75,6 @@ interface V4Modules {
       options: { cwd: string; entryId: string; position: "at" | "before" },
     ): Promise<{ getMetadata(): Promise<{ path: string }> }>;
   };
-}
-
-interface V4Storage {
-  getLanes(): Promise<{ lane: string; leafId: string | null }[]>;
-  findEntries(query?: Record<string, unknown>): Promise<V4Entry[]>;
-  findEntriesOnBranch(query: Record<string, unknown>): Promise<V4Entry[]>;
-  getName(): Promise<string | undefined>;
-  getLabel(id: string): Promise<string | undefined>;
-  getStats(): Promise<unknown>;
-  findRecords(query?: Record<string, unknown>): Promise<{ id: string; seq: number }[]>;
 }
 
 let v4: V4Modules;
@@ -162,11 +163,6 @@ async function reporting<T>(where: string, text: () => string | null, run: () =>
 // pi-coding-agent 0.86.1 / 0.87.1 / 1.6.0
 // ---------------------------------------------------------------------------
 
-interface Private {
-  labelsById: Map<string, string>;
-  labelTimestampsById: Map<string, unknown>;
-}
-
 function compareCodingAgent(version: Version, file: string, where: string, forkDir: string): number {
   const ca = version.mod!;
   const text = readFileSync(file, "utf8");
@@ -185,25 +181,7 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
   const entries = sm.getEntries();
   const byId = new Map(entries.map((e) => [e.id, e]));
 
-  same(
-    session.diagnostics().filter((d) => d.severity === "error"),
-    [],
-    `${where}: diagnostics`,
-  );
-  same(session.header, sm.getHeader(), `${where}: header`);
-  same(
-    session.tree.entries.map((e) => e.id),
-    ids(entries),
-    `${where}: entries`,
-  );
-  same(session.leafId, sm.getLeafId(), `${where}: leaf`);
-  same(session.name, sm.getSessionName() ?? null, `${where}: name`);
-  const piLabels = sm as unknown as Private;
-  same(
-    [...session.labels()].map(([target, s]) => [target, s.label, s.timestamp]),
-    [...piLabels.labelsById].map(([target, label]) => [target, label, piLabels.labelTimestampsById.get(target)]),
-    `${where}: labels`,
-  );
+  sameFileFacts(session, sm, session.leafId, session.labels(), where, same);
   if (entries.some((e) => e.type === "usage")) seen.usageEntry++;
 
   const atLeaf = session.context(session.leafId);
@@ -268,20 +246,7 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     // forks: in pi's in-memory mode, every PERSISTED_FORK_EVERY-th written to disk
     const persisted = k % PERSISTED_FORK_EVERY === 0 || k === entries.length - 1;
     const forker = new ca.SessionManager(cwd, persisted ? forkDir : "", file, persisted, undefined, loaded.slice());
-    const forkFile = forker.createBranchedSession(entry.id);
-    const header = forker.getHeader()!;
-    const forkEntries = forker.getEntries();
-    const written = forkFile !== undefined && existsSync(forkFile);
-    const piText = written ? readFileSync(forkFile, "utf8") : serialize([header, ...forkEntries]);
-    if (written) unlinkSync(forkFile);
-    const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
-    let next = 0;
-    const fork = session.fork(entry.id, {
-      sessionId: header.id as string,
-      timestamp: header.timestamp as string,
-      sourcePath: header.parentSession as string | undefined,
-      labelId: () => labelIds[next++]!,
-    }) as Ca086ForkResult;
+    const { piText, fork, header, written } = forkBoth<Ca086ForkResult>(forker, session, entry.id);
     same(fork.text, piText, `${at}: createBranchedSession file`);
     const plain = Session.fromText(text, { reader: "ca" }).fork(entry.id, {
       sessionId: header.id as string,

@@ -19,13 +19,24 @@
  * names the seed, the session and the entry; a failing session's file is kept in
  * the temp directory and its path added to the message.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Session, type RuleSetId } from "./index";
 import { stableStringify } from "./testing/golden";
-import { ids, moduleUrl, sameJson, serialize, settle, type CaModule as OracleCaModule, type Outcome, type PiContext } from "./testing/oracle";
+import {
+  forkBoth,
+  ids,
+  moduleUrl,
+  sameFileFacts,
+  sameJson,
+  serialize,
+  settle,
+  type CaModule as OracleCaModule,
+  type Outcome,
+  type PiContext,
+} from "./testing/oracle";
 import {
   driveCodingAgent,
   driveHarness,
@@ -147,11 +158,6 @@ function sameOutcome<A, B>(ours: Outcome<A>, theirs: Outcome<B>, where: string, 
   expect(ours.ok ? "returns" : `throws ${ours.error}`, where).toBe(theirs.ok ? "returns" : `throws ${theirs.error}`);
 }
 
-interface Private {
-  labelsById: Map<string, string>;
-  labelTimestampsById: Map<string, unknown>;
-}
-
 // ---------------------------------------------------------------------------
 // Coding agent (pi-coding-agent 0.84.1)
 // ---------------------------------------------------------------------------
@@ -167,28 +173,8 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
   const entries = sm.getEntries();
   const byId = new Map(entries.map((e) => [e.id, e]));
 
-  same(
-    session.diagnostics().filter((d) => d.severity === "error"),
-    [],
-    `${where}: diagnostics`,
-  );
-  same(session.header, sm.getHeader(), `${where}: header`);
-  same(
-    session.tree.entries.map((e) => e.id),
-    ids(entries),
-    `${where}: entries`,
-  );
-  same(session.tree.leaf("ca"), sm.getLeafId(), `${where}: leaf`);
-  same(session.name, sm.getSessionName() ?? null, `${where}: name`);
-
-  // labels: value and timestamp per target, in pi's map order (the order forks write them in)
-  const piLabels = sm as unknown as Private;
   const ourLabels = session.labels("ca");
-  same(
-    [...ourLabels].map(([target, s]) => [target, s.label, s.timestamp]),
-    [...piLabels.labelsById].map(([target, label]) => [target, label, piLabels.labelTimestampsById.get(target)]),
-    `${where}: labels`,
-  );
+  sameFileFacts(session, sm, session.tree.leaf("ca"), ourLabels, where, same);
   for (const entry of entries) same(ourLabels.get(entry.id)?.label, sm.getLabel(entry.id), `${where}: label of ${entry.id}`);
 
   // /tree: roots in file order, children by timestamp (stable sort)
@@ -268,20 +254,7 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     const forker = reopen.has(k)
       ? ca.SessionManager.open(file, forkDir)
       : new ca.SessionManager(cwd, persisted ? forkDir : "", file, persisted, undefined, loaded.slice());
-    const forkFile = forker.createBranchedSession(entry.id);
-    const header = forker.getHeader()!;
-    const forkEntries = forker.getEntries();
-    const written = forkFile !== undefined && existsSync(forkFile);
-    const piText = written ? readFileSync(forkFile, "utf8") : serialize([header, ...forkEntries]);
-    if (written) unlinkSync(forkFile);
-    const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
-    let next = 0;
-    const fork = session.fork(entry.id, {
-      sessionId: header.id as string,
-      timestamp: header.timestamp as string,
-      sourcePath: header.parentSession as string | undefined,
-      labelId: () => labelIds[next++]!,
-    });
+    const { piText, fork, forkFile, written, labelIds } = forkBoth(forker, session, entry.id);
     same(fork.text, piText, `${at}: createBranchedSession file`);
     if (labelIds.length) seen.caForkRelabelled++;
     if (piPath.some((e) => e.type === "label")) seen.caForkDroppedLabelEntries++;

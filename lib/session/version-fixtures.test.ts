@@ -9,23 +9,15 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULE_SETS, rulesBadgeText, Session, type RuleSetId } from "./index";
+import { moduleUrl, type PiContext, type V4Storage } from "./testing/oracle";
 import type { WrittenEntry } from "./testing/random-session";
 import type { V4Entry } from "./testing/random-session-versions";
 
 const REPO = path.resolve(__dirname, "../..");
 const SHARED = process.env.PI_SHARED_DIR ?? path.resolve(REPO, "../shared");
 const NEWEST = path.join(REPO, "e2e", "fixtures", "sessions", "--home-dev-projects-newest--");
-const moduleUrl = (file: string) => pathToFileURL(path.join(REPO, "node_modules", file)).href;
-
-interface PiContext {
-  messages: unknown[];
-  model: unknown;
-  thinkingLevel: unknown;
-  activeToolNames?: unknown;
-}
 interface CaSm {
   getEntries(): WrittenEntry[];
   getLeafId(): string | null;
@@ -38,15 +30,6 @@ interface CaModule {
   buildContextEntries(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): WrittenEntry[];
   buildSessionContext(entries: WrittenEntry[], leafId: string | null, byId?: Map<string, WrittenEntry>): PiContext;
 }
-interface V4Storage {
-  getLanes(): Promise<{ lane: string; leafId: string | null }[]>;
-  findEntries(query?: Record<string, unknown>): Promise<V4Entry[]>;
-  findEntriesOnBranch(query: Record<string, unknown>): Promise<V4Entry[]>;
-  getName(): Promise<string | undefined>;
-  getLabel(id: string): Promise<string | undefined>;
-  getStats(): Promise<unknown>;
-}
-
 const CA: Record<string, { pkg: string; mod?: CaModule }> = {
   "0.84.1": { pkg: "@earendil-works/pi-coding-agent" },
   "0.86.1": { pkg: "pi-coding-agent-0861" },

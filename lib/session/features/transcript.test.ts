@@ -3,25 +3,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session, SessionQueryError, type JsonObject, type TreeEntry } from "..";
 import { FIXTURES_DIR } from "../testing/golden";
+import { LINEAR_HEADER, linearSession } from "../testing/linear-session";
 import { transcriptMarkdown, transcriptTitle } from "./transcript";
 
 function fixture(name: string): Session {
   return Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
 }
 
-const HEADER = { type: "session", version: 3, id: "019c0000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/dev/demo" };
-
-/** A linear session from message objects, ids m1, m2, … */
-function linear(messages: JsonObject[], extra: JsonObject[] = []): Session {
-  const entries = messages.map((message, i) => ({
-    type: "message",
-    id: `m${i + 1}`,
-    parentId: i ? `m${i}` : null,
-    timestamp: `2026-01-01T00:00:0${i}.000Z`,
-    message,
-  }));
-  return Session.fromText([HEADER, ...entries, ...extra].map((e) => `${JSON.stringify(e)}\n`).join(""));
-}
+const HEADER = LINEAR_HEADER;
+const linear = (messages: JsonObject[], extra: JsonObject[] = []) => linearSession(messages, extra);
 
 const messageOf = (entry: TreeEntry) => entry.message as JsonObject;
 const textsOf = (content: unknown): string[] =>

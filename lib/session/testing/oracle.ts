@@ -1,9 +1,11 @@
 // What the differential tests share: pi's modules loaded by file path (the package roots do not load on
 // Node 20), the shapes of the parts they call, and how our answers are compared with pi's.
+import { existsSync, readFileSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
-import { SessionQueryError } from "../index";
+import { SessionQueryError, type ForkResult, type Session } from "../index";
+import type { V4Entry } from "./random-session-versions";
 import { stableStringify } from "./golden";
 import type { WrittenEntry } from "./random-session";
 
@@ -61,3 +63,96 @@ export const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.
 
 /** entries as JSONL, as pi writes them */
 export const serialize = (lines: readonly unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+
+/** What every pi-coding-agent version's SessionManager says of a whole file. */
+export interface CaFileView {
+  getHeader(): unknown;
+  getEntries(): { id: string }[];
+  getLeafId(): string | null;
+  getSessionName(): string | undefined;
+}
+
+/** The SessionManager's label maps (private fields): value and timestamp per target, in the order forks write them. */
+interface CaLabelMaps {
+  labelsById: Map<string, string>;
+  labelTimestampsById: Map<string, unknown>;
+}
+
+/**
+ * The file-level answers of our Session and pi's SessionManager agree: no
+ * errors, the header, the entries in file order, the leaf, the name and the
+ * labels (with timestamps, in pi's map order). `check` counts and compares.
+ */
+export function sameFileFacts(
+  session: Session,
+  sm: CaFileView,
+  leafId: string | null,
+  labels: ReturnType<Session["labels"]>,
+  where: string,
+  check = sameJson,
+): void {
+  check(
+    session.diagnostics().filter((d) => d.severity === "error"),
+    [],
+    `${where}: diagnostics`,
+  );
+  check(session.header, sm.getHeader(), `${where}: header`);
+  check(
+    session.tree.entries.map((e) => e.id),
+    ids(sm.getEntries()),
+    `${where}: entries`,
+  );
+  check(leafId, sm.getLeafId(), `${where}: leaf`);
+  check(session.name, sm.getSessionName() ?? null, `${where}: name`);
+  const piLabels = sm as unknown as CaLabelMaps;
+  check(
+    [...labels].map(([target, s]) => [target, s.label, s.timestamp]),
+    [...piLabels.labelsById].map(([target, label]) => [target, label, piLabels.labelTimestampsById.get(target)]),
+    `${where}: labels`,
+  );
+}
+
+/** A SessionManager about to fork: what createBranchedSession writes, or keeps in memory when not persisting. */
+export interface CaForker {
+  createBranchedSession(leafId: string): string | undefined;
+  getHeader(): Record<string, unknown> | null;
+  getEntries(): { id: string; type: string }[];
+}
+
+/**
+ * pi's createBranchedSession at `entryId` (the file it wrote, read and
+ * removed; or its entries as pi would write them) and our fork of the same
+ * entry with the ids and time pi chose, for comparing the two texts.
+ */
+export function forkBoth<Fork extends ForkResult>(
+  forker: CaForker,
+  session: Session,
+  entryId: string,
+): { piText: string; fork: Fork; header: Record<string, unknown>; forkFile: string | undefined; written: boolean; labelIds: string[] } {
+  const forkFile = forker.createBranchedSession(entryId);
+  const header = forker.getHeader()!;
+  const forkEntries = forker.getEntries();
+  const written = forkFile !== undefined && existsSync(forkFile);
+  const piText = written ? readFileSync(forkFile, "utf8") : serialize([header, ...forkEntries]);
+  if (written) unlinkSync(forkFile);
+  const labelIds = forkEntries.filter((e) => e.type === "label").map((e) => e.id);
+  let next = 0;
+  const fork = session.fork(entryId, {
+    sessionId: header.id as string,
+    timestamp: header.timestamp as string,
+    sourcePath: header.parentSession as string | undefined,
+    labelId: () => labelIds[next++]!,
+  }) as Fork;
+  return { piText, fork, header, forkFile, written, labelIds };
+}
+
+/** pi-agent-core's v4 session storage, as the differential tests read it. */
+export interface V4Storage {
+  getLanes(): Promise<{ lane: string; leafId: string | null }[]>;
+  findEntries(query?: Record<string, unknown>): Promise<V4Entry[]>;
+  findEntriesOnBranch(query: Record<string, unknown>): Promise<V4Entry[]>;
+  getName(): Promise<string | undefined>;
+  getLabel(id: string): Promise<string | undefined>;
+  getStats(): Promise<unknown>;
+  findRecords(query?: Record<string, unknown>): Promise<{ id: string; seq: number }[]>;
+}
