@@ -3,7 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
+import { Session } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
+import { loadProjection } from "@/lib/session/testing/oracle";
 import { unpackShare } from "@/lib/share/pack";
 import { unseal } from "@/lib/share/seal";
 import { extractShare } from "@/lib/share/share-html";
@@ -66,6 +69,32 @@ describe("cli", () => {
     const g = golden("ca-tiny").codingAgent;
     expect(JSON.parse(cli("context", fx("ca-tiny")).stdout).entryIds).toEqual(g.fileLeaf.context);
     expect(JSON.parse(cli("context", fx("ca-tiny"), "--leaf", "null").stdout)).toEqual({ entryIds: [], messages: [], model: null, thinkingLevel: "off" });
+  });
+
+  it("llm: pi's convertToLlm and token estimate at the leaf, the window from pi's catalogue, and whether pi would compact", async () => {
+    const pi = await loadProjection("@earendil-works/pi-coding-agent", "coding-agent");
+    const session = Session.fromText(readFileSync(fx("ca-compaction-a"), "utf8"));
+    const piMessages = session.context(session.leafId).messages.map((m) => m.message);
+    const r = cli("llm", fx("ca-compaction-a"), "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.messages).toEqual(JSON.parse(JSON.stringify(pi.convertToLlm(piMessages))));
+    const estimate = pi.estimateContextTokens(piMessages) as { tokens: number; usageTokens: number; trailingTokens: number; lastUsageIndex: number | null };
+    expect(out.tokens).toEqual({
+      usage: estimate.usageTokens,
+      trailing: estimate.trailingTokens,
+      total: estimate.tokens,
+      lastUsageIndex: estimate.lastUsageIndex,
+    });
+    const model = session.context(session.leafId).model!;
+    const known = modelOfContext(await loadCatalogue(), model)!;
+    expect(out.contextWindow).toBe(known.contextWindow);
+    expect(out.shouldCompact).toBe(estimate.tokens > known.contextWindow - 16384);
+    // a window small enough puts the same context over pi's threshold
+    const small = JSON.parse(cli("llm", fx("ca-compaction-a"), "--window", String(estimate.tokens + 100)).stdout);
+    expect(small.shouldCompact).toBe(true);
+    expect(JSON.parse(cli("llm", fx("ca-compaction-a"), "--window", String(estimate.tokens + 100), "--reserve", "50").stdout).shouldCompact).toBe(false);
+    expect(cli("llm", fx("ca-compaction-a"), "--reserve", "lots").stderr).toMatch(/--reserve takes a whole number of tokens/);
   });
 
   it("fork writes pi's file into a directory, named like pi names it", () => {

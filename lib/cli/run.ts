@@ -1,20 +1,33 @@
 /**
  * The command line over the session library:
- *   npm run --silent cli -- info|branch|context|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+ *   npm run --silent cli -- info|branch|context|llm|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
  * Results go to stdout as JSON (fork: JSONL); problems go to stderr as
  * "FILE:LINE: message" with exit code 1, and then nothing is printed to stdout.
  */
 import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { formatDiagnostic, RULE_SETS, SessionQueryError, type RuleSetId, type Session } from "@/lib/session";
+import {
+  DEFAULT_COMPACTION_SETTINGS,
+  formatDiagnostic,
+  modelView,
+  RULE_SETS,
+  SessionQueryError,
+  wouldCompact,
+  type RuleSetId,
+  type Session,
+} from "@/lib/session";
+import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
 import { readSessionFile } from "@/lib/server/read-session";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
-export const USAGE = `usage: cli <info|branch|context|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+export const USAGE = `usage: cli <info|branch|context|llm|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
   context FILE [--leaf ID]  what the model sees with ID as leaf (default: the file's leaf)
+  llm FILE [--leaf ID] [--reserve N] [--window N]  what the model is sent there (convertToLlm), pi's token
+                          estimate, the model's context window (pi's catalogue; --window for one it lacks)
+                          and whether pi would compact (reserve: ${DEFAULT_COMPACTION_SETTINGS.reserveTokens} by default)
   fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)
   ${SHARE_USAGE}`;
 
@@ -27,6 +40,8 @@ interface Args {
   out: string | undefined;
   reader: "auto" | RuleSetId;
   share: ShareArgs;
+  reserve: number;
+  window: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -34,6 +49,8 @@ function parseArgs(argv: string[]): Args {
   let leaf: string | null | undefined;
   let out: string | undefined;
   let reader: Args["reader"] = "auto";
+  let reserve = DEFAULT_COMPACTION_SETTINGS.reserveTokens;
+  let window: number | null = null;
   const share = defaultShareArgs();
   const fail = (message: string): never => {
     throw new CliError(`${message}\n${USAGE}`);
@@ -58,6 +75,12 @@ function parseArgs(argv: string[]): Args {
       const v = value();
       if (v !== "auto" && !Object.hasOwn(RULE_SETS, v)) throw new CliError(`--reader must be auto, ${Object.keys(RULE_SETS).join(", ")}\n${USAGE}`);
       reader = v as Args["reader"];
+    } else if (arg === "--reserve" || arg === "--window") {
+      const v = value();
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new CliError(`${arg} takes a whole number of tokens, not ${v}\n${USAGE}`);
+      if (arg === "--reserve") reserve = n;
+      else window = n;
     } else if (arg === "--json") {
       // output is always JSON; accepted for symmetry
     } else if (arg === "-h" || arg === "--help") throw new CliError(USAGE);
@@ -67,7 +90,7 @@ function parseArgs(argv: string[]): Args {
   const [command, file] = positional;
   if (!command || !file || positional.length > 2) throw new CliError(USAGE);
   if (!(CLI_COMMANDS as readonly string[]).includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
-  return { command, file, leaf, out, reader, share };
+  return { command, file, leaf, out, reader, share, reserve, window };
 }
 
 /** The line of an entry, so that query errors can name where the problem is. */
@@ -144,6 +167,29 @@ async function run(argv: string[]): Promise<string> {
         if (session.rules.tracksActiveTools) out.activeToolNames = context.activeToolNames ?? null;
         return JSON.stringify(out, null, 2);
       }
+      case "llm": {
+        const leaf = leafArg === undefined ? session.leafId : needLeaf();
+        const view = modelView(session, leaf);
+        const model = view.context.model;
+        const known = modelOfContext(await loadCatalogue(), model);
+        const contextWindow = args.window ?? known?.contextWindow ?? null;
+        const settings = { ...DEFAULT_COMPACTION_SETTINGS, reserveTokens: args.reserve };
+        const t = view.tokens;
+        return JSON.stringify(
+          {
+            messages: view.llm.map((m) => m.message),
+            sources: view.llm.map((m) => ({ entryId: m.entryId, from: m.from })),
+            tokens: t && { usage: t.usageTokens, trailing: t.trailingTokens, total: t.tokens, lastUsageIndex: t.lastUsageIndex },
+            ...(view.tokensError ? { tokensError: view.tokensError } : {}),
+            model: model && { provider: model.provider, id: model.modelId, name: known?.name ?? null, inCatalogue: known !== null },
+            contextWindow,
+            reserveTokens: settings.reserveTokens,
+            shouldCompact: t ? wouldCompact(t.tokens, contextWindow, settings) : null,
+          },
+          null,
+          2,
+        );
+      }
       case "fork": {
         const leaf = needLeaf();
         if (leaf === null) throw new CliError(`${args.file}:0: error: Entry null not found (pi cannot fork before the first entry)`);
@@ -193,4 +239,4 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-export const CLI_COMMANDS = ["info", "branch", "context", "fork", "share"] as const;
+export const CLI_COMMANDS = ["info", "branch", "context", "llm", "fork", "share"] as const;

@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { forkV4Log, Session, type Ca086ForkResult, type RuleSetId } from "./index";
+import { estimateContextTokens, forkV4Log, modelView, Session, type Ca086ForkResult, type JsonObject, type RuleSetId } from "./index";
 import {
   forkBoth,
   ids,
@@ -30,6 +30,10 @@ import {
   sameJson,
   serialize,
   settle,
+  loadProjection,
+  sameModelView,
+  type ModelViewCases,
+  type PiProjection,
   type CaModule as OracleCaModule,
   type PiContext,
   type V4Storage,
@@ -52,6 +56,7 @@ interface Version {
   /** ≥ 0.99: the file (and a fork) is written at the first user message, not the first assistant message */
   writesAtFirstUser: boolean;
   mod?: CaModule;
+  projection?: PiProjection;
 }
 
 const VERSIONS: Version[] = [
@@ -78,10 +83,15 @@ interface V4Modules {
 }
 
 let v4: V4Modules;
+let v4Projection: PiProjection;
 let workDir: string;
 
 beforeAll(async () => {
-  for (const version of VERSIONS) version.mod = (await import(moduleUrl(`${version.pkg}/dist/core/session-manager.js`))) as CaModule;
+  for (const version of VERSIONS) {
+    version.mod = (await import(moduleUrl(`${version.pkg}/dist/core/session-manager.js`))) as CaModule;
+    version.projection = await loadProjection(version.pkg, "coding-agent");
+  }
+  v4Projection = await loadProjection("pi-agent-core-v4", "harness");
   const base = "pi-agent-core-v4/dist/harness";
   const storage = await import(moduleUrl(`${base}/session/jsonl/storage.js`));
   const session = await import(moduleUrl(`${base}/session/session.js`));
@@ -103,6 +113,14 @@ afterAll(() => {
   vi.useRealTimers();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
+
+/** Adds what one model-view comparison met to the run's counts. */
+function countModelView(cases: ModelViewCases): void {
+  seen.llmSystemSent += cases.systemSent;
+  seen.llmBashExcluded += cases.excludedBash;
+  if (cases.usageCounted) seen.llmUsageCounted++;
+  else if (!cases.piCannotEstimate) seen.llmEstimatedOnly++;
+}
 
 const totals = { caSessions: 0, caEntries: 0, caForks: 0, v4Sessions: 0, v4Entries: 0, v4Lanes: 0, checks: 0 };
 
@@ -128,6 +146,11 @@ const seen = {
   v4Labels: 0,
   v4UsageRecords: 0,
   v4Forks: 0,
+  llmSystemSent: 0,
+  llmBashExcluded: 0,
+  llmUsageCounted: 0,
+  llmEstimatedOnly: 0,
+  llmProjectedUsageDistrusted: 0,
 };
 
 function same(actual: unknown, expected: unknown, where: string): void {
@@ -210,6 +233,24 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     );
     same(ours.model, theirs.model, `${at}: model`);
     same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
+    // pi ≥ 0.87 measures the context over its projection and the branch (usage before an edit or compaction is not trusted)
+    const projected =
+      version.rules === "ca-0.87"
+        ? {
+            projection: (ca as unknown as { buildSessionProjection(...args: unknown[]): unknown }).buildSessionProjection(entries, entry.id, byId),
+            branch: piPath,
+          }
+        : undefined;
+    const view = modelView(session, entry.id);
+    const cases = sameModelView(view, theirs.messages, version.projection!, at, same, projected);
+    countModelView(cases);
+    if (projected && view.tokens?.lastUsageIndex === null) {
+      const plain = estimateContextTokens(
+        theirs.messages.map((m) => m as JsonObject),
+        { system: true, safeJson: false },
+      );
+      if (plain.lastUsageIndex !== null) seen.llmProjectedUsageDistrusted++;
+    }
 
     // what the cases were, on pi's side
     if (theirs.messages.some((m) => role(m) === "system")) seen.systemMessageInContext++;
@@ -372,6 +413,7 @@ async function compareV4(text: string, file: string, where: string): Promise<num
     if (theirsPath.value.some((e) => e.type === "message" && (e.message as { stopReason?: unknown }).stopReason === "deferred") && ours.entryIds.length)
       seen.v4Deferred++;
     if (ours.messages.some((m) => m.source === "retainedTail")) seen.v4RetainedTail++;
+    countModelView(sameModelView(modelView(session, id), theirs.messages, v4Projection, at, same));
   };
   for (const lane of lanes) {
     await compareAt(lane.leafId, `${where} lane ${lane.lane}`);

@@ -23,7 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Session, type RuleSetId } from "./index";
+import { modelView, Session, type RuleSetId } from "./index";
 import { stableStringify } from "./testing/golden";
 import {
   forkBoth,
@@ -33,7 +33,11 @@ import {
   sameJson,
   serialize,
   settle,
+  loadProjection,
+  sameModelView,
   type CaModule as OracleCaModule,
+  type ModelViewCases,
+  type PiProjection,
   type Outcome,
   type PiContext,
 } from "./testing/oracle";
@@ -86,6 +90,8 @@ interface HxModules {
 
 let ca: CaModule;
 let hx: HxModules;
+let caProjection: PiProjection;
+let hxProjection: PiProjection;
 let workDir: string;
 
 beforeAll(async () => {
@@ -98,6 +104,8 @@ beforeAll(async () => {
     buildSessionContext: session.buildSessionContext,
     buildContextEntries: session.buildContextEntries,
   };
+  caProjection = await loadProjection("@earendil-works/pi-coding-agent", "coding-agent");
+  hxProjection = await loadProjection("pi-agent-core-hx", "harness");
   workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-"));
 });
 
@@ -131,7 +139,21 @@ const seen = {
   hxActiveTools: 0,
   hxLeafNotLastLine: 0,
   hxLeafNull: 0,
+  llmBashExcluded: 0,
+  llmConverted: 0,
+  llmUsageCounted: 0,
+  llmEstimatedOnly: 0,
+  llmPiCannotEstimate: 0,
 };
+
+/** Adds what one model-view comparison met to the run's counts. */
+function countModelView(cases: ModelViewCases): void {
+  seen.llmBashExcluded += cases.excludedBash;
+  seen.llmConverted += cases.converted;
+  if (cases.usageCounted) seen.llmUsageCounted++;
+  else if (!cases.piCannotEstimate) seen.llmEstimatedOnly++;
+  if (cases.piCannotEstimate) seen.llmPiCannotEstimate++;
+}
 
 function same(actual: unknown, expected: unknown, where: string): void {
   totals.checks++;
@@ -249,6 +271,7 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     );
     same(ours.model, theirs.model, `${at}: model`);
     same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
+    countModelView(sameModelView(modelView(session, entry.id, "ca"), theirs.messages, caProjection, at, same));
 
     const persisted = reopen.has(k) || k % PERSISTED_FORK_EVERY === 0;
     const forker = reopen.has(k)
@@ -325,6 +348,7 @@ async function compareHarness(text: string, where: string): Promise<number> {
       same(a.thinkingLevel, b.thinkingLevel, `${at}: thinkingLevel`);
       same(a.activeToolNames ?? null, b.activeToolNames, `${at}: activeToolNames`);
       if (b.activeToolNames) seen.hxActiveTools++;
+      countModelView(sameModelView(modelView(session, id, reader), b.messages, hxProjection, at, same));
       if (a.messages.some((m) => m.source === "retainedTail")) seen.hxRetainedTail++;
       if (id !== null) {
         const caView = session.context(id, "ca");

@@ -39,3 +39,14 @@ export {
   type V4Problem,
   type V4LineKind,
 } from "./read/v4-log";
+export { modelView, contextSizes, wouldCompact, type ModelView, type ContextSizePoint } from "./features/model-view";
+export { convertToLlm, bashExecutionToText, type LlmMessage } from "./rules/coding-agent-0.84/llm";
+export {
+  calculateContextTokens,
+  estimateContextTokens,
+  estimateTokens,
+  shouldCompact,
+  DEFAULT_COMPACTION_SETTINGS,
+  type CompactionSettings,
+  type TokenEstimate,
+} from "./rules/coding-agent-0.84/tokens";

@@ -1,5 +1,7 @@
 import type { SessionTree, LabelState } from "../tree/tree";
-import type { ContextMessage, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "../types";
+import type { ContextMessage, JsonObject, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "../types";
+import type { LlmMessage } from "./coding-agent-0.84/llm";
+import type { TokenEstimate } from "./coding-agent-0.84/tokens";
 import type { V4Log } from "../read/v4-log";
 import type { ForkOptions, ForkResult } from "./coding-agent-0.84/fork";
 
@@ -52,6 +54,17 @@ export interface RuleSet {
    * reply), by entry id. `entries` is `contextEntries` at one leaf, in order.
    */
   whyNotSent(entries: readonly TreeEntry[]): Map<string, string>;
+  /** convertToLlm: what the model's API gets for a context's messages, each with the entry it came from */
+  llm(messages: readonly ContextMessage[]): LlmMessage[];
+  /**
+   * How full the context is by pi's estimate (estimateContextTokens, or
+   * ≥ 0.87's estimateProjectedContextTokens): `messages` are a context's at a
+   * leaf, `path` that leaf's branch. Throws where pi throws (a message it
+   * cannot measure).
+   */
+  contextTokens(messages: readonly ContextMessage[], path: readonly TreeEntry[]): TokenEstimate;
+  /** estimateTokens of one context message */
+  messageTokens(message: JsonObject): number;
   /** the file pi's fork of `id` writes (createBranchedSession, or a v4 log's repo.fork) */
   fork(input: RuleInput, id: string, options?: ForkOptions): ForkResult;
 }

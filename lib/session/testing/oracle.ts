@@ -4,7 +4,7 @@ import { existsSync, readFileSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
-import { SessionQueryError, type ForkResult, type Session } from "../index";
+import { SessionQueryError, type ForkResult, type ModelView, type Session } from "../index";
 import type { V4Entry } from "./random-session-versions";
 import { stableStringify } from "./golden";
 import type { WrittenEntry } from "./random-session";
@@ -155,4 +155,84 @@ export interface V4Storage {
   getLabel(id: string): Promise<string | undefined>;
   getStats(): Promise<unknown>;
   findRecords(query?: Record<string, unknown>): Promise<{ id: string; seq: number }[]>;
+}
+
+/** pi's last projection step and its token accounting, from one version's own modules. */
+export interface PiProjection {
+  convertToLlm(messages: unknown[]): unknown[];
+  estimateContextTokens(messages: unknown[]): unknown;
+  estimateTokens(message: unknown): number;
+  /** pi-coding-agent ≥ 0.87 */
+  estimateProjectedContextTokens?(projection: unknown, branch: unknown[]): unknown;
+}
+
+/** A pi-coding-agent package's (`dist/core`) or a pi-agent-core package's (`dist/harness`) convertToLlm and compaction module. */
+export async function loadProjection(pkg: string, kind: "coding-agent" | "harness"): Promise<PiProjection> {
+  const dir = kind === "coding-agent" ? "dist/core" : "dist/harness";
+  const messages = (await import(moduleUrl(`${pkg}/${dir}/messages.js`))) as Pick<PiProjection, "convertToLlm">;
+  const compaction = (await import(moduleUrl(`${pkg}/${dir}/compaction/compaction.js`))) as Omit<PiProjection, "convertToLlm">;
+  return {
+    convertToLlm: messages.convertToLlm,
+    estimateContextTokens: compaction.estimateContextTokens,
+    estimateTokens: compaction.estimateTokens,
+    estimateProjectedContextTokens: compaction.estimateProjectedContextTokens,
+  };
+}
+
+/** What one comparison of the model's view met, for the run's case counts. */
+export interface ModelViewCases {
+  excludedBash: number;
+  converted: number;
+  systemSent: number;
+  usageCounted: boolean;
+  piCannotEstimate: boolean;
+}
+
+/**
+ * Our view of what the model is sent at `id` (modelView) equals pi's: its
+ * convertToLlm over its own context messages, each message's estimateTokens,
+ * and the context's estimate — estimateContextTokens, or with `projected`
+ * (pi ≥ 0.87) estimateProjectedContextTokens over pi's projection and branch.
+ * Where pi throws, ours must say it cannot estimate.
+ */
+export function sameModelView(
+  ours: ModelView,
+  piMessages: unknown[],
+  pi: PiProjection,
+  where: string,
+  check: (actual: unknown, expected: unknown, where: string) => void = sameJson,
+  projected?: { projection: unknown; branch: unknown[] },
+): ModelViewCases {
+  const piLlm = pi.convertToLlm(piMessages);
+  check(
+    ours.llm.map((m) => m.message),
+    piLlm,
+    `${where}: convertToLlm`,
+  );
+  piMessages.forEach((message, i) => {
+    let theirs: number | null;
+    try {
+      theirs = pi.estimateTokens(message);
+    } catch {
+      theirs = null;
+    }
+    check(ours.messageTokens[i], theirs, `${where}: estimateTokens of message ${i}`);
+  });
+  let theirs: unknown = null;
+  let threw = false;
+  try {
+    theirs = projected ? pi.estimateProjectedContextTokens!(projected.projection, projected.branch) : pi.estimateContextTokens(piMessages);
+  } catch {
+    threw = true;
+  }
+  if (threw) expect(ours.tokensError, `${where}: pi cannot estimate, neither can we`).not.toBeNull();
+  else check(ours.tokens, theirs, `${where}: ${projected ? "estimateProjectedContextTokens" : "estimateContextTokens"}`);
+  const roles = (piMessages as { role?: unknown; excludeFromContext?: unknown }[]).map((m) => m.role);
+  return {
+    excludedBash: (piMessages as { role?: unknown; excludeFromContext?: unknown }[]).filter((m) => m.role === "bashExecution" && m.excludeFromContext).length,
+    converted: roles.filter((r) => r === "bashExecution" || r === "custom" || r === "branchSummary" || r === "compactionSummary").length,
+    systemSent: (piLlm as { role?: unknown }[]).filter((m) => m.role === "system").length,
+    usageCounted: !threw && (theirs as { lastUsageIndex: unknown }).lastUsageIndex !== null,
+    piCannotEstimate: threw,
+  };
 }

@@ -2,6 +2,8 @@ import type { RuleSet } from "../rule-set";
 import { caBranch } from "./branch";
 import { caContext, caContextEntries, caMessages } from "./context";
 import { forkSession } from "./fork";
+import { convertToLlm } from "./llm";
+import { CODING_AGENT_TOKENS, estimateContextTokens, estimateTokens } from "./tokens";
 
 /** pi-coding-agent 0.84's SessionManager (the same context rules 0.81 – 0.85): the default for v3 files. */
 export const codingAgent084: RuleSet = {
@@ -20,5 +22,12 @@ export const codingAgent084: RuleSet = {
   context: ({ tree }, id) => caContext(tree, id),
   messages: caMessages,
   whyNotSent: () => new Map(),
+  llm: (messages) => convertToLlm(messages, false),
+  contextTokens: (messages) =>
+    estimateContextTokens(
+      messages.map((m) => m.message),
+      CODING_AGENT_TOKENS,
+    ),
+  messageTokens: (message) => estimateTokens(message, CODING_AGENT_TOKENS),
   fork: ({ tree, header }, id, options) => forkSession(tree, header, id, options),
 };

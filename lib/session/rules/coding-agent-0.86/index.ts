@@ -2,6 +2,7 @@ import { codingAgent084 } from "../coding-agent-0.84";
 import type { RuleSet } from "../rule-set";
 import { ca086Context, ca086ContextEntries, ca086Messages } from "./context";
 import { forkCa086 } from "./fork";
+import { convertToLlm } from "../coding-agent-0.84/llm";
 
 /** pi-coding-agent 0.86: system messages, usage entries, a compaction's systemMessage. */
 export const codingAgent086: RuleSet = {
@@ -14,6 +15,8 @@ export const codingAgent086: RuleSet = {
   contextEntries: ({ tree }, id) => (id === null ? [] : ca086ContextEntries(tree, id)),
   context: ({ tree }, id) => ca086Context(tree, id),
   messages: ca086Messages,
+  // system messages reach the model; they still count 0 tokens in 0.86's estimate
+  llm: (messages) => convertToLlm(messages, true),
   // pi ≥ 0.85 re-targets a compaction's firstKeptEntryId that named a dropped label entry
   fork: ({ tree, header }, id, options) => forkCa086(tree, header, id, options),
 };

@@ -1,6 +1,8 @@
 import { codingAgent086 } from "../coding-agent-0.86";
 import type { RuleSet } from "../rule-set";
 import { contextEdits, editedCaContext } from "./context";
+import { estimateTokens } from "../coding-agent-0.84/tokens";
+import { CODING_AGENT_087_TOKENS, estimateProjectedContextTokens } from "./tokens";
 
 /** pi-coding-agent 0.87 to 1.6 (checked 0.87.1 and 1.6.0): context_edit entries; one compaction summary. */
 export const codingAgent087: RuleSet = {
@@ -10,6 +12,8 @@ export const codingAgent087: RuleSet = {
   oracle: "@earendil-works/pi-coding-agent 0.87.1 and 1.6.0",
   summary: "context_edit entries replace an earlier message on their branch; only the newest compaction yields a summary",
   context: ({ tree }, id) => editedCaContext(tree, id),
+  contextTokens: estimateProjectedContextTokens,
+  messageTokens: (message) => estimateTokens(message, CODING_AGENT_087_TOKENS),
   whyNotSent(entries) {
     const out = new Map<string, string>();
     const edits = contextEdits(entries);

@@ -2,6 +2,10 @@ import { codingAgent084 } from "../coding-agent-0.84";
 import type { RuleSet } from "../rule-set";
 import { hxBranch } from "./branch";
 import { hxContext, hxContextEntries, hxMessages } from "./context";
+import { estimateContextTokens, estimateTokens, type TokenRules } from "../coding-agent-0.84/tokens";
+
+/** pi-agent-core's harness counts as the coding agent does, but stringifies tool arguments safely. */
+export const HARNESS_TOKENS: TokenRules = { system: false, safeJson: true };
 
 /** pi-agent-core 0.83's harness storage (0.78 – 0.83): files whose cursor moves are `leaf` entries. */
 export const harness083: RuleSet = {
@@ -20,6 +24,13 @@ export const harness083: RuleSet = {
   context: ({ tree }, id) => hxContext(tree, id),
   messages: hxMessages,
   whyNotSent: () => new Map(),
+  llm: codingAgent084.llm,
+  contextTokens: (messages) =>
+    estimateContextTokens(
+      messages.map((m) => m.message),
+      HARNESS_TOKENS,
+    ),
+  messageTokens: (message) => estimateTokens(message, HARNESS_TOKENS),
   // the viewer's fork of a harness file is the one the coding agent writes
   fork: codingAgent084.fork,
 };

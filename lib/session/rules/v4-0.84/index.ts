@@ -3,6 +3,7 @@ import type { LabelState } from "../../tree/tree";
 import type { RuleSet } from "../rule-set";
 import { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context";
 import { forkV4Log } from "./fork";
+import { harness083 } from "../harness-0.83";
 
 /** pi-agent-core 0.84's v4 mutation log (dist/harness/session/jsonl). */
 export const v4Log084: RuleSet = {
@@ -36,6 +37,10 @@ export const v4Log084: RuleSet = {
     }
     return out;
   },
+  // pi-agent-core 0.84's harness converts and counts as 0.83's did
+  llm: harness083.llm,
+  contextTokens: harness083.contextTokens,
+  messageTokens: harness083.messageTokens,
   // a v4 log forks into another v4 log (pi-agent-core's repo.fork at the entry)
   fork({ tree, v4 }, id, options) {
     if (!v4) throw new SessionQueryError("invalid", "only a v4 log can be forked by the v4 rules");

@@ -1,0 +1,90 @@
+/**
+ * What the model is sent at a node, and how full its window is: the context
+ * after pi's convertToLlm, each message's estimateTokens, and pi's estimate of
+ * the whole (usage of the last valid assistant reply plus chars/4 for what
+ * follows it), all by the rules the session is read with.
+ */
+import type { LlmMessage } from "../rules/coding-agent-0.84/llm";
+import { calculateContextTokens, shouldCompact, type CompactionSettings, type TokenEstimate } from "../rules/coding-agent-0.84/tokens";
+import { RULE_SETS } from "../rules/registry";
+import type { Session } from "../session";
+import type { RuleSetId, SessionContext, TreeEntry } from "../types";
+
+export interface ModelView {
+  context: SessionContext;
+  /** convertToLlm of the context's messages */
+  llm: LlmMessage[];
+  /** estimateTokens of each context message; null where pi cannot measure it (it throws) */
+  messageTokens: (number | null)[];
+  /** pi's estimate of the context; null when pi cannot make one (`tokensError` says why) */
+  tokens: TokenEstimate | null;
+  tokensError: string | null;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/** The model's view at `id` (null: before any entry). Throws what `context` throws (an unknown id, a cycle). */
+export function modelView(session: Session, id: string | null, reader: RuleSetId = session.reader): ModelView {
+  const rules = RULE_SETS[reader];
+  const context = session.context(id, reader);
+  const path = id === null ? [] : session.branch(id, reader);
+  const messageTokens = context.messages.map((m) => {
+    try {
+      return rules.messageTokens(m.message);
+    } catch {
+      return null;
+    }
+  });
+  let tokens: TokenEstimate | null = null;
+  let tokensError: string | null = null;
+  try {
+    tokens = rules.contextTokens(context.messages, path);
+  } catch (error) {
+    tokensError = `pi cannot estimate this context (${errorText(error)})`;
+  }
+  return { context, llm: rules.llm(context.messages), messageTokens, tokens, tokensError };
+}
+
+/** One point of the context-size chart: a reply's reported context, a compaction or a branch summary. */
+export interface ContextSizePoint {
+  entryId: string;
+  /** position on the path, 0 = the root */
+  index: number;
+  kind: "usage" | "compaction" | "branchSummary";
+  /** the context the provider reported for this reply (calculateContextTokens); for a compaction, the tokensBefore it records */
+  tokens: number | null;
+}
+
+/**
+ * The context's size along a path (root → node), as the providers reported
+ * it: every assistant reply whose usage pi trusts (not aborted, no error, not
+ * zero), and the compactions and branch summaries that cut it back.
+ */
+export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
+  const out: ContextSizePoint[] = [];
+  path.forEach((entry, index) => {
+    if (entry.type === "compaction") {
+      out.push({ entryId: entry.id, index, kind: "compaction", tokens: typeof entry.tokensBefore === "number" ? entry.tokensBefore : null });
+    } else if (entry.type === "branch_summary") {
+      out.push({ entryId: entry.id, index, kind: "branchSummary", tokens: null });
+    } else if (entry.type === "message") {
+      const message = entry.message as { role?: unknown; stopReason?: unknown; usage?: unknown } | undefined;
+      if (
+        message?.role !== "assistant" ||
+        message.stopReason === "aborted" ||
+        message.stopReason === "error" ||
+        typeof message.usage !== "object" ||
+        !message.usage
+      )
+        return;
+      const tokens = calculateContextTokens(message.usage);
+      if (typeof tokens === "number" && tokens > 0) out.push({ entryId: entry.id, index, kind: "usage", tokens });
+    }
+  });
+  return out;
+}
+
+/** Whether pi would compact a context of `tokens` in a window of `contextWindow` (shouldCompact); null without a window. */
+export function wouldCompact(tokens: number, contextWindow: number | null, settings: CompactionSettings): boolean | null {
+  return contextWindow === null || contextWindow <= 0 ? null : shouldCompact(tokens, contextWindow, settings);
+}
