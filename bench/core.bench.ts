@@ -26,6 +26,9 @@
  *   parseVsPi        = ours readSessionFile ÷ pi open           (target ≤ 1.0)
  *   contextDeepestMs = session.context(deepestId) — the first call on a
  *                      freshly parsed Session (cold memo)       (target ≤ 5 ms)
+ *   llmDeepestMs     = modelView(session, deepestId): context, convertToLlm
+ *                      and pi's token count, first call on another fresh
+ *                      Session                                  (target ≤ 20 ms; warm ≤ 5 ms)
  *
  * Each call is also timed a second time including one forced scavenge right
  * after it ("settled"): a run that ends just before the young generation fills
@@ -54,7 +57,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Session, SessionParser } from "../lib/session";
+import { modelView, Session, SessionParser } from "../lib/session";
 import { readSessionFile } from "../lib/server/read-session";
 import { sessionChunks, type GenerateStats } from "./generate";
 
@@ -225,6 +228,8 @@ interface SizeResult {
   settled: Record<string, Timing>;
   contextCold: Timing;
   contextWarm: Timing;
+  llmCold: Timing;
+  llmWarm: Timing;
   piContext: Timing;
   contextMessages: number;
   contextEntries: number;
@@ -301,6 +306,8 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
   };
   const cold: Sample[] = [];
   const warm: Sample[] = [];
+  const llmCold: Sample[] = [];
+  const llmWarm: Sample[] = [];
   const piCtx: Sample[] = [];
   let contextMessages = 0;
   let contextEntries = 0;
@@ -325,6 +332,15 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
         if (timed) {
           cold.push(coldCall);
           warm.push(later);
+          // what the model is sent there, on a Session of its own (its context memo empty too)
+          const other = ours(text) as Session;
+          gc();
+          const llmStart = now();
+          modelView(other, deepestId);
+          llmCold.push(since(llmStart));
+          const llmAgain = now();
+          for (let i = 0; i < repeat; i++) modelView(other, deepestId);
+          llmWarm.push(since(llmAgain, repeat));
         }
         // cross-check only after timing: it fills the memo of this tree
         if (first) {
@@ -371,6 +387,8 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
     settled,
     contextCold: timing(cold),
     contextWarm: timing(warm),
+    llmCold: timing(llmCold),
+    llmWarm: timing(llmWarm),
     piContext: timing(piCtx),
     contextMessages,
     contextEntries,
@@ -405,6 +423,8 @@ function ratios(r: SizeResult, clock: Clock) {
     parseVsPi: m(PRODUCTION) / m(PI),
     syncVsPi: r.t[SYNC] ? m(SYNC) / m(PI) : NaN,
     contextDeepestMs: r.contextCold[clock].median,
+    llmDeepestMs: r.llmCold[clock].median,
+    llmDeepestWarmMs: r.llmWarm[clock].median,
   };
 }
 
@@ -433,6 +453,8 @@ function report(results: SizeResult[]): string {
     ...Object.keys(results[0]!.t).map((name): [string, (r: SizeResult) => Timing] => [name, (r) => r.t[name]!]),
     ["context at deepest, cold (fresh Session)", (r) => r.contextCold],
     ["context at deepest, warm (memo filled)", (r) => r.contextWarm],
+    ["sent to model + tokens at deepest, cold (modelView)", (r) => r.llmCold],
+    ["sent to model + tokens at deepest, warm", (r) => r.llmWarm],
     ["pi buildSessionContext at deepest (reference)", (r) => r.piContext],
   ];
   out.push(
@@ -455,6 +477,8 @@ function report(results: SizeResult[]): string {
       ["ours readSessionFile ÷ pi open", "≤ 1.0", ...results.flatMap((r) => cell(r, "parseVsPi", 1.0))],
       ...(EXTRA ? [["ours 1 MiB readSync ÷ pi open (info)", "", ...results.flatMap((r) => cell(r, "syncVsPi", null))]] : []),
       ["context at deepest, cold, ms", "≤ 5", ...results.flatMap((r) => cell(r, "contextDeepestMs", 5))],
+      ["sent to model + tokens at deepest, cold, ms", "≤ 20", ...results.flatMap((r) => cell(r, "llmDeepestMs", 20))],
+      ["sent to model + tokens at deepest, warm, ms", "≤ 5", ...results.flatMap((r) => cell(r, "llmDeepestWarmMs", 5))],
     ]),
   );
   out.push("");
@@ -489,6 +513,8 @@ async function main(): Promise<void> {
       parseVsJsonParse: round(r.parseVsJsonParse),
       parseVsPi: round(r.parseVsPi),
       contextDeepestMs: round(r.contextDeepestMs),
+      llmDeepestMs: round(r.llmDeepestMs),
+      llmDeepestWarmMs: round(r.llmDeepestWarmMs),
       entries: last.stats.entries,
       bytes: last.stats.bytes,
     }),

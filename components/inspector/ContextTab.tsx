@@ -2,13 +2,17 @@
 
 /**
  * The Context tab: what the model would be sent with the selected entry as
- * the leaf — the messages in order, the model and thinking level in force,
- * what compaction cut and what the path holds that is never sent.
+ * the leaf — the messages in order (or, in "Sent to model", after pi's
+ * convertToLlm), how full the window is by pi's count, the model and thinking
+ * level in force, what compaction cut and what the path holds that is never
+ * sent.
  */
 import { useMemo, useState } from "react";
-import { viewer } from "@/components/viewer/store";
+import { useViewer, viewer } from "@/components/viewer/store";
 import type { ContextMessage, Session, TreeEntry } from "@/lib/session";
-import { contextModel, excludedReason, messageText, type ContextModel } from "./context-model";
+import { contextModel, excludedReason, type ContextModel } from "./context-model";
+import { ContextMeter } from "./ContextMeter";
+import { LlmList } from "./LlmList";
 import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
 import { EntryLink } from "./EntryLink";
 import { Chip } from "./Fields";
@@ -64,6 +68,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const rows = useMemo(() => (result.model ? buildRows(result.model, cutOpen, showUnsent) : []), [result.model, cutOpen, showUnsent]);
   const labels = session.labels();
+  const mode = useViewer((s) => s.contextView);
 
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
@@ -77,28 +82,65 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   return (
     <div className="flex h-full min-h-0 flex-col">
       <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
-      <VirtualList
-        label="Context"
-        testId="context-list"
-        className="flex-1"
-        count={rows.length}
-        estimateSize={() => ROW_HEIGHT}
-        getKey={(i) => rowKey(rows[i]!, i)}
-        rowProps={(i) => {
-          const row = rows[i]!;
-          if (row.kind === "message") return { "data-entry-id": row.item.entryId, "data-source": row.item.source };
-          if (row.kind === "cut") return { "data-cut-id": row.entry.id };
-          if (row.kind === "unsent") return { "data-unsent-id": row.entry.id };
-          return {};
-        }}
-        renderRow={(i) => {
-          const row = rows[i]!;
-          if (row.kind === "cut-group") return <CutGroupRow row={row} open={cutOpen} onToggle={() => setCutOpen(!cutOpen)} />;
-          if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" label={labels.get(row.entry.id)?.label ?? null} />;
-          if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} label={labels.get(row.entry.id)?.label ?? null} />;
-          return <MessageRow row={row} open={expanded.has(row.n)} onToggle={() => toggle(row.n)} label={labels.get(row.item.entryId)?.label ?? null} />;
-        }}
-      />
+      {model.path.length ? <ContextMeter view={model.view} entry={model.path[model.path.length - 1]!} path={model.path} points={model.sizes} /> : null}
+      <ModeSwitch mode={mode} />
+      {mode === "llm" ? (
+        <LlmList view={model.view} />
+      ) : (
+        <VirtualList
+          label="Context"
+          testId="context-list"
+          className="flex-1"
+          count={rows.length}
+          estimateSize={() => ROW_HEIGHT}
+          getKey={(i) => rowKey(rows[i]!, i)}
+          rowProps={(i) => {
+            const row = rows[i]!;
+            if (row.kind === "message") return { "data-entry-id": row.item.entryId, "data-source": row.item.source };
+            if (row.kind === "cut") return { "data-cut-id": row.entry.id };
+            if (row.kind === "unsent") return { "data-unsent-id": row.entry.id };
+            return {};
+          }}
+          renderRow={(i) => {
+            const row = rows[i]!;
+            if (row.kind === "cut-group") return <CutGroupRow row={row} open={cutOpen} onToggle={() => setCutOpen(!cutOpen)} />;
+            if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" label={labels.get(row.entry.id)?.label ?? null} />;
+            if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} label={labels.get(row.entry.id)?.label ?? null} />;
+            return (
+              <MessageRow
+                row={row}
+                open={expanded.has(row.n)}
+                onToggle={() => toggle(row.n)}
+                label={labels.get(row.item.entryId)?.label ?? null}
+                tokens={model.view.messageTokens[row.n] ?? null}
+                usage={model.view.tokens?.lastUsageIndex === row.n ? model.view.tokens.usageTokens : null}
+              />
+            );
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function ModeSwitch({ mode }: { mode: "messages" | "llm" }) {
+  const option = (value: "messages" | "llm", label: string, title: string) => (
+    <button
+      type="button"
+      role="radio"
+      aria-checked={mode === value}
+      data-testid={`context-mode-${value}`}
+      title={title}
+      onClick={() => viewer.setContextView(value)}
+      className={`rounded px-2 py-0.5 ${mode === value ? "bg-background font-medium text-foreground shadow-sm ring-1 ring-border" : "text-muted hover:text-foreground"}`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="radiogroup" aria-label="Show" className="flex items-center gap-1 border-b border-border bg-surface/60 px-3 py-1 text-[11.5px]">
+      {option("messages", "Context", "the context's messages, as pi's buildSessionContext projects the path")}
+      {option("llm", "Sent to model", "the messages after pi's convertToLlm: exactly what the provider gets")}
     </div>
   );
 }
@@ -131,10 +173,6 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
         <span>
           <span className="font-semibold tabular-nums">{model.messageCount}</span> {model.messageCount === 1 ? "message" : "messages"}
-        </span>
-        <span className="tabular-nums" title="characters of message text / 4: a rough estimate, not the provider's tokenizer">
-          ≈ {compactNumber(model.tokens)} tokens{" "}
-          <span className="text-muted">(chars/4{model.images ? `, ${model.images} image${model.images === 1 ? "" : "s"} not counted` : ""})</span>
         </span>
         {model.usage ? (
           <span>
@@ -202,11 +240,26 @@ function EntryRow({ entry, note, label }: { entry: TreeEntry; note: string; labe
   );
 }
 
-function MessageRow({ row, open, onToggle, label }: { row: Extract<Row, { kind: "message" }>; open: boolean; onToggle: () => void; label: string | null }) {
+function MessageRow({
+  row,
+  open,
+  onToggle,
+  label,
+  tokens,
+  usage,
+}: {
+  row: Extract<Row, { kind: "message" }>;
+  open: boolean;
+  onToggle: () => void;
+  label: string | null;
+  /** pi's estimateTokens of the message; null where pi cannot measure it */
+  tokens: number | null;
+  /** the context size this reply's usage reports, when pi's count starts from it */
+  usage: number | null;
+}) {
   const { item } = row;
   const kind = messageKind(item.message);
   const excluded = excludedReason(item.message);
-  const tokens = Math.ceil(messageText(item.message).length / 4);
   return (
     <div className={`border-b border-border/60 ${open ? "bg-surface/60" : ""}`}>
       <div className="flex h-[26px] items-center gap-2 pr-2 text-[12.5px] hover:bg-surface">
@@ -233,8 +286,16 @@ function MessageRow({ row, open, onToggle, label }: { row: Extract<Row, { kind: 
             not sent
           </Chip>
         ) : null}
-        <span className="w-10 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums" title="≈ tokens (chars/4)">
-          {compactNumber(tokens)}
+        {usage !== null ? (
+          <Chip
+            tone="accent"
+            title={`pi counts the context from this reply's usage: ${usage.toLocaleString("en-US")} tokens; the messages after it are estimated`}
+          >
+            usage {compactNumber(usage)}
+          </Chip>
+        ) : null}
+        <span className="w-10 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums" title="pi's estimateTokens (chars/4, images 1,200)">
+          {tokens === null ? "?" : compactNumber(tokens)}
         </span>
         <button
           type="button"

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session, caMessages, hxMessages, type TreeEntry } from "@/lib/session";
+import { Session, caMessages, hxMessages, modelView, type TreeEntry } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
-import { contextModel, excludedReason, messageText } from "./context-model";
+import { contextModel, excludedReason } from "./context-model";
 
 type Golden = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -42,17 +42,16 @@ describe("contextModel", () => {
     expect(reasons.get("custom")).toMatch(/extension state/);
   });
 
-  it("estimates tokens as chars/4 of what is sent, leaving out !! bash runs", () => {
+  it("carries pi's view of what is sent: convertToLlm leaves out !! bash runs, and the token count is modelView's", () => {
     const { session, golden } = load("ca-roles-a");
     const leaf = golden.load.fileLeafId as string;
     const model = contextModel(session, leaf);
     const messages = session.context(leaf).messages.map((m) => m.message);
     const excluded = messages.filter((m) => excludedReason(m) !== null);
     expect(excluded.length).toBeGreaterThan(0);
-    const chars = messages.filter((m) => excludedReason(m) === null).reduce((n, m) => n + messageText(m).length, 0);
-    expect(model.chars).toBe(chars);
-    expect(model.tokens).toBe(Math.ceil(chars / 4));
-    expect(model.images).toBeGreaterThan(0);
+    expect(model.view.llm.length).toBe(messages.length - excluded.length);
+    expect(model.view).toEqual(modelView(session, leaf));
+    expect(model.path.map((e) => e.id)).toEqual(session.branch(leaf).map((e) => e.id));
   });
 
   it("follows the harness on leaf-entry files: its context, retained tails, and the entries behind its short path", () => {

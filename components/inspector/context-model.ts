@@ -1,12 +1,23 @@
 /**
  * The Context tab's facts about one entry taken as the leaf: each context
  * entry with the messages it yields (or why it yields none), what compaction
- * cut from the path, and a token estimate. Pure; the answers themselves come
- * from `Session.context` / `contextEntries` — this only arranges them.
+ * cut from the path, and what the model is sent (pi's convertToLlm and token
+ * count, modelView). Pure; the answers themselves come from the core — this
+ * only arranges them.
  */
-import type { ContextMessage, JsonObject, ModelRef, RuleSet, Session, TreeEntry } from "@/lib/session";
+import {
+  contextSizes,
+  modelView,
+  type ContextMessage,
+  type ContextSizePoint,
+  type JsonObject,
+  type ModelRef,
+  type ModelView,
+  type RuleSet,
+  type Session,
+  type TreeEntry,
+} from "@/lib/session";
 import type { Usage } from "@/lib/session";
-import { isObject } from "@/lib/session/json";
 
 export interface ContextEntryView {
   entry: TreeEntry;
@@ -23,11 +34,12 @@ export interface ContextModel {
   activeToolNames: unknown[] | null | undefined;
   entries: ContextEntryView[];
   messageCount: number;
-  /** characters of message text the model is sent (excluded bash runs left out) */
-  chars: number;
-  /** chars / 4, rounded up: a rough estimate, not a tokenizer */
-  tokens: number;
-  images: number;
+  /** the context after convertToLlm, each message's estimateTokens, and pi's estimate of the whole */
+  view: ModelView;
+  /** root → the entry, by the session's rules */
+  path: readonly TreeEntry[];
+  /** the context's size along that path, for the chart */
+  sizes: ContextSizePoint[];
   /** path entries the context leaves out, and the compaction whose summary stands for them */
   cut: { compactionId: string | null; entries: readonly TreeEntry[] } | null;
   usage: { depth: number; usage: Usage } | null;
@@ -35,7 +47,9 @@ export interface ContextModel {
 
 /** Throws what `session.context(id)` throws (SessionQueryError). */
 export function contextModel(session: Session, id: string): ContextModel {
-  const context = session.context(id);
+  const view = modelView(session, id);
+  const path = session.branch(id);
+  const context = view.context;
   const entries: ContextEntryView[] = [];
   let m = 0;
   const notSent = session.rules.whyNotSent(context.entryIds.flatMap((entryId) => session.tree.get(entryId) ?? []));
@@ -46,13 +60,6 @@ export function contextModel(session: Session, id: string): ContextModel {
     while (m < context.messages.length && context.messages[m]!.entryId === entryId) messages.push(context.messages[m++]!);
     entries.push({ entry, messages, unsent: messages.length ? null : (notSent.get(entry.id) ?? unsentReason(entry)) });
   }
-  let chars = 0;
-  let images = 0;
-  for (const item of context.messages) {
-    if (excludedReason(item.message)) continue;
-    chars += messageText(item.message).length;
-    images += imageCount(item.message);
-  }
   return {
     rules: session.rules,
     readerReason: session.rulesChoice.reason,
@@ -61,9 +68,9 @@ export function contextModel(session: Session, id: string): ContextModel {
     activeToolNames: context.activeToolNames,
     entries,
     messageCount: context.messages.length,
-    chars,
-    tokens: Math.ceil(chars / 4),
-    images,
+    view,
+    path,
+    sizes: contextSizes(path),
     cut: cutEntries(session, id, entries),
     usage: safe(() => session.pathSummary(id)),
   };
@@ -119,28 +126,6 @@ function unsentReason(entry: TreeEntry): string {
 export function excludedReason(message: JsonObject): string | null {
   if (message.role === "bashExecution" && message.excludeFromContext === true) return "!! command: dropped when pi converts the context for the model";
   return null;
-}
-
-/** The text a message carries to the model: text, thinking, tool calls (name and arguments), summaries, commands. */
-export function messageText(message: JsonObject): string {
-  const parts: string[] = [];
-  if (typeof message.summary === "string") parts.push(message.summary);
-  if (message.role === "bashExecution") parts.push(String(message.command ?? ""), String(message.output ?? ""));
-  const content = message.content;
-  if (typeof content === "string") parts.push(content);
-  else if (Array.isArray(content)) {
-    for (const block of content) {
-      if (!isObject(block)) continue;
-      if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
-      else if (block.type === "thinking" && typeof block.thinking === "string") parts.push(block.thinking);
-      else if (block.type === "toolCall") parts.push(String(block.name ?? ""), JSON.stringify(block.arguments ?? {}));
-    }
-  }
-  return parts.join("\n");
-}
-
-function imageCount(message: JsonObject): number {
-  return Array.isArray(message.content) ? message.content.filter((b) => isObject(b) && b.type === "image").length : 0;
 }
 
 function safe<T>(run: () => T): T | null {

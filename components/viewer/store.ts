@@ -12,6 +12,7 @@
  */
 import { useSyncExternalStore } from "react";
 import type { Session } from "@/lib/session";
+import { PI_COMPACTION_DEFAULTS, type ViewCompactionSettings } from "./view-params";
 import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
 import type { LiveStatus } from "@/lib/client/live-tail";
@@ -57,6 +58,9 @@ export interface ViewerState {
   historyStep: number | null;
   /** fade what compaction cut from the selected node's context */
   contextOverlay: boolean;
+  /** the Context tab shows the context's messages, or what the model is sent (after convertToLlm) */
+  contextView: "messages" | "llm";
+  compactionSettings: ViewCompactionSettings;
   /** the search box's query; "" = no search */
   searchQuery: string;
   /** which entries the graph draws: pi's /tree mode, hidden entry types and roles */
@@ -83,6 +87,8 @@ const initial: ViewerState = {
   collapsed: new Set(),
   historyStep: null,
   contextOverlay: true,
+  contextView: "messages",
+  compactionSettings: PI_COMPACTION_DEFAULTS,
   searchQuery: "",
   treeFilter: NO_FILTER,
   statsScope: "session",
@@ -114,8 +120,10 @@ export const viewer = {
     set(initial);
   },
   startLoading(source: SessionSource, fileName: string, total: number): void {
-    // follow is the user's choice; it outlives a reload of the file (the live tail reloads a replaced file)
-    set({ ...initial, follow: state.follow, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
+    // follow and how the Context tab measures are the user's choices; they outlive a reload of the file (the live tail
+    // reloads a replaced file)
+    const kept = { follow: state.follow, contextView: state.contextView, compactionSettings: state.compactionSettings };
+    set({ ...initial, ...kept, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
   },
   /** The session comes from a share file: its manifest names the file and says what was done to it. */
   shareOpened(share: ShareManifest): void {
@@ -185,6 +193,12 @@ export const viewer = {
   },
   setContextOverlay(on: boolean): void {
     set({ contextOverlay: on });
+  },
+  setContextView(view: "messages" | "llm"): void {
+    if (view !== state.contextView) set({ contextView: view });
+  },
+  setCompactionSettings(patch: Partial<ViewCompactionSettings>): void {
+    set({ compactionSettings: { ...state.compactionSettings, ...patch } });
   },
   /** Compare the selection with `id`; null closes the comparison. */
   setCompare(id: string | null): void {

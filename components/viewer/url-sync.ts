@@ -5,7 +5,17 @@
 import { useEffect } from "react";
 import { useViewerHost } from "./host";
 import { compareA, compareB, sessionOf, useViewer, viewer } from "./store";
-import { readCompareParam, readFindParams, sameSession, viewHref, viewLocation, viewSearch, withFindParams } from "./view-params";
+import {
+  readCompareParam,
+  readContextParams,
+  readFindParams,
+  sameSession,
+  viewHref,
+  viewLocation,
+  viewSearch,
+  withContextParams,
+  withFindParams,
+} from "./view-params";
 
 export function useUrlSync(): void {
   const inFragment = useViewerHost() === "share";
@@ -18,6 +28,8 @@ export function useUrlSync(): void {
   const compareBaseId = useViewer(compareA);
   const searchQuery = useViewer((s) => s.searchQuery);
   const treeFilter = useViewer((s) => s.treeFilter);
+  const contextView = useViewer((s) => s.contextView);
+  const compactionSettings = useViewer((s) => s.compactionSettings);
 
   // a deep-linked search and filter (q=, filter=, hideTypes=, hideRoles=) apply once their session is ready
   useEffect(() => {
@@ -25,6 +37,9 @@ export function useUrlSync(): void {
     const { query, filter } = readFindParams(new URLSearchParams(viewLocation(inFragment, window.location)));
     if (query) viewer.setSearchQuery(query);
     if (filter.mode || filter.hiddenTypes.size || filter.hiddenRoles.size) viewer.setTreeFilter(filter);
+    const measure = readContextParams(new URLSearchParams(viewLocation(inFragment, window.location)));
+    viewer.setContextView(measure.contextView);
+    viewer.setCompactionSettings(measure.settings);
   }, [phase, session, inFragment]);
 
   // a deep-linked comparison (entry=A&compare=B) opens once its session is ready; runs before the URL is rewritten below
@@ -42,7 +57,7 @@ export function useUrlSync(): void {
     else if (sameSession(current, viewSearch(source, null, null)))
       return; // keep the deep link until it can be applied
     else next = viewSearch(source, null, null);
-    if (phase === "ready") next = withFindParams(next, searchQuery, treeFilter);
+    if (phase === "ready") next = withContextParams(withFindParams(next, searchQuery, treeFilter), contextView, compactionSettings);
     if (next !== current) window.history.replaceState(null, "", viewHref(inFragment, window.location, next));
-  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter, inFragment]);
+  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter, contextView, compactionSettings, inFragment]);
 }

@@ -3,6 +3,7 @@
 import { TREE_FILTER_MODES, type TreeFilter, type TreeFilterMode } from "@/lib/layout/tree-filter";
 import type { SessionSource } from "@/lib/client/session-source";
 import { INSPECTOR_TABS, type InspectorTab } from "@/lib/share/manifest";
+import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/session/rules/coding-agent-0.84/tokens";
 
 export interface ViewParams {
   /** path in the sessions directory (as /api/sessions lists it) */
@@ -109,5 +110,44 @@ export function withFindParams(search: string, query: string, filter: TreeFilter
   if (filter.mode) params.set("filter", filter.mode);
   if (filter.hiddenTypes.size) params.set("hideTypes", [...filter.hiddenTypes].join(","));
   if (filter.hiddenRoles.size) params.set("hideRoles", [...filter.hiddenRoles].join(","));
+  return `?${params}`;
+}
+
+/** pi's compaction settings the Context tab measures with, and a window for a model pi's catalogue lacks (null: the catalogue's). */
+export interface ViewCompactionSettings {
+  reserveTokens: number;
+  keepRecentTokens: number;
+  contextWindow: number | null;
+}
+
+export const PI_COMPACTION_DEFAULTS: ViewCompactionSettings = {
+  reserveTokens: DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+  keepRecentTokens: DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+  contextWindow: null,
+};
+
+/** How the Context tab measures, from a link: `ctx=llm` (what the model is sent), `reserve`, `keep`, `window` (tokens). */
+export function readContextParams(search: SearchLike): { contextView: "messages" | "llm"; settings: ViewCompactionSettings } {
+  const tokens = (key: string): number | null => {
+    const v = first(search, key);
+    return v !== undefined && v !== null && /^\d{1,9}$/.test(v) ? Number(v) : null;
+  };
+  return {
+    contextView: first(search, "ctx") === "llm" ? "llm" : "messages",
+    settings: {
+      reserveTokens: tokens("reserve") ?? PI_COMPACTION_DEFAULTS.reserveTokens,
+      keepRecentTokens: tokens("keep") ?? PI_COMPACTION_DEFAULTS.keepRecentTokens,
+      contextWindow: tokens("window"),
+    },
+  };
+}
+
+/** `search` with the Context tab's view and settings added where they differ from pi's defaults. */
+export function withContextParams(search: string, contextView: "messages" | "llm", settings: ViewCompactionSettings): string {
+  const params = new URLSearchParams(search);
+  if (contextView === "llm") params.set("ctx", "llm");
+  if (settings.reserveTokens !== PI_COMPACTION_DEFAULTS.reserveTokens) params.set("reserve", String(settings.reserveTokens));
+  if (settings.keepRecentTokens !== PI_COMPACTION_DEFAULTS.keepRecentTokens) params.set("keep", String(settings.keepRecentTokens));
+  if (settings.contextWindow !== null) params.set("window", String(settings.contextWindow));
   return `?${params}`;
 }

@@ -14,7 +14,9 @@ import { SessionQueryError } from "../types";
 import { listFixtures } from "../testing/golden";
 import { loadProjection, moduleUrl, sameModelView, type CaModule, type PiProjection } from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
-import { contextSizes, modelView, wouldCompact } from "./model-view";
+import { autoCompactAfter, contextSizes, modelView, wouldCompact } from "./model-view";
+import { linearSession } from "../testing/linear-session";
+import type { JsonObject } from "../types";
 import { readFileSync } from "node:fs";
 
 interface Sm {
@@ -83,5 +85,70 @@ describe("wouldCompact", () => {
     expect(wouldCompact(200000 - 16383, 200000, settings)).toBe(true);
     expect(wouldCompact(5, null, settings)).toBeNull();
     expect(wouldCompact(1e9, 200000, { ...settings, enabled: false })).toBe(false);
+  });
+});
+
+describe("autoCompactAfter (pi 0.84's threshold check after a reply)", () => {
+  const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
+  const usage = (total: number) => ({ input: total, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: total, cost: { total: 0 } });
+  const reply = (total: number, extra: JsonObject = {}) => ({
+    role: "assistant",
+    content: [{ type: "text", text: "ok" }],
+    usage: usage(total),
+    stopReason: "stop",
+    timestamp: 5000,
+    ...extra,
+  });
+  const check = (session: Session, id: string, window: number | null) =>
+    autoCompactAfter(session.tree.get(id)!, modelView(session, id), session.branch(id), window, settings);
+
+  it("compacts once the reply's own usage passes window − reserve", () => {
+    const over = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(200000 - 16383)]);
+    expect(check(over, "m2", 200000)).toMatchObject({ verdict: true, tokens: 200000 - 16383 });
+    const under = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(200000 - 16384)]);
+    expect(check(under, "m2", 200000)).toMatchObject({ verdict: false, tokens: 200000 - 16384 });
+    expect(check(under, "m2", null)).toMatchObject({ verdict: null });
+  });
+
+  it("checks only after a reply, never after an aborted one", () => {
+    const session = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(1e6, { stopReason: "aborted" })]);
+    expect(check(session, "m1", 200000).verdict).toBeNull();
+    expect(check(session, "m2", 200000)).toMatchObject({ verdict: false, reason: expect.stringMatching(/aborted/) });
+  });
+
+  it("measures an error reply by the context's estimate, from the last usage pi trusts", () => {
+    const session = linearSession([
+      { role: "user", content: "hi", timestamp: 1 },
+      reply(190000),
+      { role: "user", content: "x".repeat(400), timestamp: 6000 },
+      reply(0, { stopReason: "error", timestamp: 7000 }),
+    ]);
+    const view = modelView(session, "m4");
+    expect(view.tokens).toMatchObject({ usageTokens: 190000, lastUsageIndex: 1 });
+    expect(check(session, "m4", 200000)).toMatchObject({ verdict: true, tokens: view.tokens!.tokens });
+    const alone = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(0, { stopReason: "error" })]);
+    expect(check(alone, "m2", 200000)).toMatchObject({ verdict: false, reason: expect.stringMatching(/no reply/) });
+  });
+
+  it("does not check a reply older than the branch's latest compaction", () => {
+    const compaction = {
+      type: "compaction",
+      id: "c1",
+      parentId: "m2",
+      timestamp: "2026-01-01T00:00:10.000Z",
+      summary: "s",
+      firstKeptEntryId: "m2",
+      tokensBefore: 5,
+    };
+    // the reply after the compaction carries the timestamp it was written with: before the compaction's
+    const late = {
+      type: "message",
+      id: "m3",
+      parentId: "c1",
+      timestamp: "2026-01-01T00:00:11.000Z",
+      message: reply(1e6, { timestamp: Date.parse("2026-01-01T00:00:09.000Z") }),
+    };
+    const session = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(10)], [compaction, late]);
+    expect(check(session, "m3", 200000)).toMatchObject({ verdict: false, reason: expect.stringMatching(/older than/) });
   });
 });

@@ -8,7 +8,8 @@ import type { LlmMessage } from "../rules/coding-agent-0.84/llm";
 import { calculateContextTokens, shouldCompact, type CompactionSettings, type TokenEstimate } from "../rules/coding-agent-0.84/tokens";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
-import type { RuleSetId, SessionContext, TreeEntry } from "../types";
+import { isObject } from "../json";
+import type { JsonObject, RuleSetId, SessionContext, TreeEntry } from "../types";
 
 export interface ModelView {
   context: SessionContext;
@@ -87,4 +88,52 @@ export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
 /** Whether pi would compact a context of `tokens` in a window of `contextWindow` (shouldCompact); null without a window. */
 export function wouldCompact(tokens: number, contextWindow: number | null, settings: CompactionSettings): boolean | null {
   return contextWindow === null || contextWindow <= 0 ? null : shouldCompact(tokens, contextWindow, settings);
+}
+
+/** pi's verdict on compacting after a reply, and why. */
+export interface AutoCompactCheck {
+  /** true: pi compacts now; false: it does not; null: pi does not check here, or the window is unknown */
+  verdict: boolean | null;
+  /** the context size pi compares (null when it compares none) */
+  tokens: number | null;
+  reason: string;
+}
+
+/**
+ * pi's threshold check after an assistant reply (AgentSession._checkCompaction
+ * in pi-coding-agent 0.84, its "threshold" case) with `entry` as that reply:
+ * the reply's own usage, or for an error or a zero usage the context's
+ * estimate; nothing for an aborted reply or one older than the branch's
+ * latest compaction. (pi also compacts when a provider reports a context
+ * overflow: that is an error it reads from the reply's text, not a size.)
+ */
+export function autoCompactAfter(
+  entry: TreeEntry,
+  view: ModelView,
+  path: readonly TreeEntry[],
+  contextWindow: number | null,
+  settings: CompactionSettings,
+): AutoCompactCheck {
+  const message = entry.type === "message" && isObject(entry.message) ? entry.message : null;
+  if (message?.role !== "assistant") return { verdict: null, tokens: null, reason: "pi checks after an assistant reply; this entry is none" };
+  if (!settings.enabled) return { verdict: false, tokens: null, reason: "auto-compaction is off" };
+  if (message.stopReason === "aborted") return { verdict: false, tokens: null, reason: "pi does not check after an aborted reply" };
+  let compaction: TreeEntry | null = null;
+  for (let i = path.length - 1; i >= 0 && !compaction; i--) if (path[i]!.type === "compaction") compaction = path[i]!;
+  const compactedAt = compaction ? new Date(String(compaction.timestamp)).getTime() : null;
+  const olderThanCompaction = (m: JsonObject) => compactedAt !== null && typeof m.timestamp === "number" && m.timestamp <= compactedAt;
+  if (olderThanCompaction(message)) return { verdict: false, tokens: null, reason: "the reply is older than the branch's latest compaction" };
+  let tokens: number;
+  const direct = isObject(message.usage) ? calculateContextTokens(message.usage) : 0;
+  if (message.stopReason === "error" || !direct) {
+    if (!view.tokens || view.tokens.lastUsageIndex === null) return { verdict: false, tokens: null, reason: "no reply on this path reports a usage pi trusts" };
+    const usageMessage = view.context.messages[view.tokens.lastUsageIndex]!.message;
+    if (usageMessage.role === "assistant" && olderThanCompaction(usageMessage))
+      return { verdict: false, tokens: null, reason: "the last usage pi trusts predates the latest compaction" };
+    tokens = view.tokens.tokens;
+  } else tokens = direct;
+  if (contextWindow === null || contextWindow <= 0) return { verdict: null, tokens, reason: "the model's context window is unknown" };
+  const limit = contextWindow - settings.reserveTokens;
+  const verdict = shouldCompact(tokens, contextWindow, settings);
+  return { verdict, tokens, reason: `${tokens.toLocaleString("en-US")} tokens ${verdict ? ">" : "≤"} ${limit.toLocaleString("en-US")} (window − reserve)` };
 }

@@ -1,0 +1,114 @@
+// The Context tab's last projection step on /view: the window meter, pi's verdict on compacting, the context-size chart
+// and "Sent to model" show exactly what the core computes with pi's rules (lib/session/features/model-view.ts, itself
+// checked against pi's own functions), and the mode and settings live in the URL.
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { autoCompactAfter, contextSizes, DEFAULT_COMPACTION_SETTINGS, modelView, type Session } from "../lib/session";
+import { modelOfContext, type ModelCatalogue } from "../lib/models/model-catalogue";
+import { openFixture } from "./fixtures/core";
+import { viewUrl, type FixtureName } from "./fixtures/session-files";
+
+const SHOTS = "/tmp/shots-model-view";
+// Playwright's loader wants an import attribute for JSON that the app's bundler does not: read the file itself
+const catalogue = JSON.parse(readFileSync(path.join(__dirname, "../lib/models/catalogue.generated.json"), "utf8")) as ModelCatalogue;
+
+async function openContext(page: Page, name: FixtureName, entry: string, extra = ""): Promise<void> {
+  await page.goto(`${viewUrl(name, entry)}&tab=context${extra}`);
+  await expect(page.getByTestId("context-meter")).toBeVisible({ timeout: 60_000 });
+}
+
+function leafOf(session: Session): string {
+  return session.leafId!;
+}
+
+test("the window meter, the token count and pi's verdict are the core's, with the window from pi's catalogue", async ({ page }) => {
+  const session = openFixture("ca-compaction-a");
+  const leaf = leafOf(session);
+  const view = modelView(session, leaf);
+  const known = modelOfContext(catalogue, view.context.model)!;
+  expect(known).not.toBeNull();
+  await openContext(page, "ca-compaction-a", leaf);
+  const meter = page.getByRole("meter", { name: "Context window fill" });
+  await expect(meter).toHaveAttribute("aria-valuenow", String(view.tokens!.tokens));
+  await expect(meter).toHaveAttribute("aria-valuemax", String(known.contextWindow));
+  await expect(page.getByTestId("context-tokens")).toHaveAttribute("data-tokens", String(view.tokens!.tokens));
+  const path = session.branch(leaf);
+  const check = autoCompactAfter(session.tree.get(leaf)!, view, path, known.contextWindow, DEFAULT_COMPACTION_SETTINGS);
+  await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", check.verdict ? "yes" : "no");
+  // the chart marks each compaction on the path, and a mark selects its entry
+  const compactions = contextSizes(path).filter((p) => p.kind === "compaction");
+  expect(compactions.length).toBeGreaterThan(0);
+  const marks = page.locator("[data-chart-kind=compaction]");
+  await expect(marks).toHaveCount(compactions.length);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/meter.png` });
+  await marks.first().click();
+  await expect(page).toHaveURL(new RegExp(`[?&]entry=${compactions[0]!.entryId}`));
+});
+
+test("a window set by hand puts the same context over pi's threshold, and the settings survive a reload", async ({ page }) => {
+  const session = openFixture("ca-compaction-a");
+  const leaf = leafOf(session);
+  const view = modelView(session, leaf);
+  const small = view.tokens!.tokens + 1000;
+  await openContext(page, "ca-compaction-a", leaf);
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByTestId("setting-window").fill(String(small));
+  await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", "yes");
+  await expect(page.getByRole("meter", { name: "Context window fill" })).toHaveAttribute("aria-valuemax", String(small));
+  await page.getByTestId("setting-reserve").fill("500");
+  await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", "no");
+  await expect(page).toHaveURL(new RegExp(`[?&]window=${small}(&|$)`));
+  await expect(page).toHaveURL(/[?&]reserve=500(&|$)/);
+  await page.reload();
+  await expect(page.getByRole("meter", { name: "Context window fill" })).toHaveAttribute("aria-valuemax", String(small), { timeout: 60_000 });
+  await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", "no");
+});
+
+test("Sent to model lists convertToLlm's messages with their entries, pi's exact wrapper text, and copies the array as JSON", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const session = openFixture("ca-compaction-a");
+  const leaf = leafOf(session);
+  const view = modelView(session, leaf);
+  await openContext(page, "ca-compaction-a", leaf);
+  await page.getByTestId("context-mode-llm").click();
+  await expect(page).toHaveURL(/[?&]ctx=llm(&|$)/);
+  const rows = page.getByTestId("llm-list").locator("[data-entry-id]");
+  await expect(rows.first()).toBeVisible();
+  const shown = await rows.evaluateAll((els) => els.map((el) => [el.getAttribute("data-entry-id"), el.getAttribute("data-from")]));
+  expect(shown).toEqual(view.llm.slice(0, shown.length).map((m) => [m.entryId, m.from]));
+  const summary = view.llm.findIndex((m) => m.from === "compactionSummary");
+  expect(summary).toBeGreaterThanOrEqual(0);
+  await rows.nth(summary).getByRole("button").first().click();
+  const content = view.llm[summary]!.message.content as { text: string }[];
+  await expect(page.getByTestId("llm-text")).toHaveText(content[0]!.text);
+  await page.getByTestId("copy-llm-json").click();
+  await expect(page.getByTestId("copy-llm-json")).toHaveText("Copied");
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(JSON.parse(copied)).toEqual(JSON.parse(JSON.stringify(view.llm.map((m) => m.message))));
+  await page.screenshot({ path: `${SHOTS}/llm.png` });
+  await page.reload();
+  await expect(page.getByTestId("llm-view")).toBeVisible({ timeout: 60_000 });
+});
+
+test("a path through branch summaries marks them on the chart, and their text goes to the model as pi wraps it", async ({ page }) => {
+  const session = openFixture("ca-branching-a");
+  const summaryIds = [...session.tree.byId.values()].filter((n) => n.entry.type === "branch_summary").map((n) => n.entry.id);
+  // a leaf below a branch summary
+  const leaf = [...session.tree.byId.keys()].find((id) => session.tree.children(id).length === 0 && session.branch(id).some((e) => summaryIds.includes(e.id)))!;
+  expect(leaf).toBeDefined();
+  const view = modelView(session, leaf);
+  const marks = contextSizes(session.branch(leaf)).filter((p) => p.kind === "branchSummary");
+  await openContext(page, "ca-branching-a", leaf, "&ctx=llm");
+  await expect(page.locator("[data-chart-kind=branchSummary]")).toHaveCount(marks.length);
+  const converted = view.llm.filter((m) => m.from === "branchSummary");
+  expect(converted.length).toBeGreaterThan(0);
+  // the list draws the rows in view: bring the first converted summary there
+  const at = view.llm.indexOf(converted[0]!);
+  await page.getByTestId("llm-list").evaluate((el, top) => (el.scrollTop = top), at * 26);
+  await expect(page.getByTestId("llm-list").locator(`[data-from=branchSummary][data-entry-id="${converted[0]!.entryId}"]`)).toBeVisible();
+  expect((converted[0]!.message.content as { text: string }[])[0]!.text).toMatch(
+    /^The following is a summary of a branch that this conversation came back from:\n\n<summary>\n[\s\S]*<\/summary>$/,
+  );
+});
