@@ -112,3 +112,37 @@ test("a path through branch summaries marks them on the chart, and their text go
     /^The following is a summary of a branch that this conversation came back from:\n\n<summary>\n[\s\S]*<\/summary>$/,
   );
 });
+
+test("going back with a summary: the Path tab lists what pi's /tree would summarize from the leaf, within pi's budget", async ({ page }) => {
+  const session = openFixture("ca-branching-a");
+  const leaf = leafOf(session);
+  const onPath = new Set(session.branch(leaf).map((e) => e.id));
+  const target = session.tree.entries.find((e) => !onPath.has(e.id as string))!.id as string;
+  const known = modelOfContext(catalogue, session.context(leaf).model);
+  const budget = (known?.contextWindow ?? 128000) - 16384;
+  const preview = session.branchSummary(leaf, target, budget);
+  expect(preview.entryIds.length).toBeGreaterThan(0);
+  await page.goto(`${viewUrl("ca-branching-a", target)}&tab=path`);
+  const panel = page.getByTestId("branch-summary-preview");
+  await expect(panel).toBeVisible({ timeout: 60_000 });
+  await panel.getByRole("button", { name: /Go back here with a summary/ }).click();
+  const rows = page.getByTestId("branch-summary-entries").locator("[data-entry-id]");
+  await expect(rows).toHaveCount(preview.entryIds.length);
+  expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-entry-id")))).toEqual(preview.entryIds);
+  const summarized = new Set(preview.messages.map((m) => m.entryId));
+  const marks = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-summarized")));
+  expect(marks).toEqual(preview.entryIds.map((id) => (summarized.has(id) ? "true" : preview.overBudgetIds.includes(id) ? "over-budget" : "false")));
+  await expect(panel.locator("[data-tokens]")).toHaveAttribute("data-tokens", String(preview.tokens));
+  await expect(panel).toContainText(`budget ${budget.toLocaleString("en-US")} = ${known ? "the model's window" : "pi's fallback window"}`);
+  await expect(panel.locator("[data-common-ancestor]")).toHaveAttribute("data-common-ancestor", preview.commonAncestorId ?? "");
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/branch-summary.png` });
+  // back to an ancestor of the leaf: what comes after it on the leaf's path is left behind, and summarized
+  const path = session.branch(leaf).map((e) => e.id);
+  const ancestor = path[Math.floor(path.length / 2)]!;
+  await page.goto(`${viewUrl("ca-branching-a", ancestor)}&tab=path`);
+  await page.getByTestId("branch-summary-preview").getByRole("button").first().click();
+  const left = page.getByTestId("branch-summary-entries").locator("[data-entry-id]");
+  await expect(left).toHaveCount(path.length - path.indexOf(ancestor) - 1);
+  expect(await left.evaluateAll((els) => els.map((el) => el.getAttribute("data-entry-id")))).toEqual(path.slice(path.indexOf(ancestor) + 1));
+});

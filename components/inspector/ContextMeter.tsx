@@ -104,7 +104,7 @@ export function ContextMeter({
       <p className="text-muted">
         {known ? (
           <>
-            <span className="font-mono">{known.name}</span>: {fmt(known.contextWindow)}-token window in pi&apos;s catalogue
+            <span className="font-mono">{known.name}</span>: {fmt(known.contextWindow)}-token window (pi-ai {known.piAi})
             {settings.contextWindow !== null ? <>, set to {fmt(settings.contextWindow)} here</> : null}.{" "}
           </>
         ) : null}

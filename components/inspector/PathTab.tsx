@@ -5,6 +5,7 @@ import { viewer } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { entryKind, entrySnippet } from "./entry-kind";
 import { KindBadge } from "./KindBadge";
+import { BranchSummaryPreview } from "./BranchSummaryPreview";
 import { QueryError } from "./QueryError";
 import { UsageLine } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
@@ -40,6 +41,7 @@ export function PathTab({ session, id }: { session: Session; id: string }) {
         </div>
         {truncated ? <p className="text-muted">Harness path: it stops at a compaction, so it is shorter than the full depth.</p> : null}
       </div>
+      <BranchSummaryPreview session={session} id={id} />
       <VirtualList
         label="Path"
         testId="path-list"

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
 import { Session } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
-import { loadProjection } from "@/lib/session/testing/oracle";
+import { loadBranchSummary, loadCompaction, loadProjection, moduleUrl } from "@/lib/session/testing/oracle";
 import { unpackShare } from "@/lib/share/pack";
 import { unseal } from "@/lib/share/seal";
 import { extractShare } from "@/lib/share/share-html";
@@ -95,6 +95,66 @@ describe("cli", () => {
     expect(small.shouldCompact).toBe(true);
     expect(JSON.parse(cli("llm", fx("ca-compaction-a"), "--window", String(estimate.tokens + 100), "--reserve", "50").stdout).shouldCompact).toBe(false);
     expect(cli("llm", fx("ca-compaction-a"), "--reserve", "lots").stderr).toMatch(/--reserve takes a whole number of tokens/);
+  });
+
+  it("branch-summary: pi's collectEntriesForBranchSummary and prepareBranchEntries within pi's budget", async () => {
+    const pi = await loadBranchSummary("@earendil-works/pi-coding-agent", "coding-agent");
+    const session = Session.fromText(readFileSync(fx("ca-branching-a"), "utf8"));
+    const leaf = session.leafId!;
+    // an entry on another branch than the leaf's
+    const onPath = new Set(session.branch(leaf).map((e) => e.id));
+    const target = session.tree.entries.find((e) => !onPath.has(e.id as string))!.id as string;
+    const r = cli("branch-summary", fx("ca-branching-a"), "--from", leaf, "--to", target, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    // pi's own SessionManager on a copy (it may rewrite a file it opens)
+    const copy = path.join(tmp, "branch-summary.jsonl");
+    copyFileSync(fx("ca-branching-a"), copy);
+    const { SessionManager } = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as {
+      SessionManager: { open(file: string, dir: string): unknown };
+    };
+    const sm = SessionManager.open(copy, tmp);
+    const collected = pi.collectEntriesForBranchSummary(sm, leaf, target) as { entries: { id: string }[]; commonAncestorId: string | null };
+    expect(out.entryIds).toEqual(collected.entries.map((e) => e.id));
+    expect(out.commonAncestorId).toBe(collected.commonAncestorId);
+    expect(out.entryIds.length).toBeGreaterThan(0);
+    // the model at the leaf is one pi's catalogue lists only in an older release: its window, less pi's 16,384
+    const known = modelOfContext(await loadCatalogue(), session.context(leaf).model);
+    expect(out.budget).toBe((known?.contextWindow ?? 128000) - 16384);
+    const prepared = pi.prepareBranchEntries(collected.entries, out.budget);
+    expect(out.tokens).toBe(prepared.totalTokens);
+    expect(out.messages).toEqual(JSON.parse(JSON.stringify(prepared.messages)));
+    const tight = JSON.parse(cli("branch-summary", fx("ca-branching-a"), "--from", leaf, "--to", target, "--budget", "50").stdout);
+    expect(tight.tokens).toBe(pi.prepareBranchEntries(collected.entries, 50).totalTokens);
+    expect(cli("branch-summary", fx("ca-branching-a"), "--to", target).stderr).toMatch(/needs --from/);
+  });
+
+  it("compaction: pi's prepareCompaction at the leaf, or null where pi prepares nothing", async () => {
+    const pi = await loadCompaction("@earendil-works/pi-coding-agent", "coding-agent");
+    const copy = path.join(tmp, "compaction.jsonl");
+    copyFileSync(fx("ca-compaction-a"), copy);
+    const { SessionManager } = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as {
+      SessionManager: { open(file: string, dir: string): { getBranch(): unknown[] } };
+    };
+    const piPath = SessionManager.open(copy, tmp).getBranch();
+    for (const keep of [100, 20000]) {
+      const r = cli("compaction", fx("ca-compaction-a"), "--keep", String(keep), "--json");
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      const theirs = pi.prepareCompaction(piPath, { enabled: true, reserveTokens: 16384, keepRecentTokens: keep }) as
+        { firstKeptEntryId: string; isSplitTurn: boolean; tokensBefore: number; messagesToSummarize: unknown[]; fileOps: unknown } | undefined;
+      if (!theirs) {
+        expect(out).toBeNull();
+        continue;
+      }
+      expect(out.firstKeptEntryId).toBe(theirs.firstKeptEntryId);
+      expect(out.isSplitTurn).toBe(theirs.isSplitTurn);
+      expect(out.tokensBefore).toBe(theirs.tokensBefore);
+      expect(out.summarizeIds.length).toBe(theirs.messagesToSummarize.length);
+      const files = pi.computeFileLists(theirs.fileOps);
+      expect([out.readFiles, out.modifiedFiles]).toEqual([files.readFiles, files.modifiedFiles]);
+    }
+    expect(JSON.parse(cli("compaction", fx("ca-compaction-a"), "--keep", "100").stdout)).not.toBeNull();
   });
 
   it("fork writes pi's file into a directory, named like pi names it", () => {

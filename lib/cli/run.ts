@@ -1,12 +1,14 @@
 /**
  * The command line over the session library:
- *   npm run --silent cli -- info|branch|context|llm|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+ *   npm run --silent cli -- info|branch|context|llm|compaction|branch-summary|fork|share FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
  * Results go to stdout as JSON (fork: JSONL); problems go to stderr as
  * "FILE:LINE: message" with exit code 1, and then nothing is printed to stdout.
  */
 import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  BRANCH_SUMMARY_FALLBACK_WINDOW,
+  BRANCH_SUMMARY_RESERVE,
   DEFAULT_COMPACTION_SETTINGS,
   formatDiagnostic,
   modelView,
@@ -20,7 +22,7 @@ import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
 import { readSessionFile } from "@/lib/server/read-session";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
-export const USAGE = `usage: cli <info|branch|context|llm|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
+export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summary|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
@@ -28,6 +30,11 @@ export const USAGE = `usage: cli <info|branch|context|llm|fork|share> FILE [--le
   llm FILE [--leaf ID] [--reserve N] [--window N]  what the model is sent there (convertToLlm), pi's token
                           estimate, the model's context window (pi's catalogue; --window for one it lacks)
                           and whether pi would compact (reserve: ${DEFAULT_COMPACTION_SETTINGS.reserveTokens} by default)
+  compaction FILE [--leaf ID] [--keep N]  what pi's compaction would prepare there (keeping about N recent
+                          tokens, ${DEFAULT_COMPACTION_SETTINGS.keepRecentTokens} by default): where it cuts, what it summarizes; null: nothing
+  branch-summary FILE --from L --to T [--budget N]  what pi's /tree from L to T would summarize: the entries,
+                          their common ancestor, the messages within the budget (pi's: the model's window − ${BRANCH_SUMMARY_RESERVE}),
+                          their tokens and file lists
   fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)
   ${SHARE_USAGE}`;
 
@@ -42,6 +49,10 @@ interface Args {
   share: ShareArgs;
   reserve: number;
   window: number | null;
+  keep: number;
+  from: string | null | undefined;
+  to: string | undefined;
+  budget: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -51,6 +62,10 @@ function parseArgs(argv: string[]): Args {
   let reader: Args["reader"] = "auto";
   let reserve = DEFAULT_COMPACTION_SETTINGS.reserveTokens;
   let window: number | null = null;
+  let keep = DEFAULT_COMPACTION_SETTINGS.keepRecentTokens;
+  let from: string | null | undefined;
+  let to: string | undefined;
+  let budget: number | null = null;
   const share = defaultShareArgs();
   const fail = (message: string): never => {
     throw new CliError(`${message}\n${USAGE}`);
@@ -75,12 +90,18 @@ function parseArgs(argv: string[]): Args {
       const v = value();
       if (v !== "auto" && !Object.hasOwn(RULE_SETS, v)) throw new CliError(`--reader must be auto, ${Object.keys(RULE_SETS).join(", ")}\n${USAGE}`);
       reader = v as Args["reader"];
-    } else if (arg === "--reserve" || arg === "--window") {
+    } else if (arg === "--from") {
+      const v = value();
+      from = v === "null" ? null : v;
+    } else if (arg === "--to") to = value();
+    else if (arg === "--reserve" || arg === "--window" || arg === "--budget" || arg === "--keep") {
       const v = value();
       const n = Number(v);
       if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new CliError(`${arg} takes a whole number of tokens, not ${v}\n${USAGE}`);
       if (arg === "--reserve") reserve = n;
-      else window = n;
+      else if (arg === "--window") window = n;
+      else if (arg === "--keep") keep = n;
+      else budget = n;
     } else if (arg === "--json") {
       // output is always JSON; accepted for symmetry
     } else if (arg === "-h" || arg === "--help") throw new CliError(USAGE);
@@ -90,7 +111,7 @@ function parseArgs(argv: string[]): Args {
   const [command, file] = positional;
   if (!command || !file || positional.length > 2) throw new CliError(USAGE);
   if (!(CLI_COMMANDS as readonly string[]).includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
-  return { command, file, leaf, out, reader, share, reserve, window };
+  return { command, file, leaf, out, reader, share, reserve, window, keep, from, to, budget };
 }
 
 /** The line of an entry, so that query errors can name where the problem is. */
@@ -190,6 +211,54 @@ async function run(argv: string[]): Promise<string> {
           2,
         );
       }
+      case "compaction": {
+        const leaf = leafArg === undefined ? session.leafId : needLeaf();
+        if (leaf === null) return "null";
+        const preview = session.compaction(leaf, args.keep);
+        if (!preview) return "null";
+        return JSON.stringify(
+          {
+            firstKeptEntryId: preview.firstKeptEntryId,
+            summarizeIds: preview.summarizeIds,
+            turnPrefixIds: preview.turnPrefixIds,
+            isSplitTurn: preview.isSplitTurn,
+            tokensBefore: preview.tokensBefore,
+            readFiles: preview.readFiles,
+            modifiedFiles: preview.modifiedFiles,
+            previousSummary: preview.previousSummary,
+            keepRecentTokens: args.keep,
+            ...(preview.retainedTail ? { retainedTailLength: preview.retainedTail.length } : {}),
+          },
+          null,
+          2,
+        );
+      }
+      case "branch-summary": {
+        if (args.from === undefined || args.to === undefined) throw new CliError(`branch-summary needs --from L (the old leaf, or null) and --to T\n${USAGE}`);
+        for (const id of [args.from, args.to])
+          if (id !== null && !session.tree.get(id)) throw new CliError(`${args.file}:0: error: no entry with id ${id} in the file`);
+        // pi's budget: the window of the model in force at the old leaf (128,000 when it names none) less the reserve
+        let budget = args.budget;
+        if (budget === null) {
+          const known = args.from === null ? null : modelOfContext(await loadCatalogue(), session.context(args.from).model);
+          budget = (args.window ?? known?.contextWindow ?? BRANCH_SUMMARY_FALLBACK_WINDOW) - BRANCH_SUMMARY_RESERVE;
+        }
+        const preview = session.branchSummary(args.from, args.to, budget);
+        return JSON.stringify(
+          {
+            entryIds: preview.entryIds,
+            tokens: preview.tokens,
+            commonAncestorId: preview.commonAncestorId,
+            budget,
+            messages: preview.messages.map((m) => m.message),
+            messageEntryIds: preview.messages.map((m) => m.entryId),
+            readFiles: preview.readFiles,
+            modifiedFiles: preview.modifiedFiles,
+          },
+          null,
+          2,
+        );
+      }
       case "fork": {
         const leaf = needLeaf();
         if (leaf === null) throw new CliError(`${args.file}:0: error: Entry null not found (pi cannot fork before the first entry)`);
@@ -239,4 +308,4 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-export const CLI_COMMANDS = ["info", "branch", "context", "llm", "fork", "share"] as const;
+export const CLI_COMMANDS = ["info", "branch", "context", "llm", "compaction", "branch-summary", "fork", "share"] as const;

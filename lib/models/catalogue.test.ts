@@ -11,10 +11,23 @@ describe("the model catalogue", () => {
     const catalogue = await loadCatalogue();
     const [provider, models] = Object.entries(catalogue.models).find(([, m]) => Object.keys(m).length > 0)!;
     const [id, [contextWindow, maxTokens, name]] = Object.entries(models)[0]!;
-    expect(modelInfo(catalogue, provider, id)).toEqual({ provider, id, contextWindow, maxTokens, name });
+    expect(modelInfo(catalogue, provider, id)).toEqual({ provider, id, contextWindow, maxTokens, name, piAi: catalogue.piAi });
     expect(contextWindow).toBeGreaterThan(0);
     expect(modelInfo(catalogue, provider, "no-such-model")).toBeNull();
     expect(modelInfo(catalogue, "constructor", "x")).toBeNull();
     expect(modelInfo(catalogue, provider, "constructor")).toBeNull();
+  });
+
+  it("still knows a model the newest pi-ai dropped, by the older release that lists it", async () => {
+    const catalogue = await loadCatalogue();
+    const older = Object.entries(catalogue.models).flatMap(([provider, models]) =>
+      Object.entries(models)
+        .filter(([, row]) => row.length === 4)
+        .map(([id, row]) => [provider, id, row[3]] as const),
+    );
+    expect(older.length).toBeGreaterThan(0);
+    const [provider, id, version] = older[0]!;
+    expect(catalogue.older).toContain(version);
+    expect(modelInfo(catalogue, provider, id)?.piAi).toBe(version);
   });
 });

@@ -15,5 +15,5 @@ const out = path.join(__dirname, "catalogue.generated.json");
 catalogueFromPiAi().then((catalogue) => {
   writeFileSync(out, `${JSON.stringify(catalogue)}\n`);
   const count = Object.values(catalogue.models).reduce((n, models) => n + Object.keys(models).length, 0);
-  console.log(`wrote ${out}: ${count} models of pi-ai ${catalogue.piAi}`);
+  console.log(`wrote ${out}: ${count} models of pi-ai ${catalogue.piAi} (and of ${catalogue.older.join(", ")} where it drops them)`);
 });

@@ -30,8 +30,18 @@ import {
   sameJson,
   serialize,
   settle,
+  loadBranchSummary,
+  loadCompaction,
+  sameCompaction,
+  KEEP_RECENT,
+  unwrapResult,
+  type PiCompaction,
   loadProjection,
+  sameBranchSummary,
   sameModelView,
+  summaryPairs,
+  SUMMARY_BUDGETS,
+  type PiBranchSummary,
   type ModelViewCases,
   type PiProjection,
   type CaModule as OracleCaModule,
@@ -57,6 +67,8 @@ interface Version {
   writesAtFirstUser: boolean;
   mod?: CaModule;
   projection?: PiProjection;
+  summary?: PiBranchSummary;
+  compaction?: PiCompaction;
 }
 
 const VERSIONS: Version[] = [
@@ -84,14 +96,20 @@ interface V4Modules {
 
 let v4: V4Modules;
 let v4Projection: PiProjection;
+let v4Summary: PiBranchSummary;
+let v4Compaction: PiCompaction;
 let workDir: string;
 
 beforeAll(async () => {
   for (const version of VERSIONS) {
     version.mod = (await import(moduleUrl(`${version.pkg}/dist/core/session-manager.js`))) as CaModule;
     version.projection = await loadProjection(version.pkg, "coding-agent");
+    version.summary = await loadBranchSummary(version.pkg, "coding-agent");
+    version.compaction = await loadCompaction(version.pkg, "coding-agent");
   }
   v4Projection = await loadProjection("pi-agent-core-v4", "harness");
+  v4Summary = await loadBranchSummary("pi-agent-core-v4", "harness");
+  v4Compaction = await loadCompaction("pi-agent-core-v4", "harness");
   const base = "pi-agent-core-v4/dist/harness";
   const storage = await import(moduleUrl(`${base}/session/jsonl/storage.js`));
   const session = await import(moduleUrl(`${base}/session/session.js`));
@@ -151,6 +169,13 @@ const seen = {
   llmUsageCounted: 0,
   llmEstimatedOnly: 0,
   llmProjectedUsageDistrusted: 0,
+  summaryEntries: 0,
+  summaryOverBudget: 0,
+  summaryEdited: 0,
+  compactionPrepared: 0,
+  compactionSplitTurn: 0,
+  compactionExtendsPrevious: 0,
+  v4CompactionPrepared: 0,
 };
 
 function same(actual: unknown, expected: unknown, where: string): void {
@@ -186,7 +211,7 @@ async function reporting<T>(where: string, text: () => string | null, run: () =>
 // pi-coding-agent 0.86.1 / 0.87.1 / 1.6.0
 // ---------------------------------------------------------------------------
 
-function compareCodingAgent(version: Version, file: string, where: string, forkDir: string): number {
+async function compareCodingAgent(version: Version, file: string, where: string, forkDir: string): Promise<number> {
   const ca = version.mod!;
   const text = readFileSync(file, "utf8");
   const auto = Session.fromText(text);
@@ -242,6 +267,10 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
           }
         : undefined;
     const view = modelView(session, entry.id);
+    const compaction = sameCompaction(session, entry.id, piPath, version.compaction!, KEEP_RECENT[k % KEEP_RECENT.length]!, at, same);
+    if (compaction.prepared) seen.compactionPrepared++;
+    if (compaction.split) seen.compactionSplitTurn++;
+    if (compaction.previous) seen.compactionExtendsPrevious++;
     const cases = sameModelView(view, theirs.messages, version.projection!, at, same, projected);
     countModelView(cases);
     if (projected && view.tokens?.lastUsageIndex === null) {
@@ -302,7 +331,42 @@ function compareCodingAgent(version: Version, file: string, where: string, forkD
     }
     totals.caForks++;
   });
+
+  // /tree between entries: 0.87.1 summarizes an edited entry as written, 1.6 as edited; the rules follow 1.6
+  const edits = (from: string, to: string) => {
+    const preview = safeSummary(session, from, to);
+    return preview !== null && preview.entryIds.some((id) => session.tree.get(id)?.type === "context_edit");
+  };
+  await compareBranchSummaries(session, sm, version.summary!, ids(entries), where, version.name === "0.87.1" ? edits : null);
   return entries.length;
+}
+
+function safeSummary(session: Session, from: string, to: string) {
+  try {
+    return session.branchSummary(from, to, 0);
+  } catch {
+    return null;
+  }
+}
+
+/** Branch-summary previews for pairs of entries, through pi's own functions on `piSession`; `skip` leaves out pairs a version reads otherwise. */
+async function compareBranchSummaries(
+  session: Session,
+  piSession: unknown,
+  pi: PiBranchSummary,
+  entryIds: string[],
+  where: string,
+  skip: ((from: string, to: string) => boolean) | null,
+): Promise<void> {
+  const pairs = summaryPairs(entryIds, 8, entryIds.length * 31 + where.length);
+  for (const [index, [from, to]] of pairs.entries()) {
+    if (skip?.(from, to)) continue;
+    const budget = SUMMARY_BUDGETS[index % SUMMARY_BUDGETS.length]!;
+    const result = await sameBranchSummary(session, piSession, pi, from, to, budget, where, same);
+    if (result.entries > 0) seen.summaryEntries++;
+    if (result.overBudget) seen.summaryOverBudget++;
+    if (result.entries > 0 && safeSummary(session, from, to)?.entryIds.some((id) => session.tree.get(id)?.type === "context_edit")) seen.summaryEdited++;
+  }
 }
 
 async function runCodingAgentSession(version: Version, index: number): Promise<void> {
@@ -442,6 +506,22 @@ async function compareV4(text: string, file: string, where: string): Promise<num
       same(ours.fileName, path.basename(forkPath), `${at}: file name`);
       seen.v4Forks++;
     }
+  }
+  await compareBranchSummaries(session, storage, v4Summary, ids(entries), where, null);
+  for (const [k, entry] of entries.entries()) {
+    const piPath = await settle(() => storage.findEntriesOnBranch({ start: entry.id, order: "oldestFirst" }));
+    if (!piPath.ok) continue; // compared as the branch above
+    const result = sameCompaction(
+      session,
+      entry.id,
+      piPath.value,
+      v4Compaction,
+      KEEP_RECENT[k % KEEP_RECENT.length]!,
+      `${where} entry ${entry.id}`,
+      same,
+      unwrapResult,
+    );
+    if (result.prepared) seen.v4CompactionPrepared++;
   }
   return entries.length;
 }

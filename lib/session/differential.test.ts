@@ -33,8 +33,18 @@ import {
   sameJson,
   serialize,
   settle,
+  loadBranchSummary,
+  loadCompaction,
+  sameCompaction,
+  KEEP_RECENT,
+  unwrapResult,
+  type PiCompaction,
   loadProjection,
+  sameBranchSummary,
   sameModelView,
+  summaryPairs,
+  SUMMARY_BUDGETS,
+  type PiBranchSummary,
   type CaModule as OracleCaModule,
   type ModelViewCases,
   type PiProjection,
@@ -92,6 +102,10 @@ let ca: CaModule;
 let hx: HxModules;
 let caProjection: PiProjection;
 let hxProjection: PiProjection;
+let caSummary: PiBranchSummary;
+let caCompaction: PiCompaction;
+let hxCompaction: PiCompaction;
+let hxSummary: PiBranchSummary;
 let workDir: string;
 
 beforeAll(async () => {
@@ -106,6 +120,10 @@ beforeAll(async () => {
   };
   caProjection = await loadProjection("@earendil-works/pi-coding-agent", "coding-agent");
   hxProjection = await loadProjection("pi-agent-core-hx", "harness");
+  caSummary = await loadBranchSummary("@earendil-works/pi-coding-agent", "coding-agent");
+  caCompaction = await loadCompaction("@earendil-works/pi-coding-agent", "coding-agent");
+  hxCompaction = await loadCompaction("pi-agent-core-hx", "harness");
+  hxSummary = await loadBranchSummary("pi-agent-core-hx", "harness");
   workDir = mkdtempSync(path.join(os.tmpdir(), "pi-diff-"));
 });
 
@@ -144,6 +162,12 @@ const seen = {
   llmUsageCounted: 0,
   llmEstimatedOnly: 0,
   llmPiCannotEstimate: 0,
+  summaryEntries: 0,
+  summaryOverBudget: 0,
+  compactionPrepared: 0,
+  compactionSplitTurn: 0,
+  compactionExtendsPrevious: 0,
+  hxCompactionPrepared: 0,
 };
 
 /** Adds what one model-view comparison met to the run's counts. */
@@ -188,7 +212,7 @@ function sameOutcome<A, B>(ours: Outcome<A>, theirs: Outcome<B>, where: string, 
  * Read `file` with pi's SessionManager and with ours (reader "ca"); compare
  * everything at every entry, forks included. Returns the number of entries.
  */
-function compareCodingAgent(file: string, where: string, forkDir: string): number {
+async function compareCodingAgent(file: string, where: string, forkDir: string): Promise<number> {
   const text = readFileSync(file, "utf8");
   const session = Session.fromText(text, { reader: "ca" });
   const sm = ca.SessionManager.open(file, forkDir);
@@ -272,6 +296,10 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     same(ours.model, theirs.model, `${at}: model`);
     same(ours.thinkingLevel, theirs.thinkingLevel, `${at}: thinkingLevel`);
     countModelView(sameModelView(modelView(session, entry.id, "ca"), theirs.messages, caProjection, at, same));
+    const compaction = sameCompaction(session, entry.id, piPath, caCompaction, KEEP_RECENT[k % KEEP_RECENT.length]!, at, same);
+    if (compaction.prepared) seen.compactionPrepared++;
+    if (compaction.split) seen.compactionSplitTurn++;
+    if (compaction.previous) seen.compactionExtendsPrevious++;
 
     const persisted = reopen.has(k) || k % PERSISTED_FORK_EVERY === 0;
     const forker = reopen.has(k)
@@ -289,7 +317,22 @@ function compareCodingAgent(file: string, where: string, forkDir: string): numbe
     }
     totals.caForks++;
   });
+
+  // /tree from one entry to another: what pi would summarize
+  await compareBranchSummaries(session, sm, caSummary, ids(entries), where);
   return entries.length;
+}
+
+/** Branch-summary previews for pairs of entries of the file, through pi's own functions on `piSession`. */
+async function compareBranchSummaries(session: Session, piSession: unknown, pi: PiBranchSummary, entryIds: string[], where: string): Promise<void> {
+  const pairs = summaryPairs(entryIds, 6, entryIds.length * 31 + where.length);
+  for (const [index, [from, to]] of pairs.entries()) {
+    const budget = SUMMARY_BUDGETS[index % SUMMARY_BUDGETS.length]!;
+    const result = await sameBranchSummary(session, piSession, pi, from, to, budget, where, same);
+    if (result.entries > 0) seen.summaryEntries++;
+    if (result.overBudget) seen.summaryOverBudget++;
+  }
+  await sameBranchSummary(session, piSession, pi, null, entryIds[0] ?? "none", 0, where, same);
 }
 
 // ---------------------------------------------------------------------------
@@ -357,6 +400,23 @@ async function compareHarness(text: string, where: string): Promise<number> {
     });
   };
 
+  // compaction at every entry, on the harness's own path
+  for (const [k, entry] of entries.entries()) {
+    const piPath = await settle(() => storage.getPathToRootOrCompaction(entry.id));
+    if (!piPath.ok) continue; // the path itself fails: compared above
+    const result = sameCompaction(
+      session,
+      entry.id,
+      piPath.value,
+      hxCompaction,
+      KEEP_RECENT[k % KEEP_RECENT.length]!,
+      `${where} entry ${entry.id}`,
+      same,
+      unwrapResult,
+    );
+    if (result.prepared) seen.hxCompactionPrepared++;
+  }
+
   await compareAt(null, `${where} leaf null`);
   for (const entry of entries) await compareAt(entry.id, `${where} entry ${entry.id}`);
 
@@ -369,6 +429,7 @@ async function compareHarness(text: string, where: string): Promise<number> {
     `${where}: buildContext at the file leaf`,
   );
   same(ours.model, theirs.model, `${where}: model at the file leaf`);
+  await compareBranchSummaries(session, harness, hxSummary, ids(entries), where);
   return entries.length;
 }
 

@@ -50,3 +50,5 @@ export {
   type CompactionSettings,
   type TokenEstimate,
 } from "./rules/coding-agent-0.84/tokens";
+export { BRANCH_SUMMARY_RESERVE, BRANCH_SUMMARY_FALLBACK_WINDOW, type BranchSummaryPreview } from "./rules/coding-agent-0.84/branch-summary";
+export type { CompactionPreview } from "./rules/coding-agent-0.84/compaction";

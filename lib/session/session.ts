@@ -1,5 +1,7 @@
 import { chooseRules, type RulesChoice } from "./rules/detect";
 import type { ForkOptions, ForkResult } from "./rules/coding-agent-0.84/fork";
+import type { BranchSummaryPreview } from "./rules/coding-agent-0.84/branch-summary";
+import type { CompactionPreview } from "./rules/coding-agent-0.84/compaction";
 import { RULE_SETS } from "./rules/registry";
 import type { RuleInput, RuleSet } from "./rules/rule-set";
 import { pathSummary } from "./rules/coding-agent-0.84/context";
@@ -9,7 +11,7 @@ import { headerSchema, schemaIssues } from "./read/schema";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
 import type { LabelState, SessionTree } from "./tree/tree";
-import type { Diagnostic, LineAccount, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "./types";
+import { SessionQueryError, type Diagnostic, type LineAccount, type RuleSetId, type SessionContext, type SessionHeader, type TreeEntry } from "./types";
 
 export interface OpenOptions {
   /** "auto" (default): the harness rules for files holding `leaf` entries it can read, else the coding agent's. */
@@ -265,6 +267,26 @@ export class Session implements RuleInput {
   /** Depth and summed provider usage of the root→id path (coding-agent path). */
   pathSummary(id: string) {
     return pathSummary(this.tree, id);
+  }
+
+  /**
+   * What /tree navigation from `from` (the old leaf) to `to` would summarize:
+   * the entries, their common ancestor, and the messages pi hands the
+   * summarizer within `budget` tokens (0: no limit; pi's own is the model's
+   * window − 16,384).
+   */
+  branchSummary(from: string | null, to: string, budget = 0, reader: RuleSetId = this.reader): BranchSummaryPreview {
+    if (!this.tree.get(to)) throw new SessionQueryError("not-found", `Entry ${to} not found`);
+    return RULE_SETS[reader].branchSummary(this, from, to, budget);
+  }
+
+  /**
+   * What pi's compaction would prepare with `id` as the leaf, keeping about
+   * `keepRecentTokens` (pi's default 20,000); null where it prepares nothing.
+   */
+  compaction(id: string, keepRecentTokens = 20000, reader: RuleSetId = this.reader): CompactionPreview | null {
+    if (!this.tree.get(id)) throw new SessionQueryError("not-found", `Entry ${id} not found`);
+    return RULE_SETS[reader].compaction(this, id, keepRecentTokens);
   }
 
   /** The file pi's fork of `id` would write (`createBranchedSession`, or a v4 log's `repo.fork`). */

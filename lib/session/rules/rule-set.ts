@@ -1,5 +1,7 @@
 import type { SessionTree, LabelState } from "../tree/tree";
 import type { ContextMessage, JsonObject, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "../types";
+import type { BranchSummaryPreview } from "./coding-agent-0.84/branch-summary";
+import type { CompactionPreview } from "./coding-agent-0.84/compaction";
 import type { LlmMessage } from "./coding-agent-0.84/llm";
 import type { TokenEstimate } from "./coding-agent-0.84/tokens";
 import type { V4Log } from "../read/v4-log";
@@ -65,6 +67,19 @@ export interface RuleSet {
   contextTokens(messages: readonly ContextMessage[], path: readonly TreeEntry[]): TokenEstimate;
   /** estimateTokens of one context message */
   messageTokens(message: JsonObject): number;
+  /**
+   * What /tree navigation from `oldLeafId` to `targetId` would summarize
+   * (collectEntriesForBranchSummary, prepareBranchEntries within `budget`
+   * tokens; 0: no limit). Throws where pi throws.
+   */
+  branchSummary(input: RuleInput, oldLeafId: string | null, targetId: string, budget: number): BranchSummaryPreview;
+  /**
+   * What compaction would prepare with `id` as the leaf (prepareCompaction,
+   * keeping about `keepRecentTokens`); null where pi prepares nothing (the
+   * leaf is a compaction, or nothing is left to summarize). Throws where pi
+   * throws.
+   */
+  compaction(input: RuleInput, id: string, keepRecentTokens: number): CompactionPreview | null;
   /** the file pi's fork of `id` writes (createBranchedSession, or a v4 log's repo.fork) */
   fork(input: RuleInput, id: string, options?: ForkOptions): ForkResult;
 }

@@ -236,3 +236,184 @@ export function sameModelView(
     piCannotEstimate: threw,
   };
 }
+
+/** pi's /tree summary preparation, from one version's own branch-summarization and utils modules. */
+export interface PiBranchSummary {
+  collectEntriesForBranchSummary(
+    session: unknown,
+    oldLeafId: string | null,
+    targetId: string,
+  ): { entries: { id: string }[]; commonAncestorId: string | null } | Promise<{ entries: { id: string }[]; commonAncestorId: string | null }>;
+  prepareBranchEntries(entries: unknown[], tokenBudget: number): { messages: unknown[]; fileOps: unknown; totalTokens: number };
+  computeFileLists(fileOps: unknown): { readFiles: string[]; modifiedFiles: string[] };
+}
+
+export async function loadBranchSummary(pkg: string, kind: "coding-agent" | "harness"): Promise<PiBranchSummary> {
+  const dir = kind === "coding-agent" ? "dist/core/compaction" : "dist/harness/compaction";
+  const summary = (await import(moduleUrl(`${pkg}/${dir}/branch-summarization.js`))) as Omit<PiBranchSummary, "computeFileLists">;
+  const utils = (await import(moduleUrl(`${pkg}/${dir}/utils.js`))) as Pick<PiBranchSummary, "computeFileLists">;
+  return { ...summary, computeFileLists: utils.computeFileLists };
+}
+
+/** Budgets the summary comparisons cycle through: none, tiny (a summary may go over), small, pi's own for a 200k window. */
+export const SUMMARY_BUDGETS = [0, 40, 400, 4000, 200000 - 16384];
+
+/** Deterministic (old leaf, target) pairs among `ids`, about `count` of them. */
+export function summaryPairs(ids: readonly string[], count: number, seed: number): [string, string][] {
+  if (ids.length === 0) return [];
+  const rng = mulberry(seed);
+  return Array.from({ length: count }, () => [ids[Math.floor(rng() * ids.length)]!, ids[Math.floor(rng() * ids.length)]!]);
+}
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Our branch-summary preview from `from` to `to` equals pi's
+ * collectEntriesForBranchSummary + prepareBranchEntries(budget) +
+ * computeFileLists on `piSession` (what pi's /tree passes). Both throw, or
+ * neither. Returns whether pi had something to summarize.
+ */
+export async function sameBranchSummary(
+  session: Session,
+  piSession: unknown,
+  pi: PiBranchSummary,
+  from: string | null,
+  to: string,
+  budget: number,
+  where: string,
+  check: (actual: unknown, expected: unknown, where: string) => void = sameJson,
+): Promise<{ entries: number; overBudget: boolean }> {
+  const ours = await settle(() => session.branchSummary(from, to, budget));
+  // pi throws its own errors and plain TypeErrors (a message it cannot measure): either is "pi throws" here
+  const theirs = await (async () => {
+    try {
+      const collected = await pi.collectEntriesForBranchSummary(piSession, from, to);
+      const prepared = pi.prepareBranchEntries(collected.entries, budget);
+      return { ok: true as const, value: { collected, prepared, files: pi.computeFileLists(prepared.fileOps) } };
+    } catch (error) {
+      return { ok: false as const, error: String(error) };
+    }
+  })();
+  if (!ours.ok || !theirs.ok) {
+    expect(ours.ok ? "returns" : "throws", `${where}: branch summary ${from} → ${to}`).toBe(theirs.ok ? "returns" : "throws");
+    return { entries: 0, overBudget: false };
+  }
+  const a = ours.value;
+  const b = theirs.value;
+  const at = `${where}: branch summary ${from} → ${to} (budget ${budget})`;
+  check(a.entryIds, ids(b.collected.entries), `${at}: entries`);
+  check(a.commonAncestorId, b.collected.commonAncestorId, `${at}: common ancestor`);
+  check(
+    a.messages.map((m) => m.message),
+    b.prepared.messages,
+    `${at}: messages`,
+  );
+  check(a.tokens, b.prepared.totalTokens, `${at}: tokens`);
+  check([a.readFiles, a.modifiedFiles], [b.files.readFiles, b.files.modifiedFiles], `${at}: file lists`);
+  const unlimited = budget > 0 ? await settle(() => session.branchSummary(from, to, 0)) : null;
+  if (unlimited?.ok) {
+    // without a budget every entry that yields a message is summarized: with one, those are summarized or over it
+    const all = unlimited.value.messages.map((m) => m.entryId);
+    check([...a.messages.map((m) => m.entryId), ...a.overBudgetIds].sort(), [...all].sort(), `${at}: summarized and over-budget entries`);
+  } else if (budget === 0) check(a.overBudgetIds, [], `${at}: nothing is over no budget`);
+  return { entries: a.entryIds.length, overBudget: !!unlimited && (!unlimited.ok || a.tokens < unlimited.value.tokens) };
+}
+
+/** pi's prepareCompaction and computeFileLists from one pi-coding-agent version's own modules. */
+export interface PiCompaction {
+  prepareCompaction(pathEntries: unknown[], settings: { enabled: boolean; reserveTokens: number; keepRecentTokens: number }): unknown;
+  computeFileLists(fileOps: unknown): { readFiles: string[]; modifiedFiles: string[] };
+}
+
+export async function loadCompaction(pkg: string, kind: "coding-agent" | "harness"): Promise<PiCompaction> {
+  const dir = kind === "coding-agent" ? "dist/core/compaction" : "dist/harness/compaction";
+  const compaction = (await import(moduleUrl(`${pkg}/${dir}/compaction.js`))) as Pick<PiCompaction, "prepareCompaction">;
+  const utils = (await import(moduleUrl(`${pkg}/${dir}/utils.js`))) as Pick<PiCompaction, "computeFileLists">;
+  return { prepareCompaction: compaction.prepareCompaction, computeFileLists: utils.computeFileLists };
+}
+
+/** The harness's Result: its value, or its error thrown. */
+export const unwrapResult = (result: unknown): unknown => {
+  const r = result as { ok: boolean; value?: unknown; error?: unknown };
+  if (r.ok) return r.value;
+  throw r.error;
+};
+
+/** keepRecentTokens values the compaction comparisons cycle through: pi's default, and small ones that split turns. */
+export const KEEP_RECENT = [20000, 2000, 300, 40, 1];
+
+interface PiPreparation {
+  firstKeptEntryId?: string;
+  retainedTail?: unknown[];
+  messagesToSummarize: unknown[];
+  turnPrefixMessages: unknown[];
+  isSplitTurn: boolean;
+  tokensBefore: number;
+  previousSummary?: unknown;
+  fileOps: unknown;
+}
+
+/**
+ * Our compaction preview at `id` equals pi's prepareCompaction over the same
+ * branch (`piPath`, pi's getBranch) with `keep`; both prepare nothing, or both
+ * throw. `unwrap` reads the harness's result type ({ok, value} / {ok, error}).
+ */
+export function sameCompaction(
+  session: Session,
+  id: string,
+  piPath: unknown[],
+  pi: PiCompaction,
+  keep: number,
+  where: string,
+  check: (actual: unknown, expected: unknown, where: string) => void = sameJson,
+  unwrap: (result: unknown) => unknown = (r) => r,
+): { prepared: boolean; split: boolean; previous: boolean } {
+  const at = `${where}: compaction at ${id} keeping ${keep}`;
+  let ours;
+  let oursError: unknown = null;
+  try {
+    ours = session.compaction(id, keep);
+  } catch (error) {
+    oursError = error;
+  }
+  let theirs: PiPreparation | undefined;
+  let theirsError: unknown = null;
+  try {
+    theirs = unwrap(pi.prepareCompaction(piPath, { enabled: true, reserveTokens: 16384, keepRecentTokens: keep })) as PiPreparation | undefined;
+  } catch (error) {
+    theirsError = error;
+  }
+  if (oursError || theirsError) {
+    // pi throws what its code meets (a TypeError on a message it cannot measure, its wording its own variable names);
+    // ours throws a query error there too
+    expect(oursError ? "throws" : "returns", `${at}: ours ${String(oursError)}, pi ${String(theirsError)}`).toBe(theirsError ? "throws" : "returns");
+    if (oursError) expect(oursError).toBeInstanceOf(SessionQueryError);
+    return { prepared: false, split: false, previous: false };
+  }
+  if (!theirs) {
+    check(ours, null, `${at}: pi prepares nothing`);
+    return { prepared: false, split: false, previous: false };
+  }
+  expect(ours, `${at}: pi prepares a compaction`).not.toBeNull();
+  const a = ours!;
+  // the v4 log's preparation names no first kept entry (its compaction records the retained tail instead)
+  if (theirs.firstKeptEntryId !== undefined) check(a.firstKeptEntryId, theirs.firstKeptEntryId, `${at}: firstKeptEntryId`);
+  if (theirs.retainedTail !== undefined) check(a.retainedTail, theirs.retainedTail, `${at}: retainedTail`);
+  check(a.messagesToSummarize, theirs.messagesToSummarize, `${at}: messagesToSummarize`);
+  check(a.turnPrefixMessages, theirs.turnPrefixMessages, `${at}: turnPrefixMessages`);
+  check(a.isSplitTurn, theirs.isSplitTurn, `${at}: isSplitTurn`);
+  check(a.tokensBefore, theirs.tokensBefore, `${at}: tokensBefore`);
+  check(a.previousSummary, theirs.previousSummary ?? null, `${at}: previousSummary`);
+  const files = pi.computeFileLists(theirs.fileOps);
+  check([a.readFiles, a.modifiedFiles], [files.readFiles, files.modifiedFiles], `${at}: file lists`);
+  return { prepared: true, split: a.isSplitTurn, previous: a.previousSummary !== null };
+}

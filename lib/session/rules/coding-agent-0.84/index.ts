@@ -2,7 +2,9 @@ import type { RuleSet } from "../rule-set";
 import { caBranch } from "./branch";
 import { caContext, caContextEntries, caMessages } from "./context";
 import { forkSession } from "./fork";
+import { branchSummaryPreview, dateTime, fullEntry } from "./branch-summary";
 import { convertToLlm } from "./llm";
+import { prepareCompaction } from "./compaction";
 import { CODING_AGENT_TOKENS, estimateContextTokens, estimateTokens } from "./tokens";
 
 /** pi-coding-agent 0.84's SessionManager (the same context rules 0.81 – 0.85): the default for v3 files. */
@@ -29,5 +31,36 @@ export const codingAgent084: RuleSet = {
       CODING_AGENT_TOKENS,
     ),
   messageTokens: (message) => estimateTokens(message, CODING_AGENT_TOKENS),
+  branchSummary: ({ tree }, from, to, budget) =>
+    branchSummaryPreview(
+      {
+        branch: (id) => caBranch(tree, id),
+        entry: fullEntry(tree),
+        missingThrows: false,
+        customMessages: true,
+        fromHookCounts: false,
+        tokens: CODING_AGENT_TOKENS,
+        time: dateTime,
+      },
+      from,
+      to,
+      budget,
+    ),
+  compaction: ({ tree }, id, keep) =>
+    prepareCompaction(
+      caBranch(tree, id).map((e) => tree.full(e)),
+      keep,
+      {
+        messages: caMessages,
+        tokens: (message) => estimateTokens(message, CODING_AGENT_TOKENS),
+        contextSize: () =>
+          estimateContextTokens(
+            caContext(tree, id).messages.map((m) => m.message),
+            CODING_AGENT_TOKENS,
+          ),
+        keepLastCutPoint: false,
+        skipSystem: false,
+      },
+    ),
   fork: ({ tree, header }, id, options) => forkSession(tree, header, id, options),
 };

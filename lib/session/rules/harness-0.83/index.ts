@@ -3,6 +3,8 @@ import type { RuleSet } from "../rule-set";
 import { hxBranch } from "./branch";
 import { hxContext, hxContextEntries, hxMessages } from "./context";
 import { estimateContextTokens, estimateTokens, type TokenRules } from "../coding-agent-0.84/tokens";
+import { branchSummaryPreview, dateTime, fullEntry } from "../coding-agent-0.84/branch-summary";
+import { prepareHarnessCompaction } from "./compaction";
 
 /** pi-agent-core's harness counts as the coding agent does, but stringifies tool arguments safely. */
 export const HARNESS_TOKENS: TokenRules = { system: false, safeJson: true };
@@ -31,6 +33,38 @@ export const harness083: RuleSet = {
       HARNESS_TOKENS,
     ),
   messageTokens: (message) => estimateTokens(message, HARNESS_TOKENS),
+  compaction: ({ tree }, id, keep) =>
+    prepareHarnessCompaction(
+      hxBranch(tree, id).map((e) => tree.full(e)),
+      keep,
+      {
+        tokens: HARNESS_TOKENS,
+        contextSize: () =>
+          estimateContextTokens(
+            hxContext(tree, id).messages.map((m) => m.message),
+            HARNESS_TOKENS,
+          ).tokens,
+        customMessages: true,
+        retainedTailEntries: false,
+        fromHookCounts: false,
+        time: dateTime,
+      },
+    ),
+  branchSummary: ({ tree }, from, to, budget) =>
+    branchSummaryPreview(
+      {
+        branch: (id) => hxBranch(tree, id),
+        entry: fullEntry(tree),
+        missingThrows: true,
+        customMessages: true,
+        fromHookCounts: false,
+        tokens: HARNESS_TOKENS,
+        time: dateTime,
+      },
+      from,
+      to,
+      budget,
+    ),
   // the viewer's fork of a harness file is the one the coding agent writes
   fork: codingAgent084.fork,
 };

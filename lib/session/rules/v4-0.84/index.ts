@@ -3,7 +3,10 @@ import type { LabelState } from "../../tree/tree";
 import type { RuleSet } from "../rule-set";
 import { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context";
 import { forkV4Log } from "./fork";
-import { harness083 } from "../harness-0.83";
+import { harness083, HARNESS_TOKENS } from "../harness-0.83";
+import { branchSummaryPreview, dateTime, fullEntry } from "../coding-agent-0.84/branch-summary";
+import { prepareHarnessCompaction } from "../harness-0.83/compaction";
+import { estimateContextTokens } from "../coding-agent-0.84/tokens";
 
 /** pi-agent-core 0.84's v4 mutation log (dist/harness/session/jsonl). */
 export const v4Log084: RuleSet = {
@@ -41,6 +44,39 @@ export const v4Log084: RuleSet = {
   llm: harness083.llm,
   contextTokens: harness083.contextTokens,
   messageTokens: harness083.messageTokens,
+  // pi-agent-core 0.84's copy: no custom_message entries, a branch summary's file lists counted whoever wrote it
+  compaction: ({ tree }, id, keep) =>
+    prepareHarnessCompaction(
+      v4Branch(tree, id).map((e) => tree.full(e)),
+      keep,
+      {
+        tokens: HARNESS_TOKENS,
+        contextSize: () =>
+          estimateContextTokens(
+            v4Context(tree, id).messages.map((m) => m.message),
+            HARNESS_TOKENS,
+          ).tokens,
+        customMessages: false,
+        retainedTailEntries: true,
+        fromHookCounts: true,
+        time: (timestamp) => (typeof timestamp === "number" ? timestamp : dateTime(timestamp)),
+      },
+    ),
+  branchSummary: ({ tree }, from, to, budget) =>
+    branchSummaryPreview(
+      {
+        branch: (id) => v4Branch(tree, id),
+        entry: fullEntry(tree),
+        missingThrows: true,
+        customMessages: false,
+        fromHookCounts: true,
+        tokens: HARNESS_TOKENS,
+        time: (timestamp) => (typeof timestamp === "number" ? timestamp : dateTime(timestamp)),
+      },
+      from,
+      to,
+      budget,
+    ),
   // a v4 log forks into another v4 log (pi-agent-core's repo.fork at the entry)
   fork({ tree, v4 }, id, options) {
     if (!v4) throw new SessionQueryError("invalid", "only a v4 log can be forked by the v4 rules");

@@ -1,0 +1,190 @@
+/**
+ * What pi's /tree navigation would summarize when the cursor leaves `oldLeafId`
+ * for `targetId` (pi-coding-agent dist/core/compaction/branch-summarization.js:
+ * collectEntriesForBranchSummary, then prepareBranchEntries within a token
+ * budget). The harness and the v4 log have their own copies; the few ways they
+ * differ are the options below.
+ */
+import type { SessionTree } from "../../tree/tree";
+import { SessionQueryError, type JsonObject, type TreeEntry } from "../../types";
+import { estimateTokens, type TokenRules } from "./tokens";
+
+/** pi's default `branchSummary.reserveTokens`: the summarizer's budget is the model's window (128,000 when unknown) less this */
+export const BRANCH_SUMMARY_RESERVE = 16384;
+/** the window pi assumes for a model that names none */
+export const BRANCH_SUMMARY_FALLBACK_WINDOW = 128000;
+
+export interface BranchSummaryPreview {
+  /** the entries from the old leaf back to (not including) the common ancestor, oldest first */
+  entryIds: string[];
+  commonAncestorId: string | null;
+  /** what pi hands the summarizer (prepareBranchEntries), oldest first, each with its entry */
+  messages: { message: JsonObject; entryId: string }[];
+  /** their estimateTokens total */
+  tokens: number;
+  /** entries that yield a message but did not fit the budget (the rest of those not summarized yield none) */
+  overBudgetIds: string[];
+  /** pi's file lists for the summary's details (computeFileLists) */
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+export interface BranchSummaryRules {
+  /** getBranch (root → id) as the writer's /tree reads it */
+  branch(id: string): readonly TreeEntry[];
+  /** an entry by id, complete (not the light copy) */
+  entry(id: string): TreeEntry | undefined;
+  /** the harness and v4 stop with an error at an entry that is missing; the coding agent stops quietly */
+  missingThrows: boolean;
+  /** pi-coding-agent ≥ 1.6 gives an entry a context_edit replaced as edited (projectContextEntry) */
+  editedMessage?: (entry: TreeEntry, edit: TreeEntry) => JsonObject | undefined;
+  /** v4 has no custom_message entries to turn into messages */
+  customMessages: boolean;
+  /** v4 reads a branch_summary's file lists even when an extension wrote it */
+  fromHookCounts: boolean;
+  tokens: TokenRules;
+  /** timestamps as the writer's createXMessage keeps them (v4 also takes numbers as they are) */
+  time(timestamp: unknown): number;
+}
+
+/** An entry of the tree by id, complete (the tree may hold a light copy). */
+export const fullEntry =
+  (tree: SessionTree) =>
+  (id: string): TreeEntry | undefined => {
+    const entry = tree.get(id);
+    return entry && tree.full(entry);
+  };
+
+/** new Date(timestamp).getTime(), as pi's message factories read an entry's timestamp */
+export const dateTime = (timestamp: unknown): number => new Date(timestamp as string).getTime();
+
+function messageOf(entry: TreeEntry, rules: BranchSummaryRules, edit: TreeEntry | undefined): JsonObject | undefined {
+  switch (entry.type) {
+    case "message": {
+      const message = entry.message as JsonObject;
+      if (message.role === "toolResult") return undefined;
+      return edit && rules.editedMessage ? rules.editedMessage(entry, edit) : message;
+    }
+    case "custom_message":
+      if (!rules.customMessages) return undefined;
+      if (edit && rules.editedMessage) return rules.editedMessage(entry, edit);
+      return {
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content,
+        display: entry.display,
+        details: entry.details,
+        timestamp: rules.time(entry.timestamp),
+      };
+    case "branch_summary":
+      return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: rules.time(entry.timestamp) };
+    case "compaction":
+      return { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: rules.time(entry.timestamp) };
+    default:
+      return undefined;
+  }
+}
+
+/** extractFileOpsFromMessage: the paths of read, write and edit tool calls in an assistant message */
+function addFileOps(message: JsonObject, read: Set<unknown>, written: Set<unknown>, edited: Set<unknown>): void {
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return;
+  for (const block of message.content as unknown[]) {
+    if (typeof block !== "object" || block === null) continue;
+    const call = block as { type?: unknown; arguments?: unknown; name?: unknown };
+    if (call.type !== "toolCall" || !("arguments" in call) || !("name" in call) || !call.arguments) continue;
+    const path = (call.arguments as { path?: unknown }).path;
+    if (typeof path !== "string" || !path) continue;
+    if (call.name === "read") read.add(path);
+    else if (call.name === "write") written.add(path);
+    else if (call.name === "edit") edited.add(path);
+  }
+}
+
+/** estimateTokens, where pi's own throws (a message it cannot measure) as the query error it is here */
+function measured(message: JsonObject, tokens: TokenRules): number {
+  try {
+    return estimateTokens(message, tokens);
+  } catch (error) {
+    throw new SessionQueryError("invalid", error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+}
+
+/** collectEntriesForBranchSummary and prepareBranchEntries; `budget` 0: no limit. Throws SessionQueryError where pi throws. */
+export function branchSummaryPreview(rules: BranchSummaryRules, oldLeafId: string | null, targetId: string, budget: number): BranchSummaryPreview {
+  const collected: TreeEntry[] = [];
+  let commonAncestorId: string | null = null;
+  if (oldLeafId) {
+    const oldPath = new Set(rules.branch(oldLeafId).map((e) => e.id));
+    const targetPath = rules.branch(targetId);
+    for (let i = targetPath.length - 1; i >= 0; i--) {
+      if (oldPath.has(targetPath[i]!.id)) {
+        commonAncestorId = targetPath[i]!.id;
+        break;
+      }
+    }
+    let current: unknown = oldLeafId;
+    const seen = new Set<unknown>();
+    while (current && current !== commonAncestorId) {
+      // a parent cycle that misses the ancestor: pi walks it for ever
+      if (seen.has(current)) throw new SessionQueryError("cycle", `the walk up from ${oldLeafId} never reaches the common ancestor`);
+      seen.add(current);
+      const entry = typeof current === "string" ? rules.entry(current) : undefined;
+      if (!entry) {
+        if (rules.missingThrows) throw new SessionQueryError("invalid", `Entry ${String(current)} not found`);
+        break;
+      }
+      collected.push(entry);
+      current = entry.parentId;
+    }
+    collected.reverse();
+  }
+
+  const read = new Set<unknown>();
+  const written = new Set<unknown>();
+  const edited = new Set<unknown>();
+  for (const entry of collected) {
+    if (entry.type !== "branch_summary" || !entry.details || (entry.fromHook && !rules.fromHookCounts)) continue;
+    const details = entry.details as { readFiles?: unknown; modifiedFiles?: unknown };
+    if (Array.isArray(details.readFiles)) for (const f of details.readFiles) read.add(f);
+    if (Array.isArray(details.modifiedFiles)) for (const f of details.modifiedFiles) edited.add(f);
+  }
+  const edits = new Map<unknown, TreeEntry>();
+  if (rules.editedMessage) for (const entry of collected) if (entry.type === "context_edit") edits.set(entry.targetId, entry);
+  const messages: BranchSummaryPreview["messages"] = [];
+  let tokens = 0;
+  let stoppedAt = -1;
+  for (let i = collected.length - 1; i >= 0; i--) {
+    const entry = collected[i]!;
+    const message = messageOf(entry, rules, edits.get(entry.id));
+    if (!message) continue;
+    addFileOps(message, read, written, edited);
+    const size = measured(message, rules.tokens);
+    if (budget > 0 && tokens + size > budget) {
+      // a summary is worth keeping even over the budget, while the budget is not nearly spent
+      if ((entry.type === "compaction" || entry.type === "branch_summary") && tokens < budget * 0.9) {
+        messages.unshift({ message, entryId: entry.id });
+        tokens += size;
+      }
+      stoppedAt = i;
+      break;
+    }
+    messages.unshift({ message, entryId: entry.id });
+    tokens += size;
+  }
+  const modified = new Set([...edited, ...written]);
+  const kept = new Set(messages.map((m) => m.entryId));
+  const overBudgetIds: string[] = [];
+  for (let i = 0; i <= stoppedAt; i++) {
+    const entry = collected[i]!;
+    if (!kept.has(entry.id) && messageOf(entry, rules, edits.get(entry.id)) !== undefined) overBudgetIds.push(entry.id);
+  }
+  return {
+    entryIds: collected.map((e) => e.id),
+    commonAncestorId,
+    messages,
+    tokens,
+    overBudgetIds,
+    readFiles: ([...read].filter((f) => !modified.has(f)) as string[]).sort(),
+    modifiedFiles: ([...modified] as string[]).sort(),
+  };
+}
