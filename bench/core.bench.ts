@@ -29,6 +29,8 @@
  *   llmDeepestMs     = modelView(session, deepestId): context, convertToLlm
  *                      and pi's token count, first call on another fresh
  *                      Session                                  (target ≤ 20 ms; warm ≤ 5 ms)
+ *   compactionDeepestMs = session.compaction(deepestId): pi's prepareCompaction
+ *                      there with its default settings (after modelView)       (info)
  *
  * Each call is also timed a second time including one forced scavenge right
  * after it ("settled"): a run that ends just before the young generation fills
@@ -230,6 +232,7 @@ interface SizeResult {
   contextWarm: Timing;
   llmCold: Timing;
   llmWarm: Timing;
+  compactionAt: Timing;
   piContext: Timing;
   contextMessages: number;
   contextEntries: number;
@@ -308,6 +311,7 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
   const warm: Sample[] = [];
   const llmCold: Sample[] = [];
   const llmWarm: Sample[] = [];
+  const compactionAt: Sample[] = [];
   const piCtx: Sample[] = [];
   let contextMessages = 0;
   let contextEntries = 0;
@@ -341,6 +345,9 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
           const llmAgain = now();
           for (let i = 0; i < repeat; i++) modelView(other, deepestId);
           llmWarm.push(since(llmAgain, repeat));
+          const compactionStart = now();
+          other.compaction(deepestId);
+          compactionAt.push(since(compactionStart));
         }
         // cross-check only after timing: it fills the memo of this tree
         if (first) {
@@ -389,6 +396,7 @@ async function runSize(dir: string, entries: number, pi: PiModule, warmUp: boole
     contextWarm: timing(warm),
     llmCold: timing(llmCold),
     llmWarm: timing(llmWarm),
+    compactionAt: timing(compactionAt),
     piContext: timing(piCtx),
     contextMessages,
     contextEntries,
@@ -425,6 +433,7 @@ function ratios(r: SizeResult, clock: Clock) {
     contextDeepestMs: r.contextCold[clock].median,
     llmDeepestMs: r.llmCold[clock].median,
     llmDeepestWarmMs: r.llmWarm[clock].median,
+    compactionDeepestMs: r.compactionAt[clock].median,
   };
 }
 
@@ -455,6 +464,7 @@ function report(results: SizeResult[]): string {
     ["context at deepest, warm (memo filled)", (r) => r.contextWarm],
     ["sent to model + tokens at deepest, cold (modelView)", (r) => r.llmCold],
     ["sent to model + tokens at deepest, warm", (r) => r.llmWarm],
+    ["compaction preview at deepest (prepareCompaction)", (r) => r.compactionAt],
     ["pi buildSessionContext at deepest (reference)", (r) => r.piContext],
   ];
   out.push(
@@ -515,6 +525,7 @@ async function main(): Promise<void> {
       contextDeepestMs: round(r.contextDeepestMs),
       llmDeepestMs: round(r.llmDeepestMs),
       llmDeepestWarmMs: round(r.llmDeepestWarmMs),
+      compactionDeepestMs: round(r.compactionDeepestMs),
       entries: last.stats.entries,
       bytes: last.stats.bytes,
     }),

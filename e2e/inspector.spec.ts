@@ -98,6 +98,8 @@ for (const name of FIXTURES) {
     test("Export fork downloads what pi's createBranchedSession writes", async ({ page }) => {
       const id = session.leafId!;
       const inspector = await open(page, name, id);
+      // a file the harness reads forks as the harness does by default: the coding agent's fork is the other choice
+      if (session.rules.id === "hx") await inspector.getByTestId("fork-kind").selectOption("ca");
       const [download] = await Promise.all([page.waitForEvent("download"), inspector.getByRole("button", { name: "Export fork" }).click()]);
       const text = await readDownload(download);
       expect(text.endsWith("\n")).toBe(true);
@@ -106,7 +108,7 @@ for (const name of FIXTURES) {
 
       // the server knows its sessions dir, so the fork names its source file, as pi does for a file on disk
       expect([path.resolve(sessionFile(name)), realpathSync(sessionFile(name))]).toContain(header.parentSession);
-      const expected = session.fork(id, header.parentSession === undefined ? {} : { sourcePath: header.parentSession as string });
+      const expected = session.fork(id, header.parentSession === undefined ? {} : { sourcePath: header.parentSession as string }, "ca");
       expect({ ...header, id: "", timestamp: "" }).toEqual(JSON.parse(JSON.stringify({ ...expected.header, id: "", timestamp: "" })));
       expect(header.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(Number.isNaN(Date.parse(header.timestamp as string))).toBe(false);
@@ -143,6 +145,35 @@ for (const name of FIXTURES) {
     });
   });
 }
+
+test("a harness file's Export fork writes the harness's repo.fork, at the entry or before a user message", async ({ page }) => {
+  const { session } = load("hx-retained-a");
+  const golden = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "golden", "hx-retained-a.golden.json"), "utf8")).harness.forks as Record<
+    string,
+    { at?: { entries: string[] }; before?: { entries: string[] } }
+  >;
+  const [id, record] = Object.entries(golden).find(([, r]) => r.before && r.at && "entries" in r.at && "entries" in r.before && r.before.entries.length > 0)!;
+  const inspector = await open(page, "hx-retained-a", id);
+  const kind = inspector.getByTestId("fork-kind");
+  await expect(kind).toHaveValue("hx-at");
+  const fork = async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), inspector.getByRole("button", { name: "Export fork" }).click()]);
+    const lines = (await readDownload(download)).slice(0, -1).split("\n");
+    return { header: JSON.parse(lines[0]!) as JsonObject, ids: lines.slice(1).map((l) => JSON.parse(l).id as string) };
+  };
+  const at = await fork();
+  expect(at.ids).toEqual(record.at!.entries);
+  expect(at.header.metadata).toEqual(session.header?.metadata);
+  await kind.selectOption("hx-before");
+  const before = await fork();
+  expect(before.ids).toEqual(record.before!.entries);
+  // on an entry that is no user message, "before" is refused with pi's reason
+  const notUser = Object.entries(golden).find(([, r]) => r.at && !r.before)![0];
+  await page.goto(viewUrl("hx-retained-a", notUser));
+  await inspector.getByTestId("fork-kind").selectOption("hx-before");
+  await expect(inspector.getByRole("button", { name: "Export fork" })).toBeDisabled();
+  await expect(inspector.getByText(/is not a user message/)).toBeVisible();
+});
 
 test("a parent cycle: no fork, no context, said plainly", async ({ page }) => {
   const { session } = load("edge-cycle");

@@ -146,3 +146,47 @@ test("going back with a summary: the Path tab lists what pi's /tree would summar
   await expect(left).toHaveCount(path.length - path.indexOf(ancestor) - 1);
   expect(await left.evaluateAll((els) => els.map((el) => el.getAttribute("data-entry-id")))).toEqual(path.slice(path.indexOf(ancestor) + 1));
 });
+
+test("If pi compacted here: the core's preparation, its kept boundary marked on the graph card, and the keep setting from the URL", async ({ page }) => {
+  const session = openFixture("ca-compaction-a");
+  const leaf = leafOf(session);
+  const keep = 300;
+  const preview = session.compaction(leaf, keep)!;
+  expect(preview).not.toBeNull();
+  await openContext(page, "ca-compaction-a", leaf, `&keep=${keep}`);
+  const panel = page.getByTestId("compaction-preview");
+  await panel.getByRole("button", { name: /If pi compacted here/ }).click();
+  const facts = panel.locator("[data-prepared=true]");
+  await expect(facts).toHaveAttribute("data-first-kept-id", preview.firstKeptEntryId);
+  await expect(facts).toHaveAttribute("data-tokens-before", String(preview.tokensBefore));
+  await expect(panel).toContainText(`${preview.messagesToSummarize.length} messages summarized`);
+  // the graph marks the entry pi would keep first (its card, or the folded segment holding it)
+  const marked = page.getByTestId("session-graph").locator("[data-first-kept=true]");
+  await expect(marked).toHaveCount(1);
+  const where = await marked.evaluate((el) => el.getAttribute("data-entry-id") ?? el.getAttribute("data-entry-ids"));
+  expect(where!.split(" ")).toContain(preview.firstKeptEntryId);
+  await page.screenshot({ path: `${SHOTS}/compaction-preview.png` });
+  await panel.getByRole("button", { name: /If pi compacted here/ }).click();
+  await expect(marked).toHaveCount(0);
+});
+
+test("a compaction entry beside pi's own preparation at its place", async ({ page }) => {
+  const session = openFixture("ca-compaction-multi-a");
+  // a compaction where pi, keeping only the newest ~10 tokens, would prepare one
+  const compaction = session.tree.entries.find((e) => e.type === "compaction" && session.compaction(e.parentId as string, 10) !== null)!;
+  const computed = session.compaction(compaction.parentId as string, 10);
+  await page.goto(`${viewUrl("ca-compaction-multi-a", compaction.id as string)}&keep=10`);
+  const audit = page.getByTestId("compaction-audit");
+  await expect(audit).toBeVisible({ timeout: 60_000 });
+  expect(computed).not.toBeNull();
+  await expect(audit).toHaveAttribute("data-prepared", "true");
+  if (computed) {
+    await expect(audit.locator("[data-field=firstKeptEntryId]")).toHaveAttribute(
+      "data-same",
+      String(compaction.firstKeptEntryId === computed.firstKeptEntryId),
+    );
+    await expect(audit.locator("[data-field=tokensBefore]")).toHaveAttribute("data-same", String(compaction.tokensBefore === computed.tokensBefore));
+    await expect(audit.locator("[data-field=tokensBefore] td").nth(2)).toHaveText(String(computed.tokensBefore));
+  }
+  await page.screenshot({ path: `${SHOTS}/compaction-audit.png` });
+});

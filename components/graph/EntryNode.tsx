@@ -40,11 +40,27 @@ function shortModel(model: string): string {
   return slash >= 0 ? model.slice(slash + 1) : model;
 }
 
+/** Where a compaction at the selection would start keeping: a line above the card and a tag. */
+export function FirstKeptMark() {
+  return (
+    <>
+      <span
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-2 -right-4 -left-4 border-t-2 border-dashed border-emerald-500 dark:border-emerald-400"
+      />
+      <span className="absolute -top-[17px] right-2 rounded-full bg-emerald-600 px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase dark:bg-emerald-500 dark:text-slate-950">
+        kept from here
+      </span>
+    </>
+  );
+}
+
 function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
   const compaction = data.kind === "compaction";
   const summary = data.kind === "branchSummary";
   const role = useViewer((s) => compareRoleOf(s, data.id));
   const hit = useSearchHit(data.id);
+  const firstKept = useViewer((s) => s.firstKeptPreview === data.id);
   return (
     <div
       data-entry-id={data.id}
@@ -56,6 +72,7 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       data-ghost={data.ghost ? "true" : undefined}
       data-compare={role ?? undefined}
       data-search-hit={hit ? "true" : undefined}
+      data-first-kept={firstKept ? "true" : undefined}
       title={`${data.title} · ${data.id}`}
       className={`group relative flex h-full w-full cursor-pointer flex-col gap-0.5 rounded-md border py-1 pr-2 pl-3 text-[11px] leading-[14px] ${cardState(data)} ${
         compaction
@@ -66,6 +83,7 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       {compaction && (
         <span aria-hidden="true" className="pointer-events-none absolute top-1/2 -right-3 -left-3 -z-10 border-t-2 border-dashed border-orange-400/70" />
       )}
+      {firstKept && <FirstKeptMark />}
       <span
         aria-hidden="true"
         className={`absolute top-1 bottom-1 left-1 w-[3px] rounded-full ${data.error ? "bg-red-500" : (KIND_BAR[data.kind] ?? "bg-zinc-400")}`}

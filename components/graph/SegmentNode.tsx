@@ -11,6 +11,7 @@ import { useSegmentFirstHit, useSegmentHits } from "@/components/search/use-sear
 import { useViewer } from "@/components/viewer/store";
 import { describeEntry } from "@/lib/layout/describe";
 import type { SegmentFlowNode } from "./flow-elements";
+import { FirstKeptMark } from "./EntryNode";
 import { Icon } from "./icons";
 import { cardState, HIDDEN_HANDLE } from "./node-style";
 
@@ -29,6 +30,7 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
   const hits = useSegmentHits(data.ids);
   const firstHit = useSegmentFirstHit(data.ids);
   const hitEntry = useViewer((s) => (firstHit === null ? undefined : s.doc?.session.tree.get(firstHit)));
+  const firstKept = useViewer((s) => s.firstKeptPreview !== null && ` ${data.ids} `.includes(` ${s.firstKeptPreview} `));
   return (
     <div
       data-entry-ids={data.ids}
@@ -40,6 +42,7 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       data-ghost={data.ghost ? "true" : undefined}
       data-search-hits={hits || undefined}
       data-filtered={data.filtered || undefined}
+      data-first-kept={firstKept ? "true" : undefined}
       title={`${data.count} entries folded: click to expand`}
       className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)} ${hits ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-dashed dark:outline-yellow-300/90" : ""}`}
     >
@@ -90,6 +93,7 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
         <span aria-hidden="true">… </span>
         {data.last || "…"}
       </p>
+      {firstKept && <FirstKeptMark />}
       {data.leaf && (
         <span className="absolute -top-2.5 left-2.5 rounded-full bg-accent px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase dark:text-slate-950">
           leaf inside

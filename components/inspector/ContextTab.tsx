@@ -11,6 +11,7 @@ import { useMemo, useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import type { ContextMessage, Session, TreeEntry } from "@/lib/session";
 import { contextModel, excludedReason, type ContextModel } from "./context-model";
+import { CompactionPreview } from "./CompactionPreview";
 import { ContextMeter } from "./ContextMeter";
 import { LlmList } from "./LlmList";
 import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
@@ -83,6 +84,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
     <div className="flex h-full min-h-0 flex-col">
       <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
       {model.path.length ? <ContextMeter view={model.view} entry={model.path[model.path.length - 1]!} path={model.path} points={model.sizes} /> : null}
+      <CompactionPreview id={id} />
       <ModeSwitch mode={mode} />
       {mode === "llm" ? (
         <LlmList view={model.view} />

@@ -1,7 +1,7 @@
 "use client";
 
 /** The content of one entry, by type (spec §4.2); message entries go through MessageBody. */
-import type { JsonObject, TreeEntry } from "@/lib/session";
+import { compactionAudit, type JsonObject, type TreeEntry } from "@/lib/session";
 import { useViewer } from "@/components/viewer/store";
 import { MessageContent } from "./ContentBlocks";
 import { EntryLink } from "./EntryLink";
@@ -29,6 +29,69 @@ function FileList({ files }: { files: unknown }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The compaction beside pi's own preparation at its place (the Context tab's keep-recent setting). */
+function CompactionAuditSection({ entry }: { entry: TreeEntry }) {
+  const keep = useViewer((s) => s.compactionSettings.keepRecentTokens);
+  const audit = useSessionMemo((session) => compactionAudit(session, entry, keep), [entry, keep]);
+  if (!audit) return null;
+  const mark = (same: boolean | null) => (same === null ? "" : same ? "✓ same" : "≠ differs");
+  const computed = audit.computed;
+  return (
+    <Section title="As pi would prepare it" aside={`prepareCompaction on the path before it, keeping ≈${keep.toLocaleString("en-US")} tokens`}>
+      {audit.error ? (
+        <p className="text-[12px] text-red-700 dark:text-red-300">pi cannot prepare a compaction there: {audit.error}</p>
+      ) : !computed ? (
+        <p className="text-[12px] text-muted" data-testid="compaction-audit" data-prepared="false">
+          pi would prepare nothing at this place with these settings (everything after the last compaction fits in what it keeps).
+        </p>
+      ) : (
+        <table className="w-full text-[12px]" data-testid="compaction-audit" data-prepared="true">
+          <thead className="text-left text-muted">
+            <tr>
+              <th className="font-normal"></th>
+              <th className="font-normal">recorded</th>
+              <th className="font-normal">as pi would compute</th>
+              <th className="font-normal"></th>
+            </tr>
+          </thead>
+          <tbody className="tabular-nums">
+            <tr data-field="firstKeptEntryId" data-same={String(audit.same.firstKeptEntryId)}>
+              <td className="text-muted">first kept</td>
+              <td className="font-mono">{String(audit.recorded.firstKeptEntryId ?? "—")}</td>
+              <td className="font-mono">{computed.firstKeptEntryId}</td>
+              <td>{mark(audit.same.firstKeptEntryId)}</td>
+            </tr>
+            <tr data-field="tokensBefore" data-same={String(audit.same.tokensBefore)}>
+              <td className="text-muted">tokens before</td>
+              <td>{String(audit.recorded.tokensBefore ?? "—")}</td>
+              <td>{computed.tokensBefore}</td>
+              <td>{mark(audit.same.tokensBefore)}</td>
+            </tr>
+            <tr data-field="files" data-same={String(audit.same.files)}>
+              <td className="text-muted">files read / modified</td>
+              <td>
+                {Array.isArray(audit.recorded.readFiles) ? audit.recorded.readFiles.length : "—"} /{" "}
+                {Array.isArray(audit.recorded.modifiedFiles) ? audit.recorded.modifiedFiles.length : "—"}
+              </td>
+              <td>
+                {computed.readFiles.length} / {computed.modifiedFiles.length}
+              </td>
+              <td>{mark(audit.same.files)}</td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+      {computed && Object.values(audit.same).some((same) => same === false) ? (
+        <p className="mt-1 text-[11.5px] text-muted">
+          {audit.recorded.fromHook
+            ? "An extension made this compaction (fromHook): its own choices, not pi's, are recorded."
+            : "A compaction made with other settings, with /compact and instructions, or by another pi version records other values: that is normal, not an error."}
+        </p>
+      ) : null}
+    </Section>
   );
 }
 
@@ -69,6 +132,7 @@ function CompactionBody({ entry }: { entry: TreeEntry }) {
           </Field>
         ) : null}
       </Fields>
+      <CompactionAuditSection entry={entry} />
       <Section title="Summary">
         <Markdown text={typeof entry.summary === "string" ? entry.summary : ""} />
       </Section>

@@ -15,8 +15,16 @@ import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } f
 import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
 import { downloadText } from "./download";
-import { forkProblem, transcriptProblem } from "./export-readiness";
+import { forkProblem, transcriptProblem, type ForkKind } from "./export-readiness";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+
+const FORK_TITLES: Record<ForkKind, string> = {
+  ca: "Download the session file pi-coding-agent's createBranchedSession would write when branching here: `pi --session FILE` resumes it",
+  "hx-at":
+    "Download what the harness's repo.fork(source, {entryId, position: \"at\"}) writes: its path to here copied verbatim; pi-agent-core's JsonlSessionRepo opens it",
+  "hx-before":
+    "Download what the harness's repo.fork(source, {entryId, position: \"before\"}) writes: the path up to this user message's parent, to ask again; pi-agent-core's JsonlSessionRepo opens it",
+};
 
 const buttonClass =
   "inline-flex h-6 items-center gap-1 rounded border border-border bg-background px-2 text-[12px] font-medium hover:bg-surface focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50";
@@ -27,7 +35,11 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   // UI-only: whether the next export masks likely secrets, and what the last one masked
   const [redact, setRedact] = useState(false);
   const [redaction, setRedaction] = useState<string | null>(null);
-  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id), transcript: transcriptProblem(open, id) }), [id]) ?? {
+  // a file the harness reads forks as the harness does; the coding agent's fork stays a choice
+  const harness = session.rules.id === "hx";
+  const [forkKind, setForkKind] = useState<ForkKind>("hx-at");
+  const kind: ForkKind = harness ? forkKind : "ca";
+  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id, kind), transcript: transcriptProblem(open, id) }), [id, kind]) ?? {
     fork: "No session",
     transcript: "No session",
   };
@@ -49,7 +61,8 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   const exportFork = () =>
     runExport(() => {
       const sourcePath = sourcePathOf(source);
-      const fork = session.fork(id, sourcePath ? { sourcePath } : {});
+      const options = { ...(sourcePath ? { sourcePath } : {}), ...(kind === "hx-before" ? { position: "before" as const } : {}) };
+      const fork = session.fork(id, options, kind === "ca" ? "ca" : "hx");
       const redacted = redact ? redactJsonl(fork.text) : null;
       return { name: fork.fileName, text: redacted ? redacted.value : fork.text, mime: "application/x-ndjson", counts: redacted?.counts ?? null };
     });
@@ -83,10 +96,24 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
           onClick={exportFork}
           disabled={problems.fork !== null}
           aria-describedby={problems.fork ? noteId : undefined}
-          title={problems.fork ?? "Download the session file pi would write when branching here (createBranchedSession)"}
+          title={problems.fork ?? FORK_TITLES[kind]}
         >
           Export fork
         </button>
+        {harness ? (
+          <select
+            aria-label="Fork as"
+            data-testid="fork-kind"
+            value={forkKind}
+            onChange={(event) => setForkKind(event.target.value as ForkKind)}
+            className="h-6 rounded border border-border bg-background px-1 text-[12px]"
+            title={FORK_TITLES[kind]}
+          >
+            <option value="hx-at">harness: at this entry</option>
+            <option value="hx-before">harness: before this user message</option>
+            <option value="ca">coding agent (pi --session)</option>
+          </select>
+        ) : null}
         <button
           type="button"
           className={buttonClass}

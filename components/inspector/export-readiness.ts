@@ -10,8 +10,23 @@ function reason(error: unknown): string {
   throw error;
 }
 
-/** null when `session.fork(id)` succeeds; else why it throws. */
-export function forkProblem(session: Session, id: string): string | null {
+/** How a fork is written: the coding agent's createBranchedSession, or the harness's repo.fork at or before the entry. */
+export type ForkKind = "ca" | "hx-at" | "hx-before";
+
+/** null when the fork of `kind` at `id` can be written; else why not (pi's reason). */
+export function forkProblem(session: Session, id: string, kind: ForkKind = "ca"): string | null {
+  if (kind !== "ca") {
+    try {
+      const entry = session.tree.get(id);
+      const message = entry?.message as { role?: unknown } | undefined;
+      if (kind === "hx-before" && (entry?.type !== "message" || message?.role !== "user")) return `Entry ${id} is not a user message`;
+      const from = kind === "hx-at" ? id : typeof entry?.parentId === "string" ? entry.parentId : null;
+      if (from !== null) session.branch(from, "hx");
+      return null;
+    } catch (error) {
+      return reason(error);
+    }
+  }
   try {
     if (session.branch(id, "ca").length === 0) return `Entry ${id} not found`;
   } catch (error) {
@@ -26,7 +41,7 @@ export function forkProblem(session: Session, id: string): string | null {
   // a message entry without a message is on the path: pi's fork trips over it only
   // before the first assistant message, so only the fork itself can tell (rare)
   try {
-    session.fork(id, { sessionId: "00000000-0000-7000-8000-000000000000", timestamp: "1970-01-01T00:00:00.000Z" });
+    session.fork(id, { sessionId: "00000000-0000-7000-8000-000000000000", timestamp: "1970-01-01T00:00:00.000Z" }, "ca");
     return null;
   } catch (error) {
     return reason(error);

@@ -61,6 +61,8 @@ export interface ViewerState {
   /** the Context tab shows the context's messages, or what the model is sent (after convertToLlm) */
   contextView: "messages" | "llm";
   compactionSettings: ViewCompactionSettings;
+  /** the entry a compaction at the selection would keep first (the Context tab's preview, while open); the graph marks it */
+  firstKeptPreview: string | null;
   /** the search box's query; "" = no search */
   searchQuery: string;
   /** which entries the graph draws: pi's /tree mode, hidden entry types and roles */
@@ -89,6 +91,7 @@ const initial: ViewerState = {
   contextOverlay: true,
   contextView: "messages",
   compactionSettings: PI_COMPACTION_DEFAULTS,
+  firstKeptPreview: null,
   searchQuery: "",
   treeFilter: NO_FILTER,
   statsScope: "session",
@@ -196,6 +199,9 @@ export const viewer = {
   },
   setContextView(view: "messages" | "llm"): void {
     if (view !== state.contextView) set({ contextView: view });
+  },
+  setFirstKeptPreview(id: string | null): void {
+    if (id !== state.firstKeptPreview) set({ firstKeptPreview: id });
   },
   setCompactionSettings(patch: Partial<ViewCompactionSettings>): void {
     set({ compactionSettings: { ...state.compactionSettings, ...patch } });

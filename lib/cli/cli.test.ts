@@ -157,6 +157,29 @@ describe("cli", () => {
     expect(JSON.parse(cli("compaction", fx("ca-compaction-a"), "--keep", "100").stdout)).not.toBeNull();
   });
 
+  it("fork of a harness file: the harness's repo.fork by default (at, or before a user message), the coding agent's with --fork ca", () => {
+    const g = golden("hx-retained-a");
+    const [id, record] = Object.entries(g.harness.forks as Record<string, { at?: { entries?: string[] }; before?: { entries?: string[] } }>).find(
+      ([, r]) => r.at?.entries && r.before?.entries?.length,
+    )!;
+    const ids = (out: string) =>
+      out
+        .split("\n")
+        .filter(Boolean)
+        .slice(1)
+        .map((l) => JSON.parse(l).id as string);
+    const at = cli("fork", fx("hx-retained-a"), "--leaf", id);
+    expect(at.code, at.stderr).toBe(0);
+    expect(ids(at.stdout)).toEqual(record.at!.entries);
+    expect(ids(cli("fork", fx("hx-retained-a"), "--leaf", id, "--position", "before").stdout)).toEqual(record.before!.entries);
+    const ca = cli("fork", fx("hx-retained-a"), "--leaf", id, "--fork", "ca");
+    const caRecord = g.codingAgent.forks[id] as { entries?: (string | { modified: { id: string } })[] };
+    expect(ids(ca.stdout).slice(0, caRecord.entries!.length)).toEqual(caRecord.entries!.map((e) => (typeof e === "string" ? e : e.modified.id)));
+    expect(cli("fork", fx("ca-tiny"), "--leaf", "x", "--position", "before", "--fork", "ca").stderr).toMatch(
+      /--position before is the harness's fork|no entry/,
+    );
+  });
+
   it("fork writes pi's file into a directory, named like pi names it", () => {
     const g = golden("ca-labels").codingAgent;
     const [id, record] = Object.entries<{ entries: string[]; labels: unknown[] }>(g.forks).find(([, r]) => r.labels.length > 0)!;

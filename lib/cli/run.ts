@@ -35,7 +35,9 @@ export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summ
   branch-summary FILE --from L --to T [--budget N]  what pi's /tree from L to T would summarize: the entries,
                           their common ancestor, the messages within the budget (pi's: the model's window − ${BRANCH_SUMMARY_RESERVE}),
                           their tokens and file lists
-  fork FILE --leaf ID [-o OUT]  the session file pi's fork at ID would write (JSONL)
+  fork FILE --leaf ID [--fork ca|hx] [--position at|before] [-o OUT]  the session file pi's fork at ID would write
+                          (JSONL): by the rules the file is read by, or --fork ca (createBranchedSession, which
+                          \`pi --session FILE\` resumes) / hx (the harness's repo.fork, "at" or "before" a user message)
   ${SHARE_USAGE}`;
 
 class CliError extends Error {}
@@ -50,6 +52,8 @@ interface Args {
   reserve: number;
   window: number | null;
   keep: number;
+  forkWith: "ca" | "hx" | null;
+  position: "at" | "before";
   from: string | null | undefined;
   to: string | undefined;
   budget: number | null;
@@ -63,6 +67,8 @@ function parseArgs(argv: string[]): Args {
   let reserve = DEFAULT_COMPACTION_SETTINGS.reserveTokens;
   let window: number | null = null;
   let keep = DEFAULT_COMPACTION_SETTINGS.keepRecentTokens;
+  let forkWith: Args["forkWith"] = null;
+  let position: Args["position"] = "at";
   let from: string | null | undefined;
   let to: string | undefined;
   let budget: number | null = null;
@@ -90,6 +96,14 @@ function parseArgs(argv: string[]): Args {
       const v = value();
       if (v !== "auto" && !Object.hasOwn(RULE_SETS, v)) throw new CliError(`--reader must be auto, ${Object.keys(RULE_SETS).join(", ")}\n${USAGE}`);
       reader = v as Args["reader"];
+    } else if (arg === "--fork") {
+      const v = value();
+      if (v !== "ca" && v !== "hx") throw new CliError(`--fork must be ca or hx\n${USAGE}`);
+      forkWith = v;
+    } else if (arg === "--position") {
+      const v = value();
+      if (v !== "at" && v !== "before") throw new CliError(`--position must be at or before\n${USAGE}`);
+      position = v;
     } else if (arg === "--from") {
       const v = value();
       from = v === "null" ? null : v;
@@ -111,7 +125,7 @@ function parseArgs(argv: string[]): Args {
   const [command, file] = positional;
   if (!command || !file || positional.length > 2) throw new CliError(USAGE);
   if (!(CLI_COMMANDS as readonly string[]).includes(command)) throw new CliError(`unknown command ${command}\n${USAGE}`);
-  return { command, file, leaf, out, reader, share, reserve, window, keep, from, to, budget };
+  return { command, file, leaf, out, reader, share, reserve, window, keep, forkWith, position, from, to, budget };
 }
 
 /** The line of an entry, so that query errors can name where the problem is. */
@@ -262,7 +276,11 @@ async function run(argv: string[]): Promise<string> {
       case "fork": {
         const leaf = needLeaf();
         if (leaf === null) throw new CliError(`${args.file}:0: error: Entry null not found (pi cannot fork before the first entry)`);
-        const fork = session.fork(leaf, { sourcePath: path.resolve(args.file) });
+        // a harness file forks as the harness does unless told otherwise; "before" is the harness's alone
+        const reader = args.forkWith ?? session.reader;
+        if (args.position === "before" && reader !== "hx" && reader !== "v4")
+          throw new CliError(`--position before is the harness's fork (--fork hx)\n${USAGE}`);
+        const fork = session.fork(leaf, { sourcePath: path.resolve(args.file), position: args.position }, reader);
         if (!args.out) return fork.text.replace(/\n$/, "");
         let target = args.out;
         try {

@@ -130,12 +130,16 @@ describe.each(fixtures)("$name matches pi's goldens", (fixture) => {
       for (const [name, record] of Object.entries(ca.forks as Golden)) {
         let labelCount = 0;
         const run = () =>
-          session.fork(names.id(name), {
-            sessionId: "<new-session-id>",
-            timestamp: when,
-            sourcePath: "<source-session-file>",
-            labelId: () => `<new-label-${++labelCount}>`,
-          });
+          session.fork(
+            names.id(name),
+            {
+              sessionId: "<new-session-id>",
+              timestamp: when,
+              sourcePath: "<source-session-file>",
+              labelId: () => `<new-label-${++labelCount}>`,
+            },
+            "ca",
+          );
         if (record.nonTerminating || record.error) {
           expect(run).toThrow(SessionQueryError);
           continue;
@@ -200,5 +204,63 @@ describe.each(fixtures)("$name matches pi's goldens", (fixture) => {
       for (const [name, record] of Object.entries(hx.leaves as Golden)) {
         compareRecord(ourRecord(harness, "hx", names.id(name), names, original), record);
       }
+    });
+
+  if (hx.load.ok && hx.forks && Object.keys(hx.forks as Golden).length > 0)
+    it("forks like the harness's repo.fork, at an entry and before a user message", () => {
+      const harness = Session.fromText(text, { reader: "hx" });
+      let compared = 0;
+      for (const [name, record] of Object.entries(hx.forks as Golden)) {
+        for (const position of ["at", "before"] as const) {
+          const expected = record[position];
+          const run = () =>
+            harness.fork(
+              names.id(name),
+              { sessionId: "<new-session-id>", timestamp: "2026-12-02T10:11:12.131Z", sourcePath: "<source-session-file>", position },
+              "hx",
+            );
+          if (expected === undefined) {
+            // pi forks "before" only at a user message (the goldens leave out one whose walk never ends)
+            const entry = harness.tree.get(names.id(name));
+            const user = entry?.type === "message" && (entry.message as { role?: unknown } | undefined)?.role === "user";
+            if (position === "before" && !user) expect(run, `${name} before`).toThrow(/is not a user message/);
+            continue;
+          }
+          compared++;
+          if (expected.nonTerminating) {
+            expect(run, `${name} ${position}: pi never returns`).toThrow(SessionQueryError);
+            continue;
+          }
+          if (expected.error) {
+            // pi's walk up meets an entry the file does not hold, or the fork it wrote cannot be opened again (a copied
+            // leaf entry moves the cursor to an entry the fork does not hold)
+            const message = expected.error.replace(/^SessionError: /, "");
+            let fork;
+            try {
+              fork = run();
+            } catch (error) {
+              expect(String(error), `${name} ${position}`).toContain(message);
+              continue;
+            }
+            expect(Session.fromText(fork.text, { reader: "hx" }).rulesChoice.harnessError, `${name} ${position}: reopened`).toContain(message);
+            continue;
+          }
+          const fork = run();
+          expect({ ...fork.header, timestamp: "<fork-time>" }, `${name} ${position}: header`).toEqual(expected.header);
+          expect(
+            fork.entries.map((e) => names.name(e.id as string)),
+            `${name} ${position}: entries`,
+          ).toEqual(expected.entries);
+          const kept = new Set(fork.entries.map((e) => e.id));
+          const dangling = fork.entries.filter((e) => typeof e.parentId === "string" && !kept.has(e.parentId)).map((e) => names.name(e.id as string));
+          expect(dangling, `${name} ${position}: dangling parents`).toEqual(expected.danglingParents);
+          // the copies are verbatim: each line is the source entry as pi stringifies it
+          for (const entry of fork.entries) expect(JSON.stringify(entry)).toBe(JSON.stringify(harness.tree.full(harness.tree.get(entry.id as string)!)));
+          const reread = Session.fromText(fork.text, { reader: "hx" });
+          const leaf = reread.tree.leaf("hx");
+          expect(leaf === null ? null : names.name(leaf), `${name} ${position}: leaf`).toBe(expected.leafId);
+        }
+      }
+      expect(compared).toBeGreaterThan(0);
     });
 });

@@ -52,3 +52,4 @@ export {
 } from "./rules/coding-agent-0.84/tokens";
 export { BRANCH_SUMMARY_RESERVE, BRANCH_SUMMARY_FALLBACK_WINDOW, type BranchSummaryPreview } from "./rules/coding-agent-0.84/branch-summary";
 export type { CompactionPreview } from "./rules/coding-agent-0.84/compaction";
+export { compactionAudit, type CompactionAudit } from "./features/compaction-audit";

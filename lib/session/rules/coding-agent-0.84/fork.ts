@@ -13,6 +13,8 @@ export interface ForkOptions {
   sourcePath?: string;
   /** id maker for the re-created label entries; default random 8-hex like pi */
   labelId?: (taken: Set<string>) => string;
+  /** the harness and v4 (repo.fork): "at" keeps the entry, "before" forks at a user message's parent; the coding agent always forks at it */
+  position?: "at" | "before";
 }
 
 export interface ForkResult {

@@ -5,6 +5,7 @@ import { hxContext, hxContextEntries, hxMessages } from "./context";
 import { estimateContextTokens, estimateTokens, type TokenRules } from "../coding-agent-0.84/tokens";
 import { branchSummaryPreview, dateTime, fullEntry } from "../coding-agent-0.84/branch-summary";
 import { prepareHarnessCompaction } from "./compaction";
+import { forkHarness } from "./fork";
 
 /** pi-agent-core's harness counts as the coding agent does, but stringifies tool arguments safely. */
 export const HARNESS_TOKENS: TokenRules = { system: false, safeJson: true };
@@ -65,6 +66,5 @@ export const harness083: RuleSet = {
       to,
       budget,
     ),
-  // the viewer's fork of a harness file is the one the coding agent writes
-  fork: codingAgent084.fork,
+  fork: ({ tree, header }, id, options) => forkHarness(tree, header, id, options),
 };
