@@ -190,3 +190,20 @@ test("a compaction entry beside pi's own preparation at its place", async ({ pag
   }
   await page.screenshot({ path: `${SHOTS}/compaction-audit.png` });
 });
+
+test("the compare pane says what /tree from A to B would summarize", async ({ page }) => {
+  const session = openFixture("ca-branching-a");
+  const a = leafOf(session);
+  const onPath = new Set(session.branch(a).map((e) => e.id));
+  const b = session.tree.entries.find((e) => !onPath.has(e.id as string))!.id as string;
+  const known = modelOfContext(catalogue, session.context(a).model);
+  const preview = session.branchSummary(a, b, (known?.contextWindow ?? 128000) - 16384);
+  await page.goto(`${viewUrl("ca-branching-a", a)}&compare=${b}`);
+  const section = page.getByTestId("compare-branch-summary");
+  await expect(section).toBeAttached({ timeout: 60_000 });
+  await section.locator("summary").click();
+  const rows = section.getByTestId("branch-summary-entries").locator("[data-entry-id]");
+  await expect(rows).toHaveCount(preview.entryIds.length);
+  expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-entry-id")))).toEqual(preview.entryIds);
+  await expect(section.locator("[data-common-ancestor]")).toHaveAttribute("data-common-ancestor", preview.commonAncestorId ?? "");
+});

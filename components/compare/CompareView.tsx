@@ -14,6 +14,7 @@ import { openComparison } from "./compare-model";
 import { EndpointCard, AncestorLine } from "./Endpoints";
 import { MessageList } from "./MessageList";
 import { SegmentColumns } from "./SegmentColumns";
+import { BranchSummaryBody } from "@/components/inspector/BranchSummaryPreview";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 export function CompareView() {
@@ -66,6 +67,10 @@ export function CompareView() {
           <>
             <AncestorLine id={view.result.commonAncestorId} session={session} labels={labels} />
             <SegmentColumns a={view.result.a.segment} b={view.result.b.segment} session={session} labels={labels} selectedId={selectedId} />
+            <details className="px-3 py-1.5 text-[12px]" data-testid="compare-branch-summary">
+              <summary className="cursor-pointer text-accent">If /tree went from A to B: what pi would summarize</summary>
+              <BranchSummaryBody session={session} from={a} to={b} />
+            </details>
             <CompareFacts result={view.result} part="settings" />
             <MessageList
               title="Only in A"

@@ -30,12 +30,13 @@ export function BranchSummaryPreview({ session, id }: { session: Session; id: st
         </span>
         Go back here with a summary: what pi&apos;s /tree would summarize from the leaf <span className="font-mono">{leafId}</span>
       </button>
-      {open ? <PreviewBody session={session} from={leafId} to={id} /> : null}
+      {open ? <BranchSummaryBody session={session} from={leafId} to={id} /> : null}
     </div>
   );
 }
 
-function PreviewBody({ session, from, to }: { session: Session; from: string; to: string }) {
+/** What /tree from `from` to `to` would hand the summarizer (also the compare pane's, with A as the old leaf). */
+export function BranchSummaryBody({ session, from, to }: { session: Session; from: string; to: string }) {
   const catalogue = useModelCatalogue();
   const windowOverride = useViewer((s) => s.compactionSettings.contextWindow);
   const result = useSessionMemo(

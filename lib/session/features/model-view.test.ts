@@ -12,7 +12,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "../session";
 import { SessionQueryError } from "../types";
 import { listFixtures } from "../testing/golden";
-import { loadProjection, moduleUrl, sameModelView, type CaModule, type PiProjection } from "../testing/oracle";
+import {
+  loadBranchSummary,
+  loadCompaction,
+  loadProjection,
+  moduleUrl,
+  sameBranchSummary,
+  sameCompaction,
+  sameModelView,
+  summaryPairs,
+  SUMMARY_BUDGETS,
+  type CaModule,
+  type PiBranchSummary,
+  type PiCompaction,
+  type PiProjection,
+} from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
 import { autoCompactAfter, contextSizes, modelView, wouldCompact } from "./model-view";
 import { linearSession } from "../testing/linear-session";
@@ -21,30 +35,39 @@ import { readFileSync } from "node:fs";
 
 interface Sm {
   getEntries(): WrittenEntry[];
+  getBranch(id?: string): WrittenEntry[];
 }
 
 let ca: CaModule<Sm>;
 let pi: PiProjection;
+let piCompaction: PiCompaction;
+let piSummary: PiBranchSummary;
 let tmp: string;
 
 beforeAll(async () => {
   ca = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as CaModule<Sm>;
   pi = await loadProjection("@earendil-works/pi-coding-agent", "coding-agent");
+  piCompaction = await loadCompaction("@earendil-works/pi-coding-agent", "coding-agent");
+  piSummary = await loadBranchSummary("@earendil-works/pi-coding-agent", "coding-agent");
   tmp = mkdtempSync(path.join(os.tmpdir(), "pi-model-view-"));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe("modelView on the shared fixtures, as pi 0.84.1 computes it", () => {
+describe("modelView, compaction and branch-summary previews on the shared fixtures, as pi 0.84.1 computes them", () => {
   for (const fixture of listFixtures()) {
-    it(fixture.name, () => {
-      const session = Session.fromText(readFileSync(fixture.file, "utf8"), { reader: "ca" });
-      if (session.parser.caRefused) return expect(session.diagnostics().some((d) => d.severity === "error")).toBe(true);
-      // pi's SessionManager may rewrite a file it opens: it gets a copy
+    it(fixture.name, async () => {
+      const original = Session.fromText(readFileSync(fixture.file, "utf8"), { reader: "ca" });
+      if (original.parser.caRefused) return expect(original.diagnostics().some((d) => d.severity === "error")).toBe(true);
+      // pi's SessionManager rewrites a file it migrates (v1, v2: with ids it draws): it gets a copy, and we read the copy
+      // as pi left it, so that both name the entries alike
       const copy = path.join(tmp, path.basename(fixture.file));
       copyFileSync(fixture.file, copy);
-      const entries = ca.SessionManager.open(copy, tmp).getEntries();
+      const sm = ca.SessionManager.open(copy, tmp);
+      const session = Session.fromText(readFileSync(copy, "utf8"), { reader: "ca" });
+      const entries = sm.getEntries();
       const byId = new Map(entries.map((e) => [e.id, e]));
       for (const entry of entries) {
+        if (typeof entry.id !== "string") continue; // an entry pi could not name (v3 without ids): nothing to ask about
         // where pi cannot build the context (a parent cycle never returns; a missing message throws) the golden tests
         // check that we say so; there is nothing to send
         let ours;
@@ -52,10 +75,30 @@ describe("modelView on the shared fixtures, as pi 0.84.1 computes it", () => {
           ours = modelView(session, entry.id, "ca");
         } catch (error) {
           expect(error, `${fixture.name} entry ${entry.id}`).toBeInstanceOf(SessionQueryError);
+          expect((error as SessionQueryError).kind, `${fixture.name} entry ${entry.id}: pi knows it`).not.toBe("not-found");
           continue;
         }
         const theirs = ca.buildSessionContext(entries, entry.id, byId);
         sameModelView(ours, theirs.messages, pi, `${fixture.name} entry ${entry.id}`);
+        for (const keep of [20000, 300]) sameCompaction(session, entry.id, sm.getBranch(entry.id), piCompaction, keep, `${fixture.name} entry ${entry.id}`);
+      }
+      // /tree from the file's leaf to entries across the file
+      const leaf = session.leafId;
+      for (const [index, [, to]] of summaryPairs(
+        entries.map((e) => e.id).filter((id) => typeof id === "string"),
+        12,
+        entries.length,
+      ).entries()) {
+        // a walk into a parent cycle never returns in pi: we say so instead (the golden tests cover it)
+        const cycle = (() => {
+          try {
+            session.branchSummary(leaf, to, 0);
+            return false;
+          } catch (error) {
+            return error instanceof SessionQueryError && error.kind === "cycle";
+          }
+        })();
+        if (!cycle) await sameBranchSummary(session, sm, piSummary, leaf, to, SUMMARY_BUDGETS[index % SUMMARY_BUDGETS.length]!, fixture.name);
       }
     });
   }

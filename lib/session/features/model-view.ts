@@ -28,7 +28,7 @@ const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: 
 export function modelView(session: Session, id: string | null, reader: RuleSetId = session.reader): ModelView {
   const rules = RULE_SETS[reader];
   const context = session.context(id, reader);
-  const path = id === null ? [] : session.branch(id, reader);
+  const path = () => (id === null ? [] : session.branch(id, reader));
   const messageTokens = context.messages.map((m) => {
     try {
       return rules.messageTokens(m.message);

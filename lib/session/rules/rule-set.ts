@@ -61,10 +61,11 @@ export interface RuleSet {
   /**
    * How full the context is by pi's estimate (estimateContextTokens, or
    * ≥ 0.87's estimateProjectedContextTokens): `messages` are a context's at a
-   * leaf, `path` that leaf's branch. Throws where pi throws (a message it
-   * cannot measure).
+   * leaf, `path()` that leaf's branch (asked for only by rules that need it: a
+   * deep branch is a long walk). Throws where pi throws (a message it cannot
+   * measure).
    */
-  contextTokens(messages: readonly ContextMessage[], path: readonly TreeEntry[]): TokenEstimate;
+  contextTokens(messages: readonly ContextMessage[], path: () => readonly TreeEntry[]): TokenEstimate;
   /** estimateTokens of one context message */
   messageTokens(message: JsonObject): number;
   /**
@@ -76,10 +77,11 @@ export interface RuleSet {
   /**
    * What compaction would prepare with `id` as the leaf (prepareCompaction,
    * keeping about `keepRecentTokens`); null where pi prepares nothing (the
-   * leaf is a compaction, or nothing is left to summarize). Throws where pi
-   * throws.
+   * leaf is a compaction, or nothing is left to summarize). `path` is
+   * `branch(id)` by these rules (the caller's, usually remembered). Throws
+   * where pi throws.
    */
-  compaction(input: RuleInput, id: string, keepRecentTokens: number): CompactionPreview | null;
+  compaction(input: RuleInput, id: string, keepRecentTokens: number, path: readonly TreeEntry[]): CompactionPreview | null;
   /** the file pi's fork of `id` writes (createBranchedSession, or a v4 log's repo.fork) */
   fork(input: RuleInput, id: string, options?: ForkOptions): ForkResult;
 }

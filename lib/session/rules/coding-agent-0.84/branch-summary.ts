@@ -7,6 +7,7 @@
  */
 import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type JsonObject, type TreeEntry } from "../../types";
+import { asQueryError } from "./compaction";
 import { estimateTokens, type TokenRules } from "./tokens";
 
 /** pi's default `branchSummary.reserveTokens`: the summarizer's budget is the model's window (128,000 when unknown) less this */
@@ -100,17 +101,17 @@ function addFileOps(message: JsonObject, read: Set<unknown>, written: Set<unknow
   }
 }
 
-/** estimateTokens, where pi's own throws (a message it cannot measure) as the query error it is here */
-function measured(message: JsonObject, tokens: TokenRules): number {
+/** collectEntriesForBranchSummary and prepareBranchEntries; `budget` 0: no limit. Throws SessionQueryError where pi throws. */
+export function branchSummaryPreview(rules: BranchSummaryRules, oldLeafId: string | null, targetId: string, budget: number): BranchSummaryPreview {
   try {
-    return estimateTokens(message, tokens);
+    return prepared(rules, oldLeafId, targetId, budget);
   } catch (error) {
-    throw new SessionQueryError("invalid", error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    // pi reads entries unchecked (a message entry without a message): its TypeError is the query's error here
+    asQueryError(error);
   }
 }
 
-/** collectEntriesForBranchSummary and prepareBranchEntries; `budget` 0: no limit. Throws SessionQueryError where pi throws. */
-export function branchSummaryPreview(rules: BranchSummaryRules, oldLeafId: string | null, targetId: string, budget: number): BranchSummaryPreview {
+function prepared(rules: BranchSummaryRules, oldLeafId: string | null, targetId: string, budget: number): BranchSummaryPreview {
   const collected: TreeEntry[] = [];
   let commonAncestorId: string | null = null;
   if (oldLeafId) {
@@ -158,7 +159,7 @@ export function branchSummaryPreview(rules: BranchSummaryRules, oldLeafId: strin
     const message = messageOf(entry, rules, edits.get(entry.id));
     if (!message) continue;
     addFileOps(message, read, written, edited);
-    const size = measured(message, rules.tokens);
+    const size = estimateTokens(message, rules.tokens);
     if (budget > 0 && tokens + size > budget) {
       // a summary is worth keeping even over the budget, while the budget is not nearly spent
       if ((entry.type === "compaction" || entry.type === "branch_summary") && tokens < budget * 0.9) {

@@ -46,9 +46,9 @@ export const codingAgent084: RuleSet = {
       to,
       budget,
     ),
-  compaction: ({ tree }, id, keep) =>
+  compaction: ({ tree }, id, keep, path) =>
     prepareCompaction(
-      caBranch(tree, id).map((e) => tree.full(e)),
+      path.map((e) => tree.full(e)),
       keep,
       {
         messages: caMessages,

@@ -4,7 +4,6 @@ import { ca086Context, ca086ContextEntries, ca086Messages } from "./context";
 import { forkCa086 } from "./fork";
 import { convertToLlm } from "../coding-agent-0.84/llm";
 import { prepareCompaction } from "../coding-agent-0.84/compaction";
-import { caBranch } from "../coding-agent-0.84/branch";
 import { CODING_AGENT_TOKENS, estimateContextTokens, estimateTokens } from "../coding-agent-0.84/tokens";
 
 /** pi-coding-agent 0.86: system messages, usage entries, a compaction's systemMessage. */
@@ -20,9 +19,9 @@ export const codingAgent086: RuleSet = {
   messages: ca086Messages,
   // system messages reach the model; they still count 0 tokens in 0.86's estimate
   llm: (messages) => convertToLlm(messages, true),
-  compaction: ({ tree }, id, keep) =>
+  compaction: ({ tree }, id, keep, path) =>
     prepareCompaction(
-      caBranch(tree, id).map((e) => tree.full(e)),
+      path.map((e) => tree.full(e)),
       keep,
       {
         messages: ca086Messages,

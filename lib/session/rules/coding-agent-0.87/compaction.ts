@@ -114,7 +114,7 @@ export function prepareProjectedCompaction(
       previousSummary = entries[previousIndex]!.source.summary as string;
       start = previousIndex + 1;
     }
-    const tokensBefore = estimateProjectedContextTokens(contextMessages, path).tokens;
+    const tokensBefore = estimateProjectedContextTokens(contextMessages, () => path).tokens;
     const cut = findProjectedCutPoint(entries, start, entries.length, keepRecentTokens, ownMessages);
     const firstKept = entries[cut.firstKeptEntryIndex]?.source;
     if (!firstKept?.id) return null;

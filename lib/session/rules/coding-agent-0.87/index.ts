@@ -17,9 +17,9 @@ export const codingAgent087: RuleSet = {
   summary: "context_edit entries replace an earlier message on their branch; only the newest compaction yields a summary",
   context: ({ tree }, id) => editedCaContext(tree, id),
   contextTokens: estimateProjectedContextTokens,
-  compaction: ({ tree }, id, keep) =>
+  compaction: ({ tree }, id, keep, path) =>
     prepareProjectedCompaction(
-      caBranch(tree, id).map((e) => tree.full(e)),
+      path.map((e) => tree.full(e)),
       ca086ContextEntries(tree, id).map((e) => tree.full(e)),
       editedCaContext(tree, id).messages,
       keep,

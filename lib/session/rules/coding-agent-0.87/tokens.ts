@@ -62,11 +62,12 @@ export function currentSystemMessage(messages: readonly JsonObject[]): JsonObjec
  * The context size at a leaf: `messages` are the context's (each with the entry
  * it came from), `path` the branch root → leaf.
  */
-export function estimateProjectedContextTokens(messages: readonly ContextMessage[], path: readonly TreeEntry[]): TokenEstimate {
+export function estimateProjectedContextTokens(messages: readonly ContextMessage[], branch: () => readonly TreeEntry[]): TokenEstimate {
   const plain = messages.map((m) => m.message);
   const estimate = estimateContextTokens(plain, CODING_AGENT_087_TOKENS);
   if (estimate.lastUsageIndex !== null) {
     const usageEntryId = messages[estimate.lastUsageIndex]!.entryId;
+    const path = branch();
     const usageEntryIndex = path.findIndex((entry) => entry.id === usageEntryId);
     let latestInvalidating = -1;
     for (let i = path.length - 1; i >= 0; i--) {

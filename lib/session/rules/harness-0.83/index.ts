@@ -34,9 +34,9 @@ export const harness083: RuleSet = {
       HARNESS_TOKENS,
     ),
   messageTokens: (message) => estimateTokens(message, HARNESS_TOKENS),
-  compaction: ({ tree }, id, keep) =>
+  compaction: ({ tree }, id, keep, path) =>
     prepareHarnessCompaction(
-      hxBranch(tree, id).map((e) => tree.full(e)),
+      path.map((e) => tree.full(e)),
       keep,
       {
         tokens: HARNESS_TOKENS,

@@ -45,9 +45,9 @@ export const v4Log084: RuleSet = {
   contextTokens: harness083.contextTokens,
   messageTokens: harness083.messageTokens,
   // pi-agent-core 0.84's copy: no custom_message entries, a branch summary's file lists counted whoever wrote it
-  compaction: ({ tree }, id, keep) =>
+  compaction: ({ tree }, id, keep, path) =>
     prepareHarnessCompaction(
-      v4Branch(tree, id).map((e) => tree.full(e)),
+      path.map((e) => tree.full(e)),
       keep,
       {
         tokens: HARNESS_TOKENS,
