@@ -5,7 +5,8 @@
  * file is then read by both of pi's readers and by this library with the matching
  * reader. For every entry we compare the branch, the context (entries, messages,
  * model, thinking level, and for the harness the active tools) and, for the
- * coding agent, the file createBranchedSession writes, byte for byte; per file
+ * coding agent, the file createBranchedSession writes, byte for byte (for the
+ * harness, the file repo.fork writes at and before every entry); per file
  * also the leaf, the labels, the name and (coding agent) the /tree order.
  *
  * Forks: pi writes the fork to disk for every 4th entry and the file leaf (two of
@@ -88,12 +89,21 @@ interface HxStorage {
   getSessionName(): Promise<string | undefined>;
 }
 
+interface HxRepo {
+  fork(
+    source: { path: string },
+    options: { cwd: string; entryId: string; position: "at" | "before"; id: string },
+  ): Promise<{ getStorage(): { filePath: string } }>;
+}
+
 interface HxModules {
   JsonlSessionStorage: {
     create(fs: MemoryFileSystem, file: string, options: { cwd: string; sessionId: string; parentSessionPath?: string; metadata?: unknown }): Promise<HxStorage>;
     open(fs: MemoryFileSystem, file: string): Promise<HxStorage>;
   };
   Session: new (storage: HxStorage) => HxSession & { buildContext(): Promise<PiContext> };
+  JsonlSessionRepo: new (options: { fs: MemoryFileSystem; sessionsRoot: string }) => HxRepo;
+  loadJsonlSessionMetadata(fs: MemoryFileSystem, file: string): Promise<{ path: string; cwd: string }>;
   buildSessionContext(pathEntries: WrittenEntry[]): PiContext;
   buildContextEntries(pathEntries: WrittenEntry[]): WrittenEntry[];
 }
@@ -112,7 +122,10 @@ beforeAll(async () => {
   ca = (await import(moduleUrl("@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as CaModule;
   const storage = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/jsonl-storage.js"));
   const session = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/session.js"));
+  const repo = await import(moduleUrl("pi-agent-core-hx/dist/harness/session/jsonl-repo.js"));
   hx = {
+    JsonlSessionRepo: repo.JsonlSessionRepo,
+    loadJsonlSessionMetadata: storage.loadJsonlSessionMetadata,
     JsonlSessionStorage: storage.JsonlSessionStorage,
     Session: session.Session,
     buildSessionContext: session.buildSessionContext,
@@ -168,6 +181,10 @@ const seen = {
   compactionSplitTurn: 0,
   compactionExtendsPrevious: 0,
   hxCompactionPrepared: 0,
+  hxForkAt: 0,
+  hxForkBefore: 0,
+  hxForkRefused: 0,
+  hxForkBehindCompaction: 0,
 };
 
 /** Adds what one model-view comparison met to the run's counts. */
@@ -415,6 +432,32 @@ async function compareHarness(text: string, where: string): Promise<number> {
       unwrapResult,
     );
     if (result.prepared) seen.hxCompactionPrepared++;
+  }
+
+  // repo.fork at every entry and before it, into the same in-memory file system: the file it writes, byte for byte
+  const repo = new hx.JsonlSessionRepo({ fs, sessionsRoot: "/sessions/root" });
+  const source = await hx.loadJsonlSessionMetadata(fs, file);
+  for (const [k, entry] of entries.entries()) {
+    for (const position of ["at", "before"] as const) {
+      const at = `${where} entry ${entry.id}: repo.fork ${position}`;
+      const id = `fork-${k}-${position}`;
+      const theirs = await settle(async () => {
+        const forked = await repo.fork(source, { cwd: source.cwd, entryId: entry.id, position, id });
+        const forkFile = forked.getStorage().filePath;
+        return { text: fs.files.get(forkFile)!, fileName: path.posix.basename(forkFile) };
+      });
+      const timestamp = theirs.ok ? (JSON.parse(theirs.value.text.slice(0, theirs.value.text.indexOf("\n"))) as { timestamp: string }).timestamp : undefined;
+      const ours = await settle(() => session.fork(entry.id, { sessionId: id, timestamp, sourcePath: file, position }, reader));
+      sameOutcome(ours, theirs, at, (a, b) => {
+        same(a.text, b.text, `${at}: file`);
+        // pi names the file from one clock read and stamps the header from the next: they can differ by a millisecond
+        same(a.fileName.replace(/^[^_]*_/, ""), b.fileName.replace(/^[^_]*_/, ""), `${at}: file name`);
+      });
+      if (!theirs.ok) seen.hxForkRefused++;
+      else if (position === "at") seen.hxForkAt++;
+      else seen.hxForkBefore++;
+      if (theirs.ok && entry.type === "compaction") seen.hxForkBehindCompaction++;
+    }
   }
 
   await compareAt(null, `${where} leaf null`);

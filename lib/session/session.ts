@@ -286,7 +286,7 @@ export class Session implements RuleInput {
    */
   compaction(id: string, keepRecentTokens = 20000, reader: RuleSetId = this.reader): CompactionPreview | null {
     if (!this.tree.get(id)) throw new SessionQueryError("not-found", `Entry ${id} not found`);
-    return RULE_SETS[reader].compaction(this, id, keepRecentTokens, this.branch(id, reader));
+    return RULE_SETS[reader].compaction(this, id, keepRecentTokens, () => this.branch(id, reader));
   }
 
   /** The file pi's fork of `id` would write (`createBranchedSession`, or a v4 log's `repo.fork`). */

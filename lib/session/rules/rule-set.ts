@@ -77,11 +77,12 @@ export interface RuleSet {
   /**
    * What compaction would prepare with `id` as the leaf (prepareCompaction,
    * keeping about `keepRecentTokens`); null where pi prepares nothing (the
-   * leaf is a compaction, or nothing is left to summarize). `path` is
-   * `branch(id)` by these rules (the caller's, usually remembered). Throws
+   * leaf is a compaction, or nothing is left to summarize). `path` gives
+   * `branch(id)` by these rules (the caller's, usually remembered), for the
+   * rules that read more than the part since the last compaction. Throws
    * where pi throws.
    */
-  compaction(input: RuleInput, id: string, keepRecentTokens: number, path: readonly TreeEntry[]): CompactionPreview | null;
+  compaction(input: RuleInput, id: string, keepRecentTokens: number, path: () => readonly TreeEntry[]): CompactionPreview | null;
   /** the file pi's fork of `id` writes (createBranchedSession, or a v4 log's repo.fork) */
   fork(input: RuleInput, id: string, options?: ForkOptions): ForkResult;
 }

@@ -819,4 +819,17 @@ export class MemoryFileSystem {
   async exists(path: string) {
     return { ok: true as const, value: this.files.has(path) };
   }
+
+  // what the harness's JsonlSessionRepo asks of a file system besides reading and writing: paths are plain here
+  async absolutePath(path: string) {
+    return { ok: true as const, value: path };
+  }
+
+  async joinPath(parts: string[]) {
+    return { ok: true as const, value: parts.join("/") };
+  }
+
+  async createDir() {
+    return { ok: true as const, value: undefined };
+  }
 }

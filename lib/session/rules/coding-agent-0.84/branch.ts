@@ -22,3 +22,32 @@ export function caBranch(tree: SessionTree, id: string): TreeEntry[] {
   }
   return path.reverse();
 }
+
+/**
+ * The end of `caBranch(tree, id)` that prepareCompaction reads: from the
+ * newest compaction on the path or the entry it kept first, whichever comes
+ * first, to `id`; the whole path when there is no compaction (or its kept
+ * entry is not on the path). Walks up only as far as that.
+ */
+export function caBranchSinceCompaction(tree: SessionTree, id: string): TreeEntry[] {
+  const path: TreeEntry[] = [];
+  const seen = new Set<string>();
+  let firstKept: unknown;
+  let compactionMet = false;
+  let current = tree.get(id);
+  const limit = tree.size;
+  while (current) {
+    path.push(current);
+    if (path.length > limit) throw cycleError(id);
+    if (compactionMet && current.id === firstKept) break;
+    seen.add(current.id);
+    if (!compactionMet && current.type === "compaction") {
+      compactionMet = true;
+      firstKept = current.firstKeptEntryId;
+      if (seen.has(firstKept as string)) break;
+    }
+    const parentId = current.parentId;
+    current = parentId ? tree.get(parentId as string) : undefined;
+  }
+  return path.reverse();
+}

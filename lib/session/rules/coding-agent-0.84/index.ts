@@ -1,5 +1,5 @@
 import type { RuleSet } from "../rule-set";
-import { caBranch } from "./branch";
+import { caBranch, caBranchSinceCompaction } from "./branch";
 import { caContext, caContextEntries, caMessages } from "./context";
 import { forkSession } from "./fork";
 import { branchSummaryPreview, dateTime, fullEntry } from "./branch-summary";
@@ -46,9 +46,9 @@ export const codingAgent084: RuleSet = {
       to,
       budget,
     ),
-  compaction: ({ tree }, id, keep, path) =>
+  compaction: ({ tree }, id, keep) =>
     prepareCompaction(
-      path.map((e) => tree.full(e)),
+      caBranchSinceCompaction(tree, id).map((e) => tree.full(e)),
       keep,
       {
         messages: caMessages,

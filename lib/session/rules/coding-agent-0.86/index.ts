@@ -3,6 +3,7 @@ import type { RuleSet } from "../rule-set";
 import { ca086Context, ca086ContextEntries, ca086Messages } from "./context";
 import { forkCa086 } from "./fork";
 import { convertToLlm } from "../coding-agent-0.84/llm";
+import { caBranchSinceCompaction } from "../coding-agent-0.84/branch";
 import { prepareCompaction } from "../coding-agent-0.84/compaction";
 import { CODING_AGENT_TOKENS, estimateContextTokens, estimateTokens } from "../coding-agent-0.84/tokens";
 
@@ -19,9 +20,9 @@ export const codingAgent086: RuleSet = {
   messages: ca086Messages,
   // system messages reach the model; they still count 0 tokens in 0.86's estimate
   llm: (messages) => convertToLlm(messages, true),
-  compaction: ({ tree }, id, keep, path) =>
+  compaction: ({ tree }, id, keep) =>
     prepareCompaction(
-      path.map((e) => tree.full(e)),
+      caBranchSinceCompaction(tree, id).map((e) => tree.full(e)),
       keep,
       {
         messages: ca086Messages,

@@ -82,18 +82,19 @@ function findProjectedCutPoint(
 }
 
 /**
- * prepareCompaction over `path` (root → leaf), given the context at the leaf
+ * prepareCompaction at `leaf` (`path`: root → leaf), given the context at the leaf
  * (its entries and their messages); null where pi prepares nothing.
  */
 export function prepareProjectedCompaction(
-  path: readonly TreeEntry[],
+  leaf: TreeEntry,
+  path: () => readonly TreeEntry[],
   contextEntries: readonly TreeEntry[],
   contextMessages: readonly ContextMessage[],
   keepRecentTokens: number,
   ownMessages: (entry: TreeEntry) => ContextMessage[],
 ): CompactionPreview | null {
   try {
-    if (path.length > 0 && path[path.length - 1]!.type === "compaction") return null;
+    if (leaf.type === "compaction") return null;
     const byEntry = new Map<string, JsonObject[]>();
     for (const m of contextMessages) {
       const list = byEntry.get(m.entryId);
@@ -114,7 +115,7 @@ export function prepareProjectedCompaction(
       previousSummary = entries[previousIndex]!.source.summary as string;
       start = previousIndex + 1;
     }
-    const tokensBefore = estimateProjectedContextTokens(contextMessages, () => path).tokens;
+    const tokensBefore = estimateProjectedContextTokens(contextMessages, path).tokens;
     const cut = findProjectedCutPoint(entries, start, entries.length, keepRecentTokens, ownMessages);
     const firstKept = entries[cut.firstKeptEntryIndex]?.source;
     if (!firstKept?.id) return null;

@@ -19,7 +19,8 @@ export const codingAgent087: RuleSet = {
   contextTokens: estimateProjectedContextTokens,
   compaction: ({ tree }, id, keep, path) =>
     prepareProjectedCompaction(
-      path.map((e) => tree.full(e)),
+      tree.get(id)!,
+      path,
       ca086ContextEntries(tree, id).map((e) => tree.full(e)),
       editedCaContext(tree, id).messages,
       keep,

@@ -36,7 +36,7 @@ export const harness083: RuleSet = {
   messageTokens: (message) => estimateTokens(message, HARNESS_TOKENS),
   compaction: ({ tree }, id, keep, path) =>
     prepareHarnessCompaction(
-      path.map((e) => tree.full(e)),
+      path().map((e) => tree.full(e)),
       keep,
       {
         tokens: HARNESS_TOKENS,

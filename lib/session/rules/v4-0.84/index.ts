@@ -47,7 +47,7 @@ export const v4Log084: RuleSet = {
   // pi-agent-core 0.84's copy: no custom_message entries, a branch summary's file lists counted whoever wrote it
   compaction: ({ tree }, id, keep, path) =>
     prepareHarnessCompaction(
-      path.map((e) => tree.full(e)),
+      path().map((e) => tree.full(e)),
       keep,
       {
         tokens: HARNESS_TOKENS,
