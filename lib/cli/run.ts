@@ -19,7 +19,7 @@ import {
   type Session,
 } from "@/lib/session";
 import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
-import { readSessionFile } from "@/lib/server/read-session";
+import { readSessionIndex } from "@/lib/server/read-session";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
 export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summary|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
@@ -161,7 +161,17 @@ async function run(argv: string[]): Promise<string> {
     throw new CliError(`${args.file}:0: error: cannot read the file (does it exist?)`);
   }
   if (!stat.isFile()) throw new CliError(`${args.file}:0: error: not a regular file`);
-  const session = await readSessionFile(args.file, { reader: args.reader });
+  // indexed without its content, which is read from the file by byte range when an answer needs it: a session
+  // larger than memory is answered too
+  const indexed = await readSessionIndex(args.file, { reader: args.reader });
+  try {
+    return await answer(args, indexed.session);
+  } finally {
+    indexed.close();
+  }
+}
+
+async function answer(args: Args, session: Session): Promise<string> {
   // a whole file is shared as it is, problems included: the viewer that opens it reports them by line
   if (args.command !== "share" || args.share.scope !== "session") assertReadable(session, args.file);
   const leafArg = args.leaf;

@@ -35,7 +35,7 @@ export type ParseReply =
    * the next whole lines: their light lines as UTF-8, the byte buffers of the lines whose light text differs
    * and where each such line sits in them (lib/session LightChunk), all transferred
    */
-  | { type: "lines"; light: Uint8Array; raws: Uint8Array[]; cut: Int32Array; done: number; total: number }
+  | { type: "lines"; light: Uint8Array; raws: Uint8Array[]; cut: Int32Array; offsets: Float64Array; done: number; total: number }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

@@ -46,9 +46,9 @@ class Reading {
   private post(lines: LightChunk): void {
     this.posted++;
     // the buffers are the reader's own or the stream's (LightReader copies what it keeps back), so they can move
-    const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer]);
+    const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer, lines.offsets.buffer]);
     for (const raw of lines.raws) transfer.add(raw.buffer);
-    const reply = { type: "lines", light: lines.light, raws: lines.raws, cut: lines.cut, done: this.done, total: this.total } as const;
+    const reply = { type: "lines", light: lines.light, raws: lines.raws, cut: lines.cut, offsets: lines.offsets, done: this.done, total: this.total } as const;
     scope.postMessage(reply, [...transfer] as Transferable[]);
   }
 

@@ -94,3 +94,60 @@ describe("GET /api/sessions/raw", () => {
     }
   });
 });
+
+function getRange(query: string, range: string): Promise<Response> {
+  return GET(new NextRequest(`http://127.0.0.1/api/sessions/raw?${query}`, { headers: { range } }));
+}
+
+describe("GET /api/sessions/raw with a Range header: one range of bytes (RFC 9110), where a big session's content is", () => {
+  const size = Buffer.byteLength(TEXT);
+
+  it.each([
+    ["bytes=0-9", 0, 9],
+    ["bytes=10-", 10, size - 1],
+    ["bytes=-5", size - 5, size - 1],
+    ["bytes=5-100000", 5, size - 1],
+    [`bytes=${size - 1}-${size - 1}`, size - 1, size - 1],
+  ])("%s: 206 with those bytes", async (range, start, end) => {
+    const response = await getRange("path=--w--%2Fs.jsonl", range);
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe(`bytes ${start}-${end}/${size}`);
+    expect(response.headers.get("content-length")).toBe(String(end - start + 1));
+    expect(await response.text()).toBe(TEXT.slice(start, end + 1));
+  });
+
+  it.each([`bytes=${size}-`, "bytes=-0"])("%s: 416 naming the file's size", async (range) => {
+    const response = await getRange("path=--w--%2Fs.jsonl", range);
+    expect(response.status).toBe(416);
+    expect(response.headers.get("content-range")).toBe(`bytes */${size}`);
+    expect(((await response.json()) as { code: string }).code).toBe("range");
+  });
+
+  it.each(["bytes=0-1,5-6", "items=0-1", "bytes=9-2", "bytes=-"])("%s: the whole file (a header this does not serve as a range)", async (range) => {
+    const response = await getRange("path=--w--%2Fs.jsonl", range);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("accept-ranges")).toBe("bytes");
+    expect(await response.text()).toBe(TEXT);
+  });
+
+  it("checks the path as without a range", async () => {
+    for (const query of ["path=..%2Fsecret.jsonl", "path=out.jsonl", "path=hard.jsonl"]) {
+      const response = await getRange(query, "bytes=0-5");
+      expect(response.status, query).toBeGreaterThanOrEqual(400);
+      expect(await response.text(), query).not.toContain(SECRET.slice(0, 6));
+    }
+  });
+
+  it("serves a range of a file over PI_VIEWER_MAX_FILE_MB, but no range over it", async () => {
+    process.env.PI_VIEWER_MAX_FILE_MB = "1";
+    try {
+      expect((await get("path=big.jsonl")).status).toBe(413);
+      const part = await getRange("path=big.jsonl", `bytes=${size}-${2 * size - 1}`);
+      expect(part.status).toBe(206);
+      expect(await part.text()).toBe(TEXT);
+      expect((await getRange("path=big.jsonl", "bytes=0-")).status).toBe(413);
+    } finally {
+      process.env.PI_VIEWER_MAX_FILE_MB = saved.max;
+    }
+  });
+});

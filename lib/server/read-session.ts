@@ -1,5 +1,8 @@
 import { createReadStream } from "node:fs";
 import { Session, SessionParser, type OpenOptions } from "@/lib/session";
+import { LightReader } from "@/lib/session/read/light-lines";
+import { LightSessionReader } from "@/lib/session/read/light-session";
+import { FileLineTexts } from "./file-line-texts";
 
 /** Bytes read per chunk: the same 1 MiB pi's own loader uses. */
 const CHUNK = 1024 * 1024;
@@ -16,4 +19,31 @@ export async function readSessionFile(file: string, options?: OpenOptions & { si
   for await (const chunk of stream) parser.push(decoder.decode(chunk as Buffer, { stream: true }));
   parser.push(decoder.decode());
   return new Session(parser.end(), options);
+}
+
+/**
+ * Index a session file without keeping its content: the index is built from
+ * its light lines (long strings cut, lib/session/read/light-lines.ts) and an
+ * entry's content is read again from the file, by byte range, when something
+ * shows, exports or projects it. For files larger than memory; the answers are
+ * readSessionFile's. The Session reads from the file until `close()`.
+ */
+export async function readSessionIndex(file: string, options?: OpenOptions & { signal?: AbortSignal }): Promise<{ session: Session; close(): void }> {
+  const lines = new FileLineTexts(file);
+  try {
+    const reader = new LightReader();
+    const index = new LightSessionReader(lines);
+    const stream = createReadStream(file, { highWaterMark: CHUNK, signal: options?.signal });
+    for await (const chunk of stream) {
+      const buffer = chunk as Buffer;
+      const light = reader.push(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+      if (light) index.push(light);
+    }
+    const rest = reader.flush();
+    if (rest) index.push(rest);
+    return { session: new Session(index.end(reader.end()), options), close: () => lines.close() };
+  } catch (error) {
+    lines.close();
+    throw error;
+  }
 }

@@ -4,25 +4,61 @@ import { libraryRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
 
-/** The raw text of one session of the library, streamed; the path is checked by resolveSessionPath. */
-export async function sessionFileResponse(rel: unknown, maxBytes: number = maxFileBytes()): Promise<Response> {
+/**
+ * The raw text of one session of the library, streamed; the path is checked by resolveSessionPath. With a
+ * `Range` header (one range of bytes) only those bytes are sent (206): content is read from a big session
+ * where it is, not with the whole file.
+ */
+export async function sessionFileResponse(rel: unknown, maxBytes: number = maxFileBytes(), range: string | null = null): Promise<Response> {
   try {
     const library = await libraryRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
-    if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
+    const headers = {
+      "content-type": "application/x-ndjson",
+      "cache-control": "no-store",
+      "accept-ranges": "bytes",
+      "x-sessions-source": library.source,
+    };
+    const wanted = range === null ? null : byteRange(range, resolved.size);
+    if (wanted === "unsatisfiable")
+      return Response.json(
+        { error: `the range ${range} is not within the file's ${resolved.size} bytes`, code: "range" },
+        { status: 416, headers: { "content-range": `bytes */${resolved.size}` } },
+      );
+    const size = wanted === null ? resolved.size : wanted.end - wanted.start + 1;
+    if (size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(size, maxBytes));
     const handle = await openSessionFile(resolved);
-    const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+    if (wanted === null) {
+      const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+      return new Response(body, { headers: { ...headers, "content-length": String(resolved.size) } });
+    }
+    const body = Readable.toWeb(handle.createReadStream({ start: wanted.start, end: wanted.end })) as ReadableStream<Uint8Array>;
     return new Response(body, {
-      headers: {
-        "content-type": "application/x-ndjson",
-        "content-length": String(resolved.size),
-        "cache-control": "no-store",
-        "x-sessions-source": library.source,
-      },
+      status: 206,
+      headers: { ...headers, "content-length": String(size), "content-range": `bytes ${wanted.start}-${wanted.end}/${resolved.size}` },
     });
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/**
+ * One `bytes=` range of RFC 9110 (first-last, first-, -suffix) within `size` bytes, clamped to the end; null for
+ * a header this answers with the whole file (several ranges, another unit, not a range at all), as the RFC allows.
+ */
+export function byteRange(header: string, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== "" && Number(match[2]) < start) return null;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
 }
 
 function tooLargeMessage(size: number, maxBytes: number): string {

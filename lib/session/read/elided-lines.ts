@@ -1,16 +1,32 @@
 import { CUT_FIELDS, LineForm, type LightChunk } from "./light-lines";
 
 /**
- * The full text of the lines whose light text differs (cut or escaped), from
- * their raw bytes: what SessionTree.full reads a cut entry's content from, and
+ * Where the full text of the lines whose light text differs (cut or escaped)
+ * is read from: what SessionTree.full reads a cut entry's content from, and
  * what a failing line's error message is taken from.
  */
-export class ElidedLines {
+export interface LineTexts {
+  /** takes note of a slice's changed lines */
+  add(chunk: Pick<LightChunk, "raws" | "cut" | "offsets">): void;
+  /** whether the line's light text differs from its text */
+  has(line: number): boolean;
+  /** whether the line's light text has cut strings (its entry's content must be read here) */
+  isCut(line: number): boolean;
+  /** lines whose light text differs */
+  readonly size: number;
+  /** lines with cut strings */
+  readonly cutCount: number;
+  /** The line as written (decoded as the whole file would be); throws for a line whose light text is the same. */
+  text(line: number): string;
+}
+
+/** Line texts from the raw bytes of the changed lines, kept in memory (a browser's page: a File is not read synchronously). */
+export class ElidedLines implements LineTexts {
   private readonly at = new Map<number, { raw: Uint8Array; start: number; end: number; cut: boolean }>();
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private cutLines = 0;
 
-  add(chunk: Pick<LightChunk, "raws" | "cut">): void {
+  add(chunk: Pick<LightChunk, "raws" | "cut" | "offsets">): void {
     const { raws, cut } = chunk;
     for (let i = 0; i < cut.length; i += CUT_FIELDS) {
       const isCut = cut[i + 4] === LineForm.Cut;

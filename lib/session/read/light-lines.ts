@@ -296,6 +296,8 @@ export interface LightChunk {
    * raw, the newline excluded, LineForm]
    */
   cut: Int32Array;
+  /** per line in `cut`: where the line starts in the file (a byte offset: past 2 GiB, so not in `cut`) */
+  offsets: Float64Array;
   /** bytes of the file consumed so far */
   done: number;
 }
@@ -328,6 +330,7 @@ export class LightReader {
   private out: ByteSink | null = null;
   private raws: Uint8Array[] = [];
   private cut: number[] = [];
+  private offsets: number[] = [];
   private sliceBytes = 0;
 
   /** `minBytes`: hand out a slice once this much input has been read into it (fewer, larger slices) */
@@ -385,6 +388,8 @@ export class LightReader {
   /** Reads the whole lines in b[start, end) into the current slice. */
   private readLines(b: Uint8Array, start: number, end: number): void {
     if (start >= end) return;
+    // where b[start] is in the file: whole lines only come here, so after the `complete` bytes before them
+    const base = this.complete - start;
     this.complete += end - start;
     this.sliceBytes += end - start;
     // light text is never longer than its bytes but for escapes: room for the slice, grown if needed
@@ -398,6 +403,7 @@ export class LightReader {
       if (form !== LineForm.Same) {
         if (raw === -1) raw = this.raws.push(b) - 1;
         this.cut.push(this.line, raw, s, nl, form);
+        this.offsets.push(base + s);
       }
       out.byte(NEWLINE);
       s = nl + 1;
@@ -405,10 +411,11 @@ export class LightReader {
   }
 
   private take(): LightChunk {
-    const chunk = { light: this.out!.view(), raws: this.raws, cut: Int32Array.from(this.cut), done: this.done };
+    const chunk = { light: this.out!.view(), raws: this.raws, cut: Int32Array.from(this.cut), offsets: Float64Array.from(this.offsets), done: this.done };
     this.out = null;
     this.raws = [];
     this.cut = [];
+    this.offsets = [];
     this.sliceBytes = 0;
     return chunk;
   }

@@ -1,4 +1,4 @@
-import { ElidedLines } from "./elided-lines";
+import { ElidedLines, type LineTexts } from "./elided-lines";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LineReader } from "./lines";
 import { CURRENT_VERSION, SessionParser } from "./parse";
@@ -12,13 +12,13 @@ import { CURRENT_VERSION, SessionParser } from "./parse";
  * the lines' objects, so for those the index is built again from the full text.
  */
 export class LightSessionReader {
-  readonly lines = new ElidedLines();
   private readonly parser = new SessionParser();
   /** the light text so far, for a file that must be read again in full; null once the header says it need not be */
   private texts: string[] | null = [];
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-  constructor() {
+  /** `lines`: where the changed lines' text is read from (their bytes kept in memory, unless a file can be read again) */
+  constructor(readonly lines: LineTexts = new ElidedLines()) {
     this.parser.readCutLinesFrom(this.lines);
   }
 

@@ -1,6 +1,6 @@
 import { isObject } from "../json";
 import { migrateEntries } from "./migrate";
-import type { ElidedLines } from "./elided-lines";
+import type { LineTexts } from "./elided-lines";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";
@@ -43,13 +43,13 @@ export class SessionParser {
   /** What end() found, so reopen() can take back what end() added (a live tail goes on from there). */
   private endMark: { lineNo: number; diagnostics: number; extraHeaders: number; treeRevision: number; sawParsedLine: boolean; legacy: boolean } | null = null;
   private reopens = 0;
-  private cutLines: ElidedLines | null = null;
+  private cutLines: LineTexts | null = null;
 
   /**
    * The text pushed from now on is light lines (LightReader): the lines `lines`
    * holds differ from their text (cut or escaped), which is read from there when needed.
    */
-  readCutLinesFrom(lines: ElidedLines): void {
+  readCutLinesFrom(lines: LineTexts): void {
     this.cutLines = lines;
     this.tree.readCutLinesFrom(lines);
   }

@@ -1,6 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
-import type { ElidedLines } from "../read/elided-lines";
+import type { LineTexts } from "../read/elided-lines";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
@@ -76,7 +76,7 @@ export class SessionTree {
   private version = 0;
   private shapeVersion = 0;
   /** where the full text of entries added from cut light lines is (see light-lines.ts) */
-  private cutLines: ElidedLines | null = null;
+  private cutLines: LineTexts | null = null;
   private readonly cutEntryLine = new WeakMap<object, number>();
   /** full entries read lately, by line: the selection and its context are read again on every render */
   private readonly fullCache = new Map<number, TreeEntry>();
@@ -96,7 +96,7 @@ export class SessionTree {
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
-  readCutLinesFrom(lines: ElidedLines): void {
+  readCutLinesFrom(lines: LineTexts): void {
     this.cutLines = lines;
   }
 

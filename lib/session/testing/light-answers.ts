@@ -1,0 +1,171 @@
+// What the light index must answer as the full text does: the sessions it is checked on (the shared fixtures, the
+// e2e sessions and the bench generator's output, each also "stretched": every string made long enough to be cut,
+// with escapes and multi-byte characters) and the comparison of two Sessions read from the same text.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "vitest";
+import { generateSession } from "../../../bench/generate";
+import { transcriptHtml } from "../../export/html-transcript";
+import { CUT_OVER } from "../read/light-lines";
+import { compareNodes, searchSession, Session, scopeStats, type RuleSetId } from "..";
+import { transcriptMarkdown } from "../features/transcript";
+import { listFixtures } from "./golden";
+import { prng } from "./prng";
+
+const encoder = new TextEncoder();
+const E2E_SESSIONS = path.resolve(__dirname, "../../../e2e/fixtures/sessions");
+/** entries checked one by one per file (all of a small file; a seeded sample of a big one) */
+const PER_FILE = 16;
+/** of which this many also get both transcripts (each reads the whole path) */
+const TRANSCRIPTS = 4;
+
+/** Long tails for strings: escapes, quotes, multi-byte characters and an astral one, past CUT_OVER. */
+const TAILS = Array.from({ length: 64 }, (_, seed) => {
+  const pieces = ['say "hi"\n', "tab\there ", "back\\slash ", "é ü ß ", "漢字 ", "😀 ", "\u2028", "plain words and more words "];
+  const rand = prng(seed);
+  let out = "";
+  let bytes = 0;
+  while (bytes < CUT_OVER + 200) {
+    const piece = pieces[Math.floor(rand() * pieces.length)]!;
+    out += piece;
+    bytes += encoder.encode(piece).length;
+  }
+  return out;
+});
+
+function tail(n: number): string {
+  return TAILS[n % TAILS.length]!;
+}
+
+/** Every string value of every valid line made long (ids too: the index must still read them whole). */
+export function stretch(text: string): string {
+  let n = 0;
+  const grow = (value: unknown, key: string): unknown => {
+    if (typeof value === "string")
+      return value.length > 0 && !["type", "role", "timestamp", "id", "parentId", "targetId", "firstKeptEntryId"].includes(key) ? value + tail(n++) : value;
+    if (Array.isArray(value)) return value.map((v) => grow(v, key));
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, grow(v, k)]));
+    return value;
+  };
+  return text
+    .split("\n")
+    .map((line, i) => {
+      if (i === 0) return line; // the header
+      try {
+        return JSON.stringify(grow(JSON.parse(line), ""));
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
+}
+
+export interface Case {
+  name: string;
+  text: string;
+}
+
+let made: Case[] | null = null;
+
+export function cases(): Case[] {
+  return (made ??= makeCases());
+}
+
+function makeCases(): Case[] {
+  const out: Case[] = [];
+  for (const fixture of listFixtures()) {
+    const text = readFileSync(fixture.file, "utf8");
+    out.push({ name: fixture.name, text }, { name: `${fixture.name} stretched`, text: stretch(text) });
+  }
+  for (const file of readdirSync(E2E_SESSIONS, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".jsonl"))) {
+    const text = readFileSync(path.join(E2E_SESSIONS, file), "utf8");
+    out.push({ name: `e2e ${path.basename(file)}`, text }, { name: `e2e ${path.basename(file)} stretched`, text: stretch(text) });
+  }
+  out.push({ name: "generated 1500", text: generateSession({ entries: 1500, seed: 7, hugeResultEvery: 40, hugeResultChars: 200_000, imageChance: 0.05 }) });
+  return out;
+}
+
+function idsOf(session: Session): string[] {
+  const ids = [...session.tree.byId.keys()];
+  if (ids.length <= PER_FILE) return ids;
+  const rand = prng(ids.length);
+  const chosen = new Set<string>();
+  if (session.leafId) chosen.add(session.leafId);
+  chosen.add(ids[ids.length - 1]!);
+  while (chosen.size < PER_FILE) chosen.add(ids[Math.floor(rand() * ids.length)]!);
+  return [...chosen];
+}
+
+/** The answer, or the error's message: a query that throws must throw the same in both. */
+function outcome<T>(run: () => T): T | { error: string } {
+  try {
+    return run();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const FORK = {
+  sessionId: "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000",
+  timestamp: "2026-02-01T00:00:00.000Z",
+  sourcePath: "/tmp/source.jsonl",
+  labelId: (taken: Set<string>) => `l${taken.size.toString(16).padStart(7, "0")}`,
+};
+
+export function sameAnswers(full: Session, light: Session, where: string): void {
+  expect(light.parser.lineKinds, where).toEqual(full.parser.lineKinds);
+  expect(light.diagnostics(), where).toEqual(full.diagnostics());
+  expect(light.header, where).toEqual(full.header);
+  expect([light.name, light.leafId, light.reader, light.rulesChoice.reason], where).toEqual([full.name, full.leafId, full.reader, full.rulesChoice.reason]);
+  expect([...light.labels()], where).toEqual([...full.labels()]);
+  expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
+  expect(light.shape().roots, where).toEqual(full.shape().roots);
+  expect(
+    outcome(() => scopeStats(light, { kind: "session" })),
+    where,
+  ).toEqual(outcome(() => scopeStats(full, { kind: "session" })));
+  for (const query of ["the", "é ü", "漢字", 'hi"', "error"])
+    expect(searchSession(light, query), `${where} search ${query}`).toEqual(searchSession(full, query));
+  const ids = idsOf(full);
+  const readers: RuleSetId[] = [full.reader];
+  for (const [n, id] of ids.entries()) {
+    for (const reader of readers) {
+      const at = `${where} @${id} (${reader})`;
+      expect(
+        outcome(() => light.branch(id, reader).map((e) => e.id)),
+        at,
+      ).toEqual(outcome(() => full.branch(id, reader).map((e) => e.id)));
+      expect(
+        outcome(() => light.context(id, reader)),
+        at,
+      ).toEqual(outcome(() => full.context(id, reader)));
+      expect(
+        outcome(() => light.fork(id, FORK, reader).text),
+        at,
+      ).toEqual(outcome(() => full.fork(id, FORK, reader).text));
+      if (n < TRANSCRIPTS) {
+        expect(
+          outcome(() => transcriptMarkdown(light, id, { reader })),
+          at,
+        ).toEqual(outcome(() => transcriptMarkdown(full, id, { reader })));
+        expect(
+          outcome(() => transcriptHtml(light, id, { reader })),
+          at,
+        ).toEqual(outcome(() => transcriptHtml(full, id, { reader })));
+      }
+      expect(
+        outcome(() => scopeStats(light, { kind: "branch", id })),
+        at,
+      ).toEqual(outcome(() => scopeStats(full, { kind: "branch", id })));
+    }
+    expect(light.tree.full(light.tree.get(id)!), where).toEqual(full.tree.get(id));
+  }
+  const [a, b] = [ids[0], ids[ids.length - 1]];
+  if (a && b)
+    expect(
+      outcome(() => compareNodes(light, a, b)),
+      where,
+    ).toEqual(outcome(() => compareNodes(full, a, b)));
+}
