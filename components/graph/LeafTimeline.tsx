@@ -8,7 +8,7 @@
  */
 import { useMemo, type KeyboardEvent } from "react";
 import { sessionOf, useViewer, viewer } from "@/components/viewer/store";
-import { describeStep, nearestRewind, rewindIndices } from "@/lib/layout/leaf-history";
+import { describeStep, nearestRewind, sessionRewinds } from "@/lib/layout/leaf-history";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
 const MAX_TICKS = 600;
@@ -21,7 +21,7 @@ export function LeafTimeline({ className = "" }: { className?: string }) {
 
   const history = session?.tree.leafHistory;
   const count = history?.length ?? 0;
-  const rewinds = useSessionMemo((open) => rewindIndices(open.tree.leafHistory), []) ?? NO_REWINDS;
+  const rewinds = useSessionMemo((open) => sessionRewinds(open, null), []) ?? NO_REWINDS;
   const ticks = useMemo(() => {
     if (!history || count < 2) return [];
     // on a long file several rewinds share a pixel: keep one tick per 0.1 %

@@ -140,7 +140,8 @@ function filteredWithin(ids: readonly string[], facts: EntryFacts): number {
 /** per run (the display tree's array): what its card says does not change with the selection */
 const summaries = new WeakMap<readonly string[], SegmentSummary>();
 
-function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
+/** What a segment's card says of its entries (kept per run: a long run is read once). */
+export function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
   let summary = summaries.get(ids);
   if (!summary) {
     summary = {

@@ -6,7 +6,7 @@
 import type { ViewerState } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
-import { planFolds, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
+import { displayTreeOf, planFolds, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
 import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
 import type { EntryFacts, FlowElements } from "./flow-elements";
@@ -54,7 +54,12 @@ export function shownLeaf(session: Session, historyStep: number | null): { leafI
   return step ? { leafId: step.leafId, ghostAfterLine: step.line } : { leafId: session.leafId, ghostAfterLine: null };
 }
 
-/** The fold walk for the graph's options; the expanded segments are applied to it by displayTreeOf. */
+let lastFolds: { session: Session; revision: number; args: readonly unknown[]; plan: FoldPlan } | null = null;
+
+/**
+ * The fold walk for the graph's options; the expanded segments are applied to it by displayTreeOf. The last
+ * plan is kept: the loader makes it ahead of the first render (warm-graph.ts), which then finds it.
+ */
 export function foldsFor(
   session: Session,
   collapsed: ViewerState["collapsed"],
@@ -62,11 +67,31 @@ export function foldsFor(
   labels: { has(id: string): boolean },
   visible?: ((id: string) => boolean) | null,
 ): FoldPlan {
-  return planFolds(session, { collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
+  const args = [collapsed, leafId, labels, visible ?? null, session.leafId];
+  const last = lastFolds;
+  if (last && last.session === session && last.revision === session.tree.revision && last.args.every((a, i) => a === args[i])) return last.plan;
+  const plan = planFolds(session, { collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
+  lastFolds = { session, revision: session.tree.revision, args, plan };
+  return plan;
 }
 
+let lastDisplay: { plan: FoldPlan; expanded: ReadonlySet<string>; display: DisplayTree } | null = null;
+
+/** The display tree of the fold plan with `expanded` segments open (the last one kept, as foldsFor keeps its plan). */
+export function displayFor(plan: FoldPlan, expanded: ReadonlySet<string>): DisplayTree {
+  if (lastDisplay?.plan === plan && lastDisplay.expanded === expanded) return lastDisplay.display;
+  const display = displayTreeOf(plan, expanded);
+  lastDisplay = { plan, expanded, display };
+  return display;
+}
+
+let lastLayout: { session: Session; display: DisplayTree; layout: GraphLayout } | null = null;
+
 export function layoutFor(session: Session, display: DisplayTree): GraphLayout {
+  if (lastLayout?.session === session && lastLayout.display === display) return lastLayout.layout;
   const small = { width: CURSOR_WIDTH, height: CURSOR_HEIGHT };
   const full = { width: NODE_WIDTH, height: NODE_HEIGHT };
-  return layoutDisplayTree(display, { sizeOf: (key) => (session.tree.get(key)?.type === "leaf" ? small : full) });
+  const layout = layoutDisplayTree(display, { sizeOf: (key) => (session.tree.get(key)?.type === "leaf" ? small : full) });
+  lastLayout = { session, display, layout };
+  return layout;
 }

@@ -12,8 +12,7 @@ import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { toFlowElements, type GraphFlowNode } from "./flow-elements";
-import { displayTreeOf } from "@/lib/layout/display-tree";
-import { factsOf, foldsFor, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
+import { displayFor, factsOf, foldsFor, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
 
 export type { GraphModel } from "./graph-model";
 
@@ -41,7 +40,7 @@ export function useGraphModel(): GraphModel | null {
   const visible = useSessionMemo((open) => visibilityOf(open, treeFilter), [treeFilter]);
   const folds = useSessionMemo((open) => foldsFor(open, collapsed, leafId, labels, visible), [collapsed, leafId, labels, visible]);
   // opening a segment re-reads the fold plan, without another walk over the entries
-  const display = useMemo(() => (folds ? displayTreeOf(folds, expandedSegments) : null), [folds, expandedSegments]);
+  const display = useMemo(() => (folds ? displayFor(folds, expandedSegments) : null), [folds, expandedSegments]);
   const layout = useMemo(() => (session && display ? layoutFor(session, display) : null), [session, display]);
   const activePath = useSessionMemo((open) => pathIds(open, leafId), [leafId]) ?? EMPTY;
   const cut = useSessionMemo((open) => (overlay ? cutFromContext(open, selectedId) : EMPTY), [overlay, selectedId]) ?? EMPTY;

@@ -6,8 +6,9 @@
  * summaries (marks), the window and pi's compaction threshold (dashed). A
  * mark is a button: it selects its entry.
  */
+import { useMemo } from "react";
 import { viewer } from "@/components/viewer/store";
-import type { ContextSizePoint } from "@/lib/session";
+import { chartPoints, type ContextSizePoint } from "@/lib/session";
 import { compactNumber } from "./UsageLine";
 
 const W = 320;
@@ -28,16 +29,18 @@ export function ContextChart({
   contextWindow: number | null;
   threshold: number | null;
 }) {
-  const sizes = points.filter((p) => p.kind === "usage" && p.tokens !== null).map((p) => p.tokens!);
-  const top = Math.max(1, contextWindow ?? 0, current ?? 0, ...sizes, ...points.filter((p) => p.kind === "compaction").map((p) => p.tokens ?? 0));
+  // two points per unit of width at most: a long path's replies, thinned to what the line can show
+  const shown = useMemo(() => chartPoints(points, pathLength, 2 * W), [points, pathLength]);
+  const top = Math.max(1, contextWindow ?? 0, current ?? 0, shown.peak);
   const x = (index: number) => PAD + (pathLength <= 1 ? 0 : (index / (pathLength - 1)) * (W - 2 * PAD));
   const y = (tokens: number) => H - PAD - (tokens / top) * (H - 2 * PAD);
-  const usage = points.filter((p) => p.kind === "usage");
+  const usage = shown.points.filter((p) => p.kind === "usage");
   const line = usage.map((p) => `${x(p.index).toFixed(1)},${y(p.tokens!).toFixed(1)}`).join(" ");
-  const cuts = points.filter((p) => p.kind !== "usage");
+  const cuts = shown.points.filter((p) => p.kind !== "usage");
+  const replies = points.reduce((n, p) => n + (p.kind === "usage" ? 1 : 0), 0);
   return (
     <figure className="flex flex-col gap-0.5" data-testid="context-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-16 w-full overflow-visible text-muted" role="img" aria-label={chartLabel(usage, cuts, current)}>
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-16 w-full overflow-visible text-muted" role="img" aria-label={chartLabel(replies, shown.peak, cuts, current)}>
         {contextWindow ? (
           <line x1={0} x2={W} y1={y(contextWindow)} y2={y(contextWindow)} className="stroke-current" strokeDasharray="2 3" strokeWidth={0.75} />
         ) : null}
@@ -107,9 +110,8 @@ export function ContextChart({
   );
 }
 
-function chartLabel(usage: readonly ContextSizePoint[], cuts: readonly ContextSizePoint[], current: number | null): string {
-  const peak = usage.reduce((m, p) => Math.max(m, p.tokens ?? 0), 0);
+function chartLabel(replies: number, peak: number, cuts: readonly ContextSizePoint[], current: number | null): string {
   const compactions = cuts.filter((p) => p.kind === "compaction").length;
   const summaries = cuts.length - compactions;
-  return `Context size along the path: ${usage.length} replies, peak ${compactNumber(peak)} tokens, ${compactions} compaction${compactions === 1 ? "" : "s"}, ${summaries} branch summar${summaries === 1 ? "y" : "ies"}${current !== null ? `, ${compactNumber(current)} here` : ""}.`;
+  return `Context size along the path: ${replies} replies, peak ${compactNumber(peak)} tokens, ${compactions} compaction${compactions === 1 ? "" : "s"}, ${summaries} branch summar${summaries === 1 ? "y" : "ies"}${current !== null ? `, ${compactNumber(current)} here` : ""}.`;
 }

@@ -15,7 +15,8 @@ import { SessionFileInput } from "@/components/ui/SessionFileInput";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
-import { CANCELLED, loadSession, prepareParser, type LoadJob } from "@/lib/client/load-session";
+import { warmGraph } from "@/components/graph/warm-graph";
+import { CANCELLED, loadSession, prepareParser, type LoadJob, type LoadSink } from "@/lib/client/load-session";
 import { startLiveTail, type LiveTail } from "@/lib/client/live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
@@ -46,9 +47,19 @@ export function ViewerApp(props: PlanInput) {
     }
     const target = plan.target;
     let live: LiveTail | null = null;
+    let disposed = false;
+    // the session is shown once the graph's first drawing is made, a step per task (warm-graph.ts)
+    const sink: LoadSink = {
+      ...viewer,
+      sessionReady(session, entryId) {
+        void warmGraph(session, viewer.get(), entryId, () => disposed).then(() => {
+          if (!disposed) viewer.sessionReady(session, entryId);
+        });
+      },
+    };
     const started = loadSession(
       target,
-      viewer,
+      sink,
       ({ session, complete }) => {
         if (target.source.kind !== "server") return;
         // a file that no longer continues what the page read is read again, keeping the selection and tab
@@ -59,6 +70,7 @@ export function ViewerApp(props: PlanInput) {
     );
     job.current = started;
     return () => {
+      disposed = true;
       started.dispose();
       live?.stop();
     };

@@ -3,7 +3,8 @@
  * somewhere other than the entry just written below it), and how to step
  * between them. Pure; the steps come from `session.tree.leafHistory`.
  */
-import type { LeafStep } from "../session";
+import type { LeafStep, Session } from "../session";
+import { lastAnswer } from "./last-answer";
 
 /** A step where the cursor moved back instead of following the append: a branch or an HX leaf entry. */
 export function isRewind(step: LeafStep): boolean {
@@ -18,6 +19,9 @@ export function rewindIndices(history: readonly LeafStep[]): number[] {
   });
   return out;
 }
+
+/** The rewind steps of a session's leaf history. */
+export const sessionRewinds = lastAnswer<null, number[]>((session: Session) => rewindIndices(session.tree.leafHistory));
 
 /** The nearest rewind strictly before (-1) or after (+1) step `from`, or null. */
 export function nearestRewind(rewinds: readonly number[], from: number, direction: -1 | 1): number | null {

@@ -6,30 +6,31 @@
  */
 import type { Session } from "../session";
 import { modelOf } from "./describe";
+import { lastAnswer } from "./last-answer";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
-export function pathIds(session: Session, id: string | null): Set<string> {
+export const pathIds = lastAnswer((session: Session, id: string | null): Set<string> => {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
     return new Set(session.branch(id).map((entry) => entry.id));
   } catch {
     return new Set([id]);
   }
-}
+});
 
 /**
  * Entries above `id` that its context leaves out: on its full root → id path
  * but not in `session.contextEntries(id)` (cut by a compaction, or behind the
  * harness's truncated path).
  */
-export function cutFromContext(session: Session, id: string | null): Set<string> {
+export const cutFromContext = lastAnswer((session: Session, id: string | null): Set<string> => {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
     return new Set(session.cutFromContext(id).map((entry) => entry.id));
   } catch {
     return new Set();
   }
-}
+});
 
 /**
  * Where the model changes along each path: model_change entries, and
@@ -37,6 +38,10 @@ export function cutFromContext(session: Session, id: string | null): Set<string>
  * parent (pi's branch-local model rule). Value: "provider/model".
  */
 export function modelSwitches(session: Session): Map<string, string> {
+  return switchesOf(session, null);
+}
+
+const switchesOf = lastAnswer<null, Map<string, string>>((session: Session): Map<string, string> => {
   const tree = session.tree;
   const out = new Map<string, string>();
   const seen = new Set<string>();
@@ -58,4 +63,4 @@ export function modelSwitches(session: Session): Map<string, string> {
     for (const child of tree.children(id)) stack.push({ id: child, model: current });
   }
   return out;
-}
+});

@@ -39,7 +39,16 @@ export {
   type V4Problem,
   type V4LineKind,
 } from "./read/v4-log";
-export { modelView, contextSizes, wouldCompact, autoCompactAfter, type ModelView, type ContextSizePoint, type AutoCompactCheck } from "./features/model-view";
+export {
+  modelView,
+  contextSizes,
+  chartPoints,
+  wouldCompact,
+  autoCompactAfter,
+  type ModelView,
+  type ContextSizePoint,
+  type AutoCompactCheck,
+} from "./features/model-view";
 export { convertToLlm, bashExecutionToText, type LlmMessage } from "./rules/coding-agent-0.84/llm";
 export {
   calculateContextTokens,

@@ -28,7 +28,7 @@ import {
   type PiProjection,
 } from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
-import { autoCompactAfter, contextSizes, modelView, wouldCompact } from "./model-view";
+import { autoCompactAfter, chartPoints, contextSizes, modelView, wouldCompact, type ContextSizePoint } from "./model-view";
 import { linearSession } from "../testing/linear-session";
 import type { JsonObject } from "../types";
 import { readFileSync } from "node:fs";
@@ -118,6 +118,36 @@ describe("contextSizes", () => {
       expect(["aborted", "error"]).not.toContain(message.stopReason);
     }
     expect(points.some((p) => p.kind === "usage")).toBe(true);
+  });
+});
+
+describe("chartPoints", () => {
+  // a path of 10,000 replies whose sizes rise and fall, with a compaction every 2,500
+  const points: ContextSizePoint[] = [];
+  for (let index = 0; index < 10_000; index++) {
+    if (index % 2500 === 1250) points.push({ entryId: `c${index}`, index, kind: "compaction", tokens: 90_000 });
+    else points.push({ entryId: `u${index}`, index, kind: "usage", tokens: 1000 + ((index * 7919) % 5003) + (index === 4321 ? 200_000 : 0) });
+  }
+
+  it("keeps, per bucket, the smallest and largest reply in path order, every compaction, and the peak", () => {
+    const { points: shown, peak } = chartPoints(points, 10_000, 100);
+    expect(peak).toBe(Math.max(...points.map((p) => p.tokens!)));
+    expect(shown.filter((p) => p.kind === "compaction")).toEqual(points.filter((p) => p.kind === "compaction"));
+    expect(shown.map((p) => p.index)).toEqual([...shown.map((p) => p.index)].sort((a, b) => a - b));
+    expect(shown.length).toBeLessThanOrEqual(2 * 100 + 2 * 4 + 4);
+    for (let bucket = 0; bucket < 100; bucket++) {
+      const inBucket = points.filter((p) => p.kind === "usage" && Math.floor((p.index / 10_000) * 100) === bucket);
+      const kept = shown.filter((p) => p.kind === "usage" && Math.floor((p.index / 10_000) * 100) === bucket);
+      const sizes = inBucket.map((p) => p.tokens!);
+      expect(kept.map((p) => p.tokens)).toContain(Math.min(...sizes));
+      expect(kept.map((p) => p.tokens)).toContain(Math.max(...sizes));
+    }
+    expect(shown.some((p) => p.entryId === "u4321")).toBe(true);
+  });
+
+  it("keeps every point when there are fewer than the buckets", () => {
+    const few = points.slice(0, 50);
+    expect(chartPoints(few, 50, 640).points).toEqual(few);
   });
 });
 

@@ -85,6 +85,43 @@ export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
   return out;
 }
 
+/**
+ * The points a chart `buckets` wide can show: per bucket of path positions the
+ * reply with the smallest and the one with the largest context (in path order,
+ * so the line keeps every peak and trough), every compaction and branch summary,
+ * and the largest size of all (for the scale). A long session's path holds
+ * hundreds of thousands of replies; a chart a few hundred pixels wide shows
+ * no more than this.
+ */
+export function chartPoints(points: readonly ContextSizePoint[], pathLength: number, buckets: number): { points: ContextSizePoint[]; peak: number } {
+  const out: ContextSizePoint[] = [];
+  let peak = 0;
+  let bucket = -1;
+  let low: ContextSizePoint | null = null;
+  let high: ContextSizePoint | null = null;
+  const flush = () => {
+    if (low && high) out.push(...(low === high ? [low] : low.index < high.index ? [low, high] : [high, low]));
+    low = high = null;
+  };
+  for (const point of points) {
+    if (point.tokens !== null && point.tokens > peak) peak = point.tokens;
+    if (point.kind !== "usage") {
+      flush();
+      out.push(point);
+      continue;
+    }
+    const at = pathLength <= 1 ? 0 : Math.floor((point.index / pathLength) * buckets);
+    if (at !== bucket) {
+      flush();
+      bucket = at;
+    }
+    if (!low || point.tokens! < low.tokens!) low = point;
+    if (!high || point.tokens! > high.tokens!) high = point;
+  }
+  flush();
+  return { points: out, peak };
+}
+
 /** Whether pi would compact a context of `tokens` in a window of `contextWindow` (shouldCompact); null without a window. */
 export function wouldCompact(tokens: number, contextWindow: number | null, settings: CompactionSettings): boolean | null {
   return contextWindow === null || contextWindow <= 0 ? null : shouldCompact(tokens, contextWindow, settings);
