@@ -217,7 +217,11 @@ export function toFlowElements(
     let flow: GraphFlowNode;
     if (node.kind === "segment") {
       const ids = node.ids;
-      const selectedIndex = view.selectedId === null ? 0 : ids.indexOf(view.selectedId) + 1;
+      // each entry of a run descends from the one before it, so the active path (root → leaf) that meets the run
+      // holds its first entry, and a cut (which takes a path's top) that holds the last holds all: nothing here
+      // reads the whole run but the one the selection is in
+      const inRun = (id: string | null) => id !== null && display.runOf.get(id) === node.segment;
+      const selectedIndex = inRun(view.selectedId) ? ids.indexOf(view.selectedId!) + 1 : 0;
       flow = {
         ...base,
         type: "segment",
@@ -227,10 +231,10 @@ export function toFlowElements(
           ...summarise(ids, facts),
           selectedIndex,
           selectedEntry: selectedIndex > 0 ? view.selectedId : null,
-          leaf: view.leafId !== null && ids.includes(view.leafId),
-          activePath: ids.some((id) => view.activePath.has(id)),
+          leaf: inRun(view.leafId),
+          activePath: ids.length > 0 && view.activePath.has(ids[0]!),
           selected: selectedIndex > 0,
-          cut: all(ids, (id) => view.cut.has(id)),
+          cut: ids.length > 0 && view.cut.has(ids[ids.length - 1]!) && all(ids, (id) => view.cut.has(id)),
           ghost: all(ids, ghost),
         },
       };
@@ -289,7 +293,8 @@ export function toFlowElements(
 
   for (const link of layout.links) {
     const target = display.nodes.get(link.target)!;
-    const onPath = idsOf(target).some((id) => view.activePath.has(id));
+    // a run on the path has its first entry there (see above)
+    const onPath = view.activePath.has(idsOf(target)[0]!);
     const faint = all(idsOf(target), ghost);
     edges.push({
       id: `tree:${link.source}>${link.target}`,

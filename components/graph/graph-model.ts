@@ -6,7 +6,8 @@
 import type { ViewerState } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
-import { displayTreeOf, planFolds, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
+import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
+import { drain, type Steps } from "@/lib/layout/last-answer";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
 import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
 import type { EntryFacts, FlowElements } from "./flow-elements";
@@ -67,11 +68,23 @@ export function foldsFor(
   labels: { has(id: string): boolean },
   visible?: ((id: string) => boolean) | null,
 ): FoldPlan {
+  return drain(foldSteps(session, collapsed, leafId, labels, visible));
+}
+
+/** foldsFor as a walk in slices, for the loader. */
+export function* foldSteps(
+  session: Session,
+  collapsed: ViewerState["collapsed"],
+  leafId: string | null,
+  labels: { has(id: string): boolean },
+  visible?: ((id: string) => boolean) | null,
+): Steps<FoldPlan> {
   const args = [collapsed, leafId, labels, visible ?? null, session.leafId];
   const last = lastFolds;
-  if (last && last.session === session && last.revision === session.tree.revision && last.args.every((a, i) => a === args[i])) return last.plan;
-  const plan = planFolds(session, { collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
-  lastFolds = { session, revision: session.tree.revision, args, plan };
+  const revision = session.tree.revision;
+  if (last && last.session === session && last.revision === revision && last.args.every((a, i) => a === args[i])) return last.plan;
+  const plan = yield* planFoldSteps(session, { collapsed, keep: [session.leafId, leafId], labelled: labels, visible: visible ?? undefined });
+  lastFolds = { session, revision, args, plan };
   return plan;
 }
 

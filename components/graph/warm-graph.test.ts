@@ -13,7 +13,7 @@ import { warmGraph } from "./warm-graph";
 // the fold walk and the tidy layout, counted: after the warm-up the render must not make them again
 vi.mock("@/lib/layout/display-tree", async (original) => {
   const actual = await original<typeof displayTree>();
-  return { ...actual, planFolds: vi.fn(actual.planFolds), displayTreeOf: vi.fn(actual.displayTreeOf) };
+  return { ...actual, planFoldSteps: vi.fn(actual.planFoldSteps), displayTreeOf: vi.fn(actual.displayTreeOf) };
 });
 
 describe("warmGraph", () => {
@@ -27,13 +27,13 @@ describe("warmGraph", () => {
     const other = fixtureSession("ca-tiny");
     foldsFor(other, state.collapsed, other.leafId, other.labels(), null);
     await warmGraph(session, state, null, () => false);
-    const walks = vi.mocked(displayTree.planFolds).mock.calls.length;
+    const walks = vi.mocked(displayTree.planFoldSteps).mock.calls.length;
     const displays = vi.mocked(displayTree.displayTreeOf).mock.calls.length;
     // the hook's calls, with the store's state as the first render reads it
     const plan = foldsFor(session, state.collapsed, leafId, session.labels(), visibilityOf(session, state.treeFilter));
     const display = displayFor(plan, state.expandedSegments);
     layoutFor(session, display);
-    expect(vi.mocked(displayTree.planFolds).mock.calls.length).toBe(walks);
+    expect(vi.mocked(displayTree.planFoldSteps).mock.calls.length).toBe(walks);
     expect(vi.mocked(displayTree.displayTreeOf).mock.calls.length).toBe(displays);
     expect(plan).not.toBe(before.plan);
     expect(plan).toEqual(before.plan);

@@ -9,10 +9,11 @@
 import type { ViewerState } from "@/components/viewer/store";
 import type { Session } from "@/lib/session";
 import { sessionRewinds } from "@/lib/layout/leaf-history";
-import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
+import type { Steps } from "@/lib/layout/last-answer";
+import { cutFromContext, modelSwitchSteps, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { summarise } from "./flow-elements";
-import { displayFor, factsOf, foldsFor, layoutFor, shownLeaf } from "./graph-model";
+import { displayFor, factsOf, foldSteps, foldsFor, layoutFor, shownLeaf } from "./graph-model";
 
 /** Time one task may take before it hands the page back (the summaries of many segments are made in slices). */
 const SLICE_MS = 40;
@@ -32,34 +33,42 @@ function nextTask(): Promise<void> {
 export async function warmGraph(session: Session, state: ViewerState, entryId: string | null, cancelled: () => boolean): Promise<void> {
   const leafId = shownLeaf(session, state.historyStep).leafId;
   const selectedId = entryId && session.tree.get(entryId) ? entryId : session.leafId;
+  let started = performance.now();
+  /** Hands the page back when this task has run long enough; false once the load is given up. */
+  const pause = async (): Promise<boolean> => {
+    if (performance.now() - started < SLICE_MS) return !cancelled();
+    await nextTask();
+    started = performance.now();
+    return !cancelled();
+  };
+  /** Runs a walk a slice per task. */
+  const walk = async <T>(steps: Steps<T>): Promise<boolean> => {
+    for (;;) {
+      if (steps.next().done) return true;
+      if (!(await pause())) return false;
+    }
+  };
   const steps: (() => unknown)[] = [
     () => session.shape(),
-    () => modelSwitches(session),
     () => pathIds(session, leafId),
     () => sessionRewinds(session, null),
     () => state.contextOverlay && cutFromContext(session, selectedId),
   ];
   for (const step of steps) {
-    await nextTask();
-    if (cancelled()) return;
+    if (!(await pause())) return;
     step();
   }
-  await nextTask();
-  if (cancelled()) return;
+  if (!(await walk(modelSwitchSteps(session)))) return;
   const visible = visibilityOf(session, state.treeFilter);
+  const folds = foldSteps(session, state.collapsed, leafId, session.labels(), visible);
+  if (!(await walk(folds))) return;
   const plan = foldsFor(session, state.collapsed, leafId, session.labels(), visible);
   const facts = factsOf(session);
-  let started = performance.now();
   for (const item of plan.items) {
-    if (performance.now() - started > SLICE_MS) {
-      await nextTask();
-      if (cancelled()) return;
-      started = performance.now();
-    }
+    if (!(await pause())) return;
     if (item.kind === "entry") facts.describe(item.id);
     else summarise(item.ids, facts);
   }
-  await nextTask();
-  if (cancelled()) return;
+  if (!(await pause())) return;
   layoutFor(session, displayFor(plan, state.expandedSegments));
 }

@@ -11,6 +11,7 @@
  * Not responsible for positions (see tidy-layout.ts) or for highlighting.
  */
 import type { Session, TreeEntry } from "../session";
+import { drain, STEP_EVERY, type Steps } from "./last-answer";
 import { FOLD_THRESHOLD } from "./sizes";
 import { visibleForest } from "./tree-filter";
 
@@ -117,6 +118,11 @@ export function buildDisplayTree(session: Session, options: DisplayOptions = {})
 
 /** Walks the entries once: everything of `options` but `expanded`, which displayTreeOf applies. */
 export function planFolds(session: Session, options: Omit<DisplayOptions, "expanded"> = {}): FoldPlan {
+  return drain(planFoldSteps(session, options));
+}
+
+/** planFolds as a walk in slices (see lastAnswerSteps), for the loader. */
+export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "expanded"> = {}): Steps<FoldPlan> {
   const tree = session.tree;
   const threshold = options.threshold ?? FOLD_THRESHOLD;
   const collapsed = options.collapsed ?? new Set<string>();
@@ -164,7 +170,9 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
   const stack: { id: string; parent: number }[] = [];
   for (let i = rootIds.length - 1; i >= 0; i--) stack.push({ id: rootIds[i]!, parent: -1 });
 
+  let steps = 0;
   while (stack.length) {
+    if (++steps % STEP_EVERY === 0) yield;
     const { id, parent } = stack.pop()!;
     if (visited.has(id)) continue;
     const entry = tree.get(id);
@@ -176,6 +184,7 @@ export function planFolds(session: Session, options: Omit<DisplayOptions, "expan
       const run = [id];
       let next = children[0]!;
       while (!visited.has(next)) {
+        if (++steps % STEP_EVERY === 0) yield;
         const after = childrenOf(next);
         if (!foldable(next, tree.get(next), after)) break;
         visited.add(next);

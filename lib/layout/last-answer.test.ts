@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Session } from "../session";
+import { generateSession } from "../../bench/generate";
+import { Session } from "../session";
 import { linearSession } from "../session/testing/linear-session";
-import { lastAnswer } from "./last-answer";
-import { pathIds } from "./marks";
+import { planFolds, planFoldSteps } from "./display-tree";
+import { lastAnswer, STEP_EVERY } from "./last-answer";
+import { modelSwitches, modelSwitchSteps, pathIds } from "./marks";
 
 /** Appends an entry as the live tail does. */
 function append(session: Session, id: string, parentId: string, role: string): void {
@@ -38,5 +40,26 @@ describe("lastAnswer", () => {
     expect([...pathIds(session, "m1")]).toEqual(["m1"]);
     append(session, "m2", "m1", "user");
     expect([...pathIds(session, "m2")]).toEqual(["m1", "m2"]);
+  });
+});
+
+describe("walks in slices (Steps)", () => {
+  const text = generateSession({ entries: 6000, seed: 11 });
+  const session = Session.fromText(text);
+
+  it.each([
+    ["planFolds", () => planFoldSteps(session, { keep: [session.leafId] }), () => planFolds(session, { keep: [session.leafId] })],
+    // a fresh session: the walk keeps its answer for this one
+    ["modelSwitches", () => modelSwitchSteps(session), () => modelSwitches(Session.fromText(text))],
+  ] as const)("%s stops every few thousand entries and ends with the answer it gives at once", (_, steps, atOnce) => {
+    const walk = steps();
+    let pauses = 0;
+    let next = walk.next();
+    while (!next.done) {
+      pauses++;
+      next = walk.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(6000 / STEP_EVERY));
+    expect(next.value).toEqual(atOnce());
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Session } from "../session";
 import { modelOf } from "./describe";
-import { lastAnswer } from "./last-answer";
+import { lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answer";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
 export const pathIds = lastAnswer((session: Session, id: string | null): Set<string> => {
@@ -38,15 +38,22 @@ export const cutFromContext = lastAnswer((session: Session, id: string | null): 
  * parent (pi's branch-local model rule). Value: "provider/model".
  */
 export function modelSwitches(session: Session): Map<string, string> {
-  return switchesOf(session, null);
+  return switchesOf.get(session, null);
 }
 
-const switchesOf = lastAnswer<null, Map<string, string>>((session: Session): Map<string, string> => {
+/** modelSwitches as a walk in slices (see lastAnswerSteps), for the loader. */
+export function modelSwitchSteps(session: Session): Steps<Map<string, string>> {
+  return switchesOf.steps(session, null);
+}
+
+const switchesOf = lastAnswerSteps<null, Map<string, string>>(function* (session: Session): Steps<Map<string, string>> {
   const tree = session.tree;
   const out = new Map<string, string>();
   const seen = new Set<string>();
   const stack: { id: string; model: string | null }[] = session.shape().roots.map((id) => ({ id, model: null }));
+  let visited = 0;
   while (stack.length) {
+    if (++visited % STEP_EVERY === 0) yield;
     const { id, model } = stack.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
