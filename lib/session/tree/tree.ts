@@ -42,6 +42,9 @@ export interface NodeInfo {
   parentId: string | null;
   /** pi's path-walk state here, computed when the entry arrives (valid while no ancestry changed) */
   state: PathState | null;
+  /** the node `get(entry.parentId)` finds, remembered by parentNode while `upRevision` is the structure revision */
+  up: NodeInfo | null;
+  upRevision: number;
 }
 
 /**
@@ -153,7 +156,7 @@ export class SessionTree {
       this.detach(id, previous.parentId);
     }
     const parentId = typeof entry.parentId === "string" && entry.parentId !== id ? entry.parentId : null;
-    const node: NodeInfo = { entry: entry as TreeEntry, line, index, parentId, state: this.initialState(entry as TreeEntry, id) };
+    const node: NodeInfo = { entry: entry as TreeEntry, line, index, parentId, state: this.initialState(entry as TreeEntry, id), up: null, upRevision: -1 };
     this.byId.set(id, node);
     this.attach(id, parentId);
     const waiting = this.waitingForParent.get(id);
@@ -199,6 +202,20 @@ export class SessionTree {
 
   node(id: string): NodeInfo | undefined {
     return this.byId.get(id);
+  }
+
+  /**
+   * The node of the entry's own `parentId` as `get` finds it (pi's walks follow that field, missing or not):
+   * walks up a long path step by step without a lookup by id each, once a walk has been there. An answer is
+   * kept until the structure revision moves: nothing else changes which node an id finds.
+   */
+  parentNode(node: NodeInfo): NodeInfo | undefined {
+    if (node.upRevision === this.shapeVersion) return node.up ?? undefined;
+    const parentId = node.entry.parentId;
+    const up = parentId ? this.byId.get(parentId as string) : undefined;
+    node.up = up ?? null;
+    node.upRevision = this.shapeVersion;
+    return up;
   }
 
   /** Entries whose parent is `parentId` (null: the roots), in pi's `/tree` order; valid until the tree changes. */

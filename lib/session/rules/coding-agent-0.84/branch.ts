@@ -12,13 +12,12 @@ export function cycleError(id: string): SessionQueryError {
  */
 export function caBranch(tree: SessionTree, id: string): TreeEntry[] {
   const path: TreeEntry[] = [];
-  let current = tree.get(id);
+  let node = tree.node(id);
   const limit = tree.size;
-  while (current) {
-    path.push(current);
+  while (node) {
+    path.push(node.entry);
     if (path.length > limit) throw cycleError(id);
-    const parentId = current.parentId;
-    current = parentId ? tree.get(parentId as string) : undefined;
+    node = tree.parentNode(node);
   }
   return path.reverse();
 }
@@ -34,9 +33,10 @@ export function caBranchSinceCompaction(tree: SessionTree, id: string): TreeEntr
   const seen = new Set<string>();
   let firstKept: unknown;
   let compactionMet = false;
-  let current = tree.get(id);
+  let node = tree.node(id);
   const limit = tree.size;
-  while (current) {
+  while (node) {
+    const current = node.entry;
     path.push(current);
     if (path.length > limit) throw cycleError(id);
     if (compactionMet && current.id === firstKept) break;
@@ -46,8 +46,7 @@ export function caBranchSinceCompaction(tree: SessionTree, id: string): TreeEntr
       firstKept = current.firstKeptEntryId;
       if (seen.has(firstKept as string)) break;
     }
-    const parentId = current.parentId;
-    current = parentId ? tree.get(parentId as string) : undefined;
+    node = tree.parentNode(node);
   }
   return path.reverse();
 }
