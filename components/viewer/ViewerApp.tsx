@@ -16,7 +16,7 @@ import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
 import { warmGraph } from "@/components/graph/warm-graph";
-import { CANCELLED, loadSession, prepareParser, type LoadJob, type LoadSink } from "@/lib/client/load-session";
+import { CANCELLED, loadSession, prepareParser, type LoadJob } from "@/lib/client/load-session";
 import { startLiveTail, type LiveTail } from "@/lib/client/live-tail";
 import { LoadingView } from "./LoadingView";
 import { planFor, uploadTarget, type Plan, type PlanInput } from "./load-plan";
@@ -26,6 +26,7 @@ import { compareB, sessionOf, useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
 import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
+import { warmingSink } from "./warming-sink";
 import { ViewerMessage } from "./ViewerMessage";
 
 export function ViewerApp(props: PlanInput) {
@@ -47,19 +48,11 @@ export function ViewerApp(props: PlanInput) {
     }
     const target = plan.target;
     let live: LiveTail | null = null;
-    let disposed = false;
     // the session is shown once the graph's first drawing is made, a step per task (warm-graph.ts)
-    const sink: LoadSink = {
-      ...viewer,
-      sessionReady(session, entryId) {
-        void warmGraph(session, viewer.get(), entryId, () => disposed).then(() => {
-          if (!disposed) viewer.sessionReady(session, entryId);
-        });
-      },
-    };
+    const warming = warmingSink(viewer, (session, entryId, cancelled) => warmGraph(session, viewer.get(), entryId, cancelled));
     const started = loadSession(
       target,
-      sink,
+      warming.sink,
       ({ session, complete }) => {
         if (target.source.kind !== "server") return;
         // a file that no longer continues what the page read is read again, keeping the selection and tab
@@ -68,9 +61,16 @@ export function ViewerApp(props: PlanInput) {
       },
       (locked) => setPlan({ kind: "locked", target, locked }),
     );
-    job.current = started;
+    job.current = {
+      cancel() {
+        if (!warming.cancel()) return started.cancel();
+        started.dispose();
+        live?.stop();
+      },
+      dispose: () => started.dispose(),
+    };
     return () => {
-      disposed = true;
+      warming.dispose();
       started.dispose();
       live?.stop();
     };
