@@ -7,6 +7,7 @@
  * level in force, what compaction cut and what the path holds that is never
  * sent.
  */
+import { EntryIdLink } from "./EntryIdLink";
 import { useMemo, useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import type { ContextMessage, Session, TreeEntry } from "@/lib/session";
@@ -299,17 +300,7 @@ function MessageRow({
         <span className="w-10 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums" title="pi's estimateTokens (chars/4, images 1,200)">
           {tokens === null ? "?" : compactNumber(tokens)}
         </span>
-        <button
-          type="button"
-          onClick={() => {
-            viewer.select(item.entryId);
-            viewer.setTab("entry");
-          }}
-          title={`Open ${item.entryId} in the Entry tab`}
-          className="shrink-0 font-mono text-[11px] text-accent hover:underline"
-        >
-          {item.entryId}
-        </button>
+        <EntryIdLink entryId={item.entryId} />
       </div>
       {open ? (
         <div className="px-3 pt-1 pb-3 pl-11">

@@ -7,8 +7,8 @@
  * Each row opens to the exact text and JSON pi sends; "Copy JSON" copies the
  * whole array.
  */
+import { EntryIdLink } from "./EntryIdLink";
 import { useState } from "react";
-import { viewer } from "@/components/viewer/store";
 import type { LlmMessage, ModelView } from "@/lib/session";
 import { Chip } from "./Fields";
 import { KindBadge } from "./KindBadge";
@@ -107,17 +107,7 @@ function LlmRow({ row, n, tokens, open, onToggle }: { row: LlmMessage; n: number
         <span className="w-10 shrink-0 text-right font-mono text-[11px] text-muted tabular-nums" title="pi's estimateTokens of the message before conversion">
           {tokens === null ? "?" : compactNumber(tokens)}
         </span>
-        <button
-          type="button"
-          onClick={() => {
-            viewer.select(row.entryId);
-            viewer.setTab("entry");
-          }}
-          title={`Open ${row.entryId} in the Entry tab`}
-          className="shrink-0 font-mono text-[11px] text-accent hover:underline"
-        >
-          {row.entryId}
-        </button>
+        <EntryIdLink entryId={row.entryId} />
       </div>
       {open ? (
         <div className="flex flex-col gap-2 px-3 pt-1 pb-3 pl-11 text-[12px]">

@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import { SessionQueryError, type ForkResult, type ModelView, type Session } from "../index";
 import type { V4Entry } from "./random-session-versions";
 import { stableStringify } from "./golden";
+import { prng } from "./prng";
 import type { WrittenEntry } from "./random-session";
 
 const REPO = path.resolve(__dirname, "../../..");
@@ -261,19 +262,8 @@ export const SUMMARY_BUDGETS = [0, 40, 400, 4000, 200000 - 16384];
 /** Deterministic (old leaf, target) pairs among `ids`, about `count` of them. */
 export function summaryPairs(ids: readonly string[], count: number, seed: number): [string, string][] {
   if (ids.length === 0) return [];
-  const rng = mulberry(seed);
+  const rng = prng(seed);
   return Array.from({ length: count }, () => [ids[Math.floor(rng() * ids.length)]!, ids[Math.floor(rng() * ids.length)]!]);
-}
-
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { SessionTree } from "../../tree/tree";
 import { SessionQueryError, type JsonObject, type TreeEntry } from "../../types";
-import { asQueryError } from "./compaction";
+import { asQueryError, FileOps } from "./compaction";
 import { estimateTokens, type TokenRules } from "./tokens";
 
 /** pi's default `branchSummary.reserveTokens`: the summarizer's budget is the model's window (128,000 when unknown) less this */
@@ -69,16 +69,9 @@ function messageOf(entry: TreeEntry, rules: BranchSummaryRules, edit: TreeEntry 
     case "custom_message":
       if (!rules.customMessages) return undefined;
       if (edit && rules.editedMessage) return rules.editedMessage(entry, edit);
-      return {
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: rules.time(entry.timestamp),
-      };
+      return customMessageOf(entry, rules.time);
     case "branch_summary":
-      return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: rules.time(entry.timestamp) };
+      return branchSummaryMessageOf(entry, rules.time);
     case "compaction":
       return { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: rules.time(entry.timestamp) };
     default:
@@ -86,19 +79,21 @@ function messageOf(entry: TreeEntry, rules: BranchSummaryRules, edit: TreeEntry 
   }
 }
 
-/** extractFileOpsFromMessage: the paths of read, write and edit tool calls in an assistant message */
-function addFileOps(message: JsonObject, read: Set<unknown>, written: Set<unknown>, edited: Set<unknown>): void {
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return;
-  for (const block of message.content as unknown[]) {
-    if (typeof block !== "object" || block === null) continue;
-    const call = block as { type?: unknown; arguments?: unknown; name?: unknown };
-    if (call.type !== "toolCall" || !("arguments" in call) || !("name" in call) || !call.arguments) continue;
-    const path = (call.arguments as { path?: unknown }).path;
-    if (typeof path !== "string" || !path) continue;
-    if (call.name === "read") read.add(path);
-    else if (call.name === "write") written.add(path);
-    else if (call.name === "edit") edited.add(path);
-  }
+/** createCustomMessage of a custom_message entry, its timestamp read as the writer keeps it */
+export function customMessageOf(entry: TreeEntry, time: (timestamp: unknown) => number): JsonObject {
+  return {
+    role: "custom",
+    customType: entry.customType,
+    content: entry.content,
+    display: entry.display,
+    details: entry.details,
+    timestamp: time(entry.timestamp),
+  };
+}
+
+/** createBranchSummaryMessage of a branch_summary entry */
+export function branchSummaryMessageOf(entry: TreeEntry, time: (timestamp: unknown) => number): JsonObject {
+  return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: time(entry.timestamp) };
 }
 
 /** collectEntriesForBranchSummary and prepareBranchEntries; `budget` 0: no limit. Throws SessionQueryError where pi throws. */
@@ -140,14 +135,10 @@ function prepared(rules: BranchSummaryRules, oldLeafId: string | null, targetId:
     collected.reverse();
   }
 
-  const read = new Set<unknown>();
-  const written = new Set<unknown>();
-  const edited = new Set<unknown>();
+  const files = new FileOps();
   for (const entry of collected) {
     if (entry.type !== "branch_summary" || !entry.details || (entry.fromHook && !rules.fromHookCounts)) continue;
-    const details = entry.details as { readFiles?: unknown; modifiedFiles?: unknown };
-    if (Array.isArray(details.readFiles)) for (const f of details.readFiles) read.add(f);
-    if (Array.isArray(details.modifiedFiles)) for (const f of details.modifiedFiles) edited.add(f);
+    files.fromDetails(entry.details);
   }
   const edits = new Map<unknown, TreeEntry>();
   if (rules.editedMessage) for (const entry of collected) if (entry.type === "context_edit") edits.set(entry.targetId, entry);
@@ -158,7 +149,7 @@ function prepared(rules: BranchSummaryRules, oldLeafId: string | null, targetId:
     const entry = collected[i]!;
     const message = messageOf(entry, rules, edits.get(entry.id));
     if (!message) continue;
-    addFileOps(message, read, written, edited);
+    files.fromMessage(message);
     const size = estimateTokens(message, rules.tokens);
     if (budget > 0 && tokens + size > budget) {
       // a summary is worth keeping even over the budget, while the budget is not nearly spent
@@ -172,7 +163,6 @@ function prepared(rules: BranchSummaryRules, oldLeafId: string | null, targetId:
     messages.unshift({ message, entryId: entry.id });
     tokens += size;
   }
-  const modified = new Set([...edited, ...written]);
   const kept = new Set(messages.map((m) => m.entryId));
   const overBudgetIds: string[] = [];
   for (let i = 0; i <= stoppedAt; i++) {
@@ -185,7 +175,6 @@ function prepared(rules: BranchSummaryRules, oldLeafId: string | null, targetId:
     messages,
     tokens,
     overBudgetIds,
-    readFiles: ([...read].filter((f) => !modified.has(f)) as string[]).sort(),
-    modifiedFiles: ([...modified] as string[]).sort(),
+    ...files.lists(),
   };
 }

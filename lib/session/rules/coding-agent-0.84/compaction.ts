@@ -83,6 +83,35 @@ export class FileOps {
   }
 }
 
+/** What items [from, to) yield, oldest first, and the entries that yield it (an entry that yields nothing is left out). */
+export function collectMessages(
+  from: number,
+  to: number,
+  at: (i: number) => { id: string; messages: readonly JsonObject[] },
+): { messages: JsonObject[]; ids: string[] } {
+  const messages: JsonObject[] = [];
+  const ids: string[] = [];
+  for (let i = from; i < to; i++) {
+    const item = at(i);
+    if (item.messages.length === 0) continue;
+    messages.push(...item.messages);
+    ids.push(item.id);
+  }
+  return { messages, ids };
+}
+
+/** computeFileLists at the end of prepareCompaction: the previous compaction's lists (a hook's only where `hookCounts`), then the summarized tool calls. */
+export function summarizedFiles(
+  previous: TreeEntry | null,
+  hookCounts: boolean,
+  ...parts: { messages: readonly JsonObject[] }[]
+): { readFiles: string[]; modifiedFiles: string[] } {
+  const files = new FileOps();
+  if (previous && (hookCounts || !previous.fromHook) && previous.details) files.fromDetails(previous.details);
+  for (const part of parts) for (const message of part.messages) files.fromMessage(message);
+  return files.lists();
+}
+
 interface CutPoint {
   firstKeptEntryIndex: number;
   turnStartIndex: number;
@@ -153,26 +182,14 @@ export function prepareCompaction(path: readonly TreeEntry[], keepRecentTokens: 
       const message = entry.type === "compaction" ? undefined : rules.messages(entry)[0]?.message;
       return rules.skipSystem && message?.role === "system" ? undefined : message;
     };
-    const collect = (from: number, to: number) => {
-      const messages: JsonObject[] = [];
-      const ids: string[] = [];
-      for (let i = from; i < to; i++) {
+    const collect = (from: number, to: number) =>
+      collectMessages(from, to, (i) => {
         const message = messageOf(path[i]!);
-        if (message) {
-          messages.push(message);
-          ids.push(path[i]!.id);
-        }
-      }
-      return { messages, ids };
-    };
+        return { id: path[i]!.id, messages: message ? [message] : [] };
+      });
     const summarize = collect(start, historyEnd);
     const prefix = cut.isSplitTurn ? collect(cut.turnStartIndex, cut.firstKeptEntryIndex) : { messages: [], ids: [] };
     if (summarize.messages.length === 0 && prefix.messages.length === 0) return null;
-    const files = new FileOps();
-    const previous = previousIndex >= 0 ? path[previousIndex]! : null;
-    if (previous && !previous.fromHook && previous.details) files.fromDetails(previous.details);
-    for (const message of summarize.messages) files.fromMessage(message);
-    for (const message of prefix.messages) files.fromMessage(message);
     return {
       firstKeptEntryId: firstKept.id,
       messagesToSummarize: summarize.messages,
@@ -182,7 +199,7 @@ export function prepareCompaction(path: readonly TreeEntry[], keepRecentTokens: 
       isSplitTurn: cut.isSplitTurn,
       tokensBefore,
       previousSummary,
-      ...files.lists(),
+      ...summarizedFiles(previousIndex >= 0 ? path[previousIndex]! : null, false, summarize, prefix),
     };
   } catch (error) {
     asQueryError(error);

@@ -6,7 +6,7 @@
  * the summary, and does not cut in front of a failed reply whose omission is
  * all that follows the last visible input.
  */
-import { asQueryError, FileOps, type CompactionPreview } from "../coding-agent-0.84/compaction";
+import { asQueryError, collectMessages, summarizedFiles, type CompactionPreview } from "../coding-agent-0.84/compaction";
 import { estimateTokens } from "../coding-agent-0.84/tokens";
 import type { ContextMessage, JsonObject, TreeEntry } from "../../types";
 import { CODING_AGENT_087_TOKENS, estimateProjectedContextTokens } from "./tokens";
@@ -120,25 +120,14 @@ export function prepareProjectedCompaction(
     const firstKept = entries[cut.firstKeptEntryIndex]?.source;
     if (!firstKept?.id) return null;
     const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-    const collect = (from: number, to: number) => {
-      const messages: JsonObject[] = [];
-      const ids: string[] = [];
-      for (const entry of entries.slice(from, to)) {
-        if (entry.source.type === "compaction") continue;
-        const kept = entry.messages.filter((m) => m.role !== "system");
-        if (kept.length) ids.push(entry.source.id);
-        messages.push(...kept);
-      }
-      return { messages, ids };
-    };
+    const collect = (from: number, to: number) =>
+      collectMessages(from, to, (i) => {
+        const { source, messages } = entries[i]!;
+        return { id: source.id, messages: source.type === "compaction" ? [] : messages.filter((m) => m.role !== "system") };
+      });
     const summarize = collect(start, historyEnd);
     const prefix = cut.isSplitTurn ? collect(cut.turnStartIndex, cut.firstKeptEntryIndex) : { messages: [], ids: [] };
     if (summarize.messages.length === 0 && prefix.messages.length === 0) return null;
-    const files = new FileOps();
-    const previous = previousIndex >= 0 ? entries[previousIndex]!.source : null;
-    if (previous && !previous.fromHook && previous.details) files.fromDetails(previous.details);
-    for (const message of summarize.messages) files.fromMessage(message);
-    for (const message of prefix.messages) files.fromMessage(message);
     return {
       firstKeptEntryId: firstKept.id,
       messagesToSummarize: summarize.messages,
@@ -148,7 +137,7 @@ export function prepareProjectedCompaction(
       isSplitTurn: cut.isSplitTurn,
       tokensBefore,
       previousSummary,
-      ...files.lists(),
+      ...summarizedFiles(previousIndex >= 0 ? entries[previousIndex]!.source : null, false, summarize, prefix),
     };
   } catch (error) {
     asQueryError(error);

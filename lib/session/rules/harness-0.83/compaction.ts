@@ -4,7 +4,8 @@
  * path (which starts at the last compaction), counts only message entries,
  * and records the messages it keeps as the compaction's retained tail.
  */
-import { asQueryError, FileOps, type CompactionPreview } from "../coding-agent-0.84/compaction";
+import { branchSummaryMessageOf, customMessageOf } from "../coding-agent-0.84/branch-summary";
+import { asQueryError, collectMessages, summarizedFiles, type CompactionPreview } from "../coding-agent-0.84/compaction";
 import { estimateTokens, type TokenRules } from "../coding-agent-0.84/tokens";
 import { SessionQueryError, type JsonObject, type TreeEntry } from "../../types";
 
@@ -33,18 +34,9 @@ function messageOf(entry: TreeEntry, rules: HarnessCompactionRules): JsonObject 
     case "message":
       return entry.message as JsonObject;
     case "custom_message":
-      return rules.customMessages
-        ? {
-            role: "custom",
-            customType: entry.customType,
-            content: entry.content,
-            display: entry.display,
-            details: entry.details,
-            timestamp: rules.time(entry.timestamp),
-          }
-        : undefined;
+      return rules.customMessages ? customMessageOf(entry, rules.time) : undefined;
     case "branch_summary":
-      return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: rules.time(entry.timestamp) };
+      return branchSummaryMessageOf(entry, rules.time);
     default:
       return undefined; // a compaction is never summarized again
   }
@@ -122,25 +114,14 @@ export function prepareHarnessCompaction(path: readonly TreeEntry[], keep: numbe
     const firstKept = entries[cut.firstKeptEntryIndex];
     if (!rules.retainedTailEntries && !firstKept?.id) throw new SessionQueryError("invalid", "First kept entry has no UUID - session may need migration");
     const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-    const collect = (from: number, to: number) => {
-      const messages: JsonObject[] = [];
-      const ids: string[] = [];
-      for (let i = from; i < to; i++) {
+    const collect = (from: number, to: number) =>
+      collectMessages(from, to, (i) => {
         const message = messageOf(entries[i]!, rules);
-        if (message) {
-          messages.push(message);
-          ids.push(entries[i]!.id);
-        }
-      }
-      return { messages, ids };
-    };
+        return { id: entries[i]!.id, messages: message ? [message] : [] };
+      });
     const summarize = collect(start, historyEnd);
     const prefix = cut.isSplitTurn ? collect(cut.turnStartIndex, cut.firstKeptEntryIndex) : { messages: [], ids: [] };
     const retained = collect(cut.firstKeptEntryIndex, entries.length);
-    const files = new FileOps();
-    if (previous && (rules.fromHookCounts || !previous.fromHook) && previous.details) files.fromDetails(previous.details);
-    for (const message of summarize.messages) files.fromMessage(message);
-    for (const message of prefix.messages) files.fromMessage(message);
     return {
       firstKeptEntryId: firstKept?.id ?? "",
       messagesToSummarize: summarize.messages,
@@ -151,7 +132,7 @@ export function prepareHarnessCompaction(path: readonly TreeEntry[], keep: numbe
       tokensBefore,
       previousSummary: previous ? (previous.summary as string) : null,
       retainedTail: retained.messages,
-      ...files.lists(),
+      ...summarizedFiles(previous, rules.fromHookCounts, summarize, prefix),
     };
   } catch (error) {
     asQueryError(error);
