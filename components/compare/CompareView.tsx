@@ -8,7 +8,7 @@
 import { QueryError } from "@/components/inspector/QueryError";
 import { Icon } from "@/components/ui/Icon";
 import { compareA, compareB, sessionOf, useViewer, viewer } from "@/components/viewer/store";
-import type { LabelState } from "@/lib/session";
+import { compareNodes, type LabelState, type Session } from "@/lib/session";
 import { CompareFacts } from "./CompareFacts";
 import { openComparison } from "./compare-model";
 import { EndpointCard, AncestorLine } from "./Endpoints";
@@ -17,6 +17,14 @@ import { SegmentColumns } from "./SegmentColumns";
 import { BranchSummaryBody } from "@/components/inspector/BranchSummaryPreview";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 
+function safeCompare(session: Session, a: string, b: string): unknown {
+  try {
+    return compareNodes(session, a, b);
+  } catch (error) {
+    return error;
+  }
+}
+
 export function CompareView() {
   const view = useViewer(openComparison);
   const session = useViewer(sessionOf);
@@ -24,6 +32,9 @@ export function CompareView() {
   const a = useViewer(compareA);
   const b = useViewer(compareB);
   const labels = useSessionMemo((session) => session.labels(), []) ?? new Map<string, LabelState>();
+  // reads the content the comparison shows from the file, when the session reads it on demand (openComparison
+  // compares light entries until then)
+  useSessionMemo((session) => (a !== null && b !== null ? safeCompare(session, a, b) : null), [a, b]);
 
   if (!session || !view || a === null || b === null) return null;
 

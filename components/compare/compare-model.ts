@@ -12,7 +12,7 @@ export type CompareRole = "a" | "b" | "ancestor" | "segment-a" | "segment-b";
 export type ComparisonView =
   { ok: true; result: Comparison; roles: ReadonlyMap<string, CompareRole> } | { ok: false; error: unknown; roles: ReadonlyMap<string, CompareRole> };
 
-let cached: { session: Session; a: string; b: string; revision: number; view: ComparisonView } | null = null;
+let cached: { session: Session; a: string; b: string; revision: number; view: ComparisonView; complete: boolean; reads: object | null } | null = null;
 
 function rolesOf(result: Comparison): Map<string, CompareRole> {
   const roles = new Map<string, CompareRole>();
@@ -24,11 +24,19 @@ function rolesOf(result: Comparison): Map<string, CompareRole> {
   return roles;
 }
 
-export function comparisonView(session: Session, a: string, b: string, revision: number): ComparisonView {
-  if (cached && cached.session === session && cached.a === a && cached.b === b && cached.revision === revision) return cached.view;
+/**
+ * The comparison of `a` and `b`, kept while the session, its revision and the two are the same. A session read
+ * on demand compares light entries until the content the comparison asks for is read (CompareView reads it);
+ * such a view is kept only until the next content read (`reads`: the store's contentReads) ends or starts.
+ */
+export function comparisonView(session: Session, a: string, b: string, revision: number, reads: object | null = null): ComparisonView {
+  if (cached && cached.session === session && cached.a === a && cached.b === b && cached.revision === revision && (cached.complete || cached.reads === reads))
+    return cached.view;
   let view: ComparisonView;
+  let complete = true;
   try {
-    const result = compareNodes(session, a, b);
+    const { value: result, lines } = session.tree.readLightly(() => compareNodes(session, a, b));
+    complete = lines.length === 0;
     view = { ok: true, result, roles: rolesOf(result) };
   } catch (error) {
     view = {
@@ -40,7 +48,7 @@ export function comparisonView(session: Session, a: string, b: string, revision:
       ] as const),
     };
   }
-  cached = { session, a, b, revision, view };
+  cached = { session, a, b, revision, view, complete, reads };
   return view;
 }
 
@@ -49,7 +57,7 @@ export function openComparison(state: ViewerState): ComparisonView | null {
   const a = compareA(state);
   const b = compareB(state);
   if (!state.doc || a === null || b === null) return null;
-  return comparisonView(state.doc.session, a, b, state.doc.revision);
+  return comparisonView(state.doc.session, a, b, state.doc.revision, state.contentReads);
 }
 
 /** An entry's role in the open comparison (a store selector: cheap once the comparison is cached). */

@@ -39,16 +39,18 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   const harness = session.rules.id === "hx";
   const [forkKind, setForkKind] = useState<ForkKind>("hx-at");
   const kind: ForkKind = harness ? forkKind : "ca";
-  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id, kind), transcript: transcriptProblem(open, id) }), [id, kind]) ?? {
+  // whether pi's fork and a transcript can be made does not depend on content: light entries answer it
+  const problems = useSessionMemo((open) => ({ fork: forkProblem(open, id, kind), transcript: transcriptProblem(open, id) }), [id, kind], { light: true }) ?? {
     fork: "No session",
     transcript: "No session",
   };
   const noteId = useId();
 
   /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */
-  function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
+  async function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
     try {
-      const file = build();
+      // the content of what is exported is read from the file first, when the session reads it on demand
+      const file = await session.withContent(build);
       downloadText(file.name, file.text, file.mime);
       setRedaction(file.counts ? describeRedaction(file.counts) : null);
       setFailure(null);
@@ -59,7 +61,7 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
 
   // the fork is pi's fork of the file as it is, masked as text afterwards; transcripts are made from a masked session
   const exportFork = () =>
-    runExport(() => {
+    void runExport(() => {
       const sourcePath = sourcePathOf(source);
       const options = { ...(sourcePath ? { sourcePath } : {}), ...(kind === "hx-before" ? { position: "before" as const } : {}) };
       const fork = session.fork(id, options, kind === "ca" ? "ca" : "hx");
@@ -68,7 +70,7 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
     });
 
   function exportTranscript(format: "markdown" | "html") {
-    runExport(() => {
+    void runExport(() => {
       const redacted = redact ? redactSession(session) : null;
       const from = redacted ? redacted.value : session;
       const name = transcriptFileName(

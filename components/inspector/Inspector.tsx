@@ -9,10 +9,13 @@ import { useRef, type KeyboardEvent } from "react";
 import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { StatsTab } from "@/components/stats/StatsTab";
 import { sessionOf, useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import type { Session } from "@/lib/session";
 import { ContextTab } from "./ContextTab";
 import { EntryTab } from "./EntryTab";
 import { ExportButtons } from "./ExportButtons";
 import { PathTab } from "./PathTab";
+import { QueryError } from "./QueryError";
 
 const TABS: { id: InspectorTab; name: string }[] = [
   { id: "entry", name: "Entry" },
@@ -71,6 +74,39 @@ function Placeholder({ children }: { children: string }) {
   return <p className="p-4 text-[12.5px] text-muted">{children}</p>;
 }
 
+/** Says, beside the pane's title, while content is read from the session's file for what is shown; and when that failed. */
+function ContentReadStatus() {
+  const reads = useViewer((s) => s.contentReads);
+  if (reads.error)
+    return (
+      <span role="alert" data-testid="content-read-error" className="min-w-0 flex-1 truncate text-[11.5px] text-red-700 dark:text-red-300" title={reads.error}>
+        {reads.error}
+      </span>
+    );
+  return (
+    <span role="status" data-testid="content-reading" className="min-w-0 flex-1 truncate text-[11px] text-muted">
+      {reads.pending > 0 ? "reading content…" : ""}
+    </span>
+  );
+}
+
+/** The Entry tab with the entry's content as written (read from the file first when the session reads it on demand). */
+function FullEntryTab({ session, id }: { session: Session; id: string }) {
+  const result = useSessionMemo(
+    (open) => {
+      const light = open.tree.get(id);
+      try {
+        return { entry: light ? open.tree.full(light) : null, error: null };
+      } catch (error) {
+        return { entry: null, error };
+      }
+    },
+    [id],
+  );
+  if (result?.error) return <QueryError error={result.error} what="entry" />;
+  return result?.entry ? <EntryTab session={session} entry={result.entry} /> : null;
+}
+
 export function Inspector() {
   const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
@@ -83,7 +119,7 @@ export function Inspector() {
   else if (tab === "stats") panel = <StatsTab selectedId={entry ? entry.id : null} />;
   else if (!selectedId || !entry)
     panel = <Placeholder>{selectedId ? `Entry ${selectedId} is not in this file.` : "Select an entry to inspect it."}</Placeholder>;
-  else if (tab === "entry") panel = <EntryTab key={entry.id} session={session} entry={session.tree.full(entry)} />;
+  else if (tab === "entry") panel = <FullEntryTab key={entry.id} session={session} id={entry.id} />;
   else if (tab === "path") panel = <PathTab key={entry.id} session={session} id={entry.id} />;
   else panel = <ContextTab key={entry.id} session={session} id={entry.id} />;
 
@@ -91,6 +127,7 @@ export function Inspector() {
     <div className="flex h-full min-h-0 flex-col bg-background text-[13px] text-foreground">
       <div className="flex shrink-0 flex-wrap items-center justify-between gap-2 px-3 pt-2 pb-1.5">
         <h2 className="text-[11px] font-semibold tracking-wide text-muted uppercase">Inspector</h2>
+        <ContentReadStatus />
         {session && entry ? (
           <div className="flex flex-wrap items-start gap-1.5">
             <CompareWithButton />

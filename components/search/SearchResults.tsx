@@ -64,8 +64,11 @@ export function SearchResults({ id, result, active, onChoose, onHover }: Props) 
       <p className="flex items-center justify-between border-b border-border px-3 py-1.5 text-[11px] text-muted">
         <span data-testid="search-count" aria-live="polite">
           {result.total === 0
-            ? `Nothing matches “${result.query}”`
-            : `${plural(result.total, "hit", "hits")} · ${plural(result.entryIds.size, "entry", "entries")}`}
+            ? result.complete
+              ? `Nothing matches “${result.query}”`
+              : "Searching…"
+            : `${plural(result.total, "hit", "hits")} · ${plural(result.entryIds.size, "entry", "entries")}${result.complete ? "" : " so far"}`}
+          {result.complete ? null : <span data-testid="search-progress"> · reading the file: {plural(result.searched, "entry", "entries")} searched</span>}
         </span>
         <span className="text-subtle">↑↓ move · Enter selects · Esc closes</span>
       </p>

@@ -14,7 +14,7 @@ export function DiagnosticsBanner() {
   const session = useViewer(sessionOf);
   const fileName = useViewer((s) => s.fileName);
   const [open, setOpen] = useState(false);
-  const summary = useSessionMemo(summarizeDiagnostics, [], true);
+  const summary = useSessionMemo(summarizeDiagnostics, [], { diagnostics: true });
   if (!summary || summary.worst === null) return null;
   const error = summary.worst === "error";
   const refused = session?.parser.caRefused;

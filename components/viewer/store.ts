@@ -72,6 +72,8 @@ export interface ViewerState {
   /** an open comparison of `a` (the selection when it was opened; the selection can move on) with `b`, or
    * "Compare with…" waiting for a second node to compare `pickFrom` with */
   compare: { a: string; b: string } | { pickFrom: string } | null;
+  /** content being read from the session's file (SessionTree.readContent) for what is shown, and the last read's failure */
+  contentReads: { pending: number; error: string | null };
 }
 
 const initial: ViewerState = {
@@ -96,6 +98,7 @@ const initial: ViewerState = {
   treeFilter: NO_FILTER,
   statsScope: "session",
   compare: null,
+  contentReads: { pending: 0, error: null },
 };
 
 let state: ViewerState = initial;
@@ -142,6 +145,19 @@ export const viewer = {
   sessionReady(session: Session, entryId: string | null = null): void {
     const selectedId = entryId && session.tree.get(entryId) ? entryId : session.leafId;
     set({ doc: { session, revision: 1 }, load: { ...state.load, phase: "ready", done: state.load.total }, selectedId });
+  },
+  /** Content is being read from the file for what is shown; call what this returns when it is read, or failed. */
+  readingContent(): (error?: unknown) => void {
+    const session = state.doc?.session;
+    set({ contentReads: { pending: state.contentReads.pending + 1, error: null } });
+    let finished = false;
+    return (error?: unknown) => {
+      // another session was opened meanwhile: its count started again
+      if (finished || state.doc?.session !== session) return;
+      finished = true;
+      const message = error === undefined ? null : error instanceof Error ? error.message : String(error);
+      set({ contentReads: { pending: Math.max(0, state.contentReads.pending - 1), error: message ?? state.contentReads.error } });
+    };
   },
   /** The session grew (live tail); when following, a leaf that moved is selected. */
   sessionChanged(leafMoved = false): void {

@@ -1,22 +1,63 @@
 "use client";
 
-import { useMemo, type DependencyList } from "react";
+import { useEffect, useMemo, useState, type DependencyList } from "react";
 import type { Session } from "@/lib/session";
-import { useViewer } from "./store";
+import { useViewer, viewer } from "./store";
 
 /**
  * A value computed from the open session, and computed again when the session
  * is replaced or grows (the store's `doc` snapshot is replaced then) or when
  * `deps` change. Null while no session is open. With `diagnostics`, also when the
  * session's diagnostics grow (the schema check arrives after the load).
+ *
+ * A session whose content is read from its file on demand (an upload, a library
+ * file) answers first from its light entries (long strings cut), while the
+ * content the answer asked for is read; then the value is computed again, in
+ * full. A search asks a batch at a time, so it fills in batch by batch.
  */
-export function useSessionMemo<T>(compute: (session: Session) => T, deps: DependencyList, diagnostics = false): T | null {
+export interface MemoOptions {
+  /** computed again when the session's diagnostics grow too */
+  diagnostics?: boolean;
+  /** light entries answer it (it reads no content, or only the shape of it): content is never read for it */
+  light?: boolean;
+}
+
+export function useSessionMemo<T>(compute: (session: Session) => T, deps: DependencyList, options: MemoOptions = {}): T | null {
+  const { diagnostics = false, light = false } = options;
   const doc = useViewer((s) => s.doc);
   const diagnosticsRevision = useViewer((s) => (diagnostics ? s.diagnosticsRevision : 0));
   // a new token whenever one of the caller's deps changes (React compares them as it does any deps)
   // eslint-disable-next-line react-hooks/use-memo, react-hooks/exhaustive-deps
   const token = useMemo(() => ({}), deps);
+  /** bumped when content this value asked for has been read */
+  const [reads, setReads] = useState(0);
   // `compute` is new at every render; the token says when it computes something else
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => (doc ? compute(doc.session) : null), [doc, diagnosticsRevision, token]);
+  const answer = useMemo(() => {
+    if (!doc) return null;
+    const tree = doc.session.tree;
+    if (!tree.readsOnDemand) return { value: compute(doc.session), lines: NONE };
+    const answer = tree.readLightly(() => compute(doc.session));
+    return light ? { value: answer.value, lines: NONE } : answer;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [doc, diagnosticsRevision, token, reads]);
+  useEffect(() => {
+    if (!doc || !answer?.lines.length) return;
+    let current = true;
+    const done = viewer.readingContent();
+    doc.session.tree.readContent(answer.lines).then(
+      () => {
+        done();
+        if (current) setReads((n) => n + 1);
+      },
+      (error: unknown) => {
+        done(error);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [doc, answer]);
+  return answer ? answer.value : null;
 }
+
+const NONE: number[] = [];

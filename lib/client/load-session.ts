@@ -1,8 +1,13 @@
 // Loads a session through parse.worker.ts, telling a LoadSink (the viewer's store) how it goes; the page parses
-// and indexes the light lines as they arrive (long strings cut, their bytes kept: lib/session/read/light-lines.ts).
+// and indexes the light lines as they arrive (long strings cut: lib/session/read/light-lines.ts); content is read
+// again from the file when it is shown (contentSource).
 // The user-timing measures session:read and session:ready say where a load's time went.
 import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
+import { ElidedLines } from "@/lib/session/read/elided-lines";
 import { LightSessionReader } from "@/lib/session/read/light-session";
+import type { LineTexts } from "@/lib/session/read/line-texts";
+import { RangedLines } from "@/lib/session/read/ranged-lines";
+import { blobSource, rangeSource } from "./byte-sources";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 import type { SessionSource } from "./session-source";
@@ -80,6 +85,20 @@ export function prepareParser(): void {
   if (!spare && typeof Worker !== "undefined") spare = parseWorker();
 }
 
+/**
+ * Where the session's content is read from when it is shown: a picked file and a library file are read again
+ * by byte range, so the page keeps none of their content; a share file, a URL elsewhere and a file a page
+ * opened from disk reads are kept in memory (their bytes are not a file that can be read again by range).
+ */
+function contentSource(target: LoadTarget, shared: boolean): LineTexts {
+  const { request, source } = target;
+  if (shared) return new ElidedLines();
+  if (request.kind === "file" && window.location.protocol !== "file:") return new RangedLines(blobSource(request.file), { name: target.fileName });
+  if (request.kind === "url" && (source.kind === "server" || source.kind === "sample"))
+    return new RangedLines(rangeSource(request.url), { name: target.fileName });
+  return new ElidedLines();
+}
+
 /** Starts loading; call `cancel()` to stop (the worker is terminated, the sink keeps what it had). */
 export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (loaded: LoadedSession) => void, onLocked?: (locked: LockedShare) => void): LoadJob {
   const total = target.request.kind === "file" ? target.request.file.size : 0;
@@ -89,7 +108,9 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
     return { cancel() {}, dispose() {} };
   }
   if (target.tab) sink.setTab(target.tab);
-  const reader = new LightSessionReader();
+  // made at the first lines: a URL may turn out to be a share file, whose bytes are not the file's
+  let reader: LightSessionReader | null = null;
+  let shared = target.request.kind === "share";
   const started = performance.now();
   const worker = spare ?? parseWorker();
   spare = null;
@@ -132,19 +153,21 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       // what the sender had selected applies unless the link names its own entry and tab
       target = { ...target, entryId: target.entryId ?? reply.manifest.entryId, tab: target.tab ?? reply.manifest.tab };
       if (target.tab) sink.setTab(target.tab);
+      shared = true;
       return sink.shareOpened(reply.manifest);
     }
     try {
       if (reply.type === "progress") return sink.progress(reply.done, reply.total);
       if (reply.type === "lines") {
         // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
+        reader ??= new LightSessionReader(contentSource(target, shared));
         reader.push(reply);
         worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
         return sink.progress(reply.done, reply.total);
       }
       if (reply.type === "end") {
         sink.progress(reply.done, reply.total);
-        parser = reader.end(reply.last);
+        parser = (reader ??= new LightSessionReader()).end(reply.last);
         complete = reply.complete;
         performance.measure("session:parsed", { start: started });
         // the schema check only adds notes: a session with entries is shown at once and gets them when they come;

@@ -1,7 +1,8 @@
 // Messages between the viewer page and parse.worker.ts. The worker reads the bytes and turns them into light
 // lines (lib/session/read/light-lines.ts: long strings cut, the rest escaped to ASCII, before decoding, the slow
-// part in a browser); the page decodes them and builds the index, one slice per task, and keeps the changed
-// lines' bytes to read content from later.
+// part in a browser); the page decodes them and builds the index, one slice per task. Content is read again
+// from the file when shown (lib/session/read/ranged-lines.ts); the changed lines' bytes are kept only where the
+// file cannot be read again (a share file, a URL elsewhere).
 // Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).
 // A share file's data (lib/share) is opened here too: unsealed, decompressed, its manifest posted first.
 import type { ShareManifest } from "@/lib/share/manifest";

@@ -3,7 +3,7 @@
 // Chromium decodes UTF-8 that is not pure ASCII at about 60 MB/s, seconds for a big session, and ASCII five
 // times as fast. Light lines and the raw bytes of the lines they change go to the page as bytes, transferred,
 // not copied (a posted string is copied twice); the page decodes and parses them, and reads an entry's
-// content from the raw bytes when it is shown. Posting parsed objects would cost more than parsing
+// content again from the file when it is shown (or from the raw bytes, where the file cannot be read again). Posting parsed objects would cost more than parsing
 // (structured clone of a 100 MB session's entries takes several times as long as JSON.parse of its text).
 // The page hands each slice's light lines back once decoded; when all are back, the worker checks the light
 // text against pi's schemas and posts only the issues.

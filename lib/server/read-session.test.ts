@@ -20,7 +20,7 @@ describe("readSessionIndex answers as readSessionFile: content read from the fil
     const full = await readSessionFile(file);
     const indexed = await readSessionIndex(file);
     try {
-      sameAnswers(full, indexed.session, name);
+      await sameAnswers(full, indexed.session, name);
     } finally {
       indexed.close();
     }

@@ -289,6 +289,20 @@ export class Session implements RuleInput {
     return RULE_SETS[reader].compaction(this, id, keepRecentTokens, () => this.branch(id, reader));
   }
 
+  /**
+   * What `read` answers with full content, for a session whose content is read from its file on demand
+   * (SessionTree.readsOnDemand): the content `read` asks for is read first, in as many rounds as it asks
+   * (a search asks a batch at a time). For a session in memory it is just `read()`.
+   */
+  async withContent<T>(read: () => T): Promise<T> {
+    if (!this.tree.readsOnDemand) return read();
+    for (;;) {
+      const { value, lines } = this.tree.readLightly(read);
+      if (!lines.length) return value;
+      await this.tree.readContent(lines);
+    }
+  }
+
   /** The file pi's fork of `id` would write (`createBranchedSession`, or a v4 log's `repo.fork`). */
   fork(id: string, options?: ForkOptions, reader: RuleSetId = this.reader): ForkResult {
     return RULE_SETS[reader].fork(this, id, options);

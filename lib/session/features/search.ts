@@ -37,7 +37,17 @@ export interface SearchResult {
   total: number;
   /** every entry with a hit, listed or not */
   entryIds: ReadonlySet<string>;
+  /**
+   * false while some entries' content is still being read from the file (a session read on demand): the hits
+   * are those of the first `searched` entries
+   */
+  complete: boolean;
+  /** entries searched, in file order (all of them when complete) */
+  searched: number;
 }
+
+/** entries whose content a search asks for at once, when it is read from the file on demand */
+const READ_BATCH = 2048;
 
 interface Doc {
   entryId: string;
@@ -133,17 +143,27 @@ interface Index {
 
 const indexes = new WeakMap<Session, Index>();
 
-/** Adds entries to the index until all are in or `deadline` (performance.now()) passes; true when complete. */
-function extend(session: Session, index: Index, deadline: number): boolean {
-  const entries = session.tree.entries;
+/**
+ * Adds entries to the index until all are in, `deadline` (performance.now()) passes or an entry's content has
+ * not been read from the file yet; true when complete. `ask`: then ask for the next batch's content
+ * (SessionTree.askFor), so the caller reads it and goes on.
+ */
+function extend(session: Session, index: Index, deadline: number, ask: boolean): boolean {
+  const tree = session.tree;
+  const entries = tree.entries;
   const add = (entryId: string, field: SearchField, text: string) => {
     if (text.trim()) index.docs.push({ entryId, field, text, lower: foldCase(text) });
   };
   while (index.built < entries.length) {
-    const light = entries[index.built++]!;
+    const light = entries[index.built]!;
+    if (tree.waitsFor(light)) {
+      if (ask) tree.askFor(entries.slice(index.built, index.built + READ_BATCH));
+      return false;
+    }
+    index.built++;
     const id = light.id;
     if (typeof id === "string") {
-      for (const [field, text] of entryFields(session.tree.full(light))) add(id, field, text);
+      for (const [field, text] of entryFields(tree.full(light))) add(id, field, text);
       // the label an entry carries (what its card shows), not only the label entry that set it
       const label = index.labels.get(id)?.label;
       if (label) add(id, "label", label);
@@ -171,7 +191,7 @@ function indexFor(session: Session): Index {
  * before the end completes it at once.
  */
 export function prepareSearch(session: Session, budgetMs: number): boolean {
-  return extend(session, indexFor(session), performance.now() + budgetMs);
+  return extend(session, indexFor(session), performance.now() + budgetMs, false);
 }
 
 function snippetOf(text: string, at: number, length: number): { snippet: string; start: number; end: number } {
@@ -206,8 +226,8 @@ export function queryTerms(query: string): string[] {
 export function searchSession(session: Session, query: string, limit = SEARCH_LIMIT): SearchResult {
   const q = foldCase(query.trim());
   const index = indexFor(session);
-  extend(session, index, Infinity);
-  if (index.last && index.last.query === q && index.lastLimit === limit) return index.last;
+  const complete = extend(session, index, Infinity, true);
+  if (index.last && index.last.query === q && index.lastLimit === limit && index.last.searched === index.built) return index.last;
   const terms = queryTerms(q);
   const hits: SearchHit[] = [];
   const entryIds = new Set<string>();
@@ -247,7 +267,7 @@ export function searchSession(session: Session, query: string, limit = SEARCH_LI
       hits.push({ entryId: doc.entryId, field: doc.field, ...snippetOf(doc.text, at, length), count });
     }
   }
-  const result: SearchResult = { query: q, terms, hits, total, entryIds };
+  const result: SearchResult = { query: q, terms, hits, total, entryIds, complete, searched: index.built };
   index.last = result;
   index.lastLimit = limit;
   return result;

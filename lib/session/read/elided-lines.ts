@@ -1,24 +1,5 @@
 import { CUT_FIELDS, LineForm, type LightChunk } from "./light-lines";
-
-/**
- * Where the full text of the lines whose light text differs (cut or escaped)
- * is read from: what SessionTree.full reads a cut entry's content from, and
- * what a failing line's error message is taken from.
- */
-export interface LineTexts {
-  /** takes note of a slice's changed lines */
-  add(chunk: Pick<LightChunk, "raws" | "cut" | "offsets">): void;
-  /** whether the line's light text differs from its text */
-  has(line: number): boolean;
-  /** whether the line's light text has cut strings (its entry's content must be read here) */
-  isCut(line: number): boolean;
-  /** lines whose light text differs */
-  readonly size: number;
-  /** lines with cut strings */
-  readonly cutCount: number;
-  /** The line as written (decoded as the whole file would be); throws for a line whose light text is the same. */
-  text(line: number): string;
-}
+import type { LineTexts } from "./line-texts";
 
 /** Line texts from the raw bytes of the changed lines, kept in memory (a browser's page: a File is not read synchronously). */
 export class ElidedLines implements LineTexts {
@@ -53,6 +34,16 @@ export class ElidedLines implements LineTexts {
   /** lines with cut strings */
   get cutCount(): number {
     return this.cutLines;
+  }
+
+  readonly onDemand = false;
+
+  ready(): boolean {
+    return true;
+  }
+
+  load(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** The line as written (decoded as the whole file would be); throws for a line whose light text is the same. */

@@ -176,14 +176,14 @@ describe("light lines", () => {
 describe("a session read from light lines answers as the full text does", () => {
   it.each(cases())(
     "$name",
-    ({ name, text }) => {
+    async ({ name, text }) => {
       const full = Session.fromText(text);
       const bytes = encoder.encode(text);
       const chunk = 1 + (text.length % 9973);
       const light = new Session(readLight(bytes, chunk, 1 << 14));
       if (CUT_OVER < text.length && name.endsWith("stretched"))
         expect(light.tree.hasCutEntries || light.parser.sourceVersion !== 3 || light.parser.isV4Log, name).toBe(true);
-      sameAnswers(full, light, name);
+      await sameAnswers(full, light, name);
     },
     300_000,
   );

@@ -1,4 +1,6 @@
-import { ElidedLines, type LineTexts } from "./elided-lines";
+import { ElidedLines } from "./elided-lines";
+import { RangedLines } from "./ranged-lines";
+import type { LineTexts } from "./line-texts";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LineReader } from "./lines";
 import { CURRENT_VERSION, SessionParser } from "./parse";
@@ -34,7 +36,11 @@ export class LightSessionReader {
       this.parser.push(text);
       start = end;
     }
-    if (this.texts && this.parser.formatKnown && this.readsAsLight()) this.texts = null;
+    if (this.texts && this.parser.formatKnown) {
+      if (this.readsAsLight()) this.texts = null;
+      // read again whole at the end, from the changed lines' bytes: they must all be kept
+      else if (this.lines instanceof RangedLines) this.lines.retainAll();
+    }
   }
 
   /** True when the light index is the session's index: a v3 file is read as written, line by line. */
@@ -49,6 +55,7 @@ export class LightSessionReader {
     parser.end();
     const texts = this.texts;
     this.texts = null;
+    if (this.lines instanceof RangedLines) this.lines.settle();
     if (this.lines.size === 0 || this.readsAsLight() || !texts) return parser;
     const whole = new SessionParser();
     const reader = new LineReader();
@@ -73,9 +80,9 @@ function pieceEnd(light: Uint8Array, start: number): number {
 }
 
 /** Reads a whole file's bytes as the viewer's worker does, in `chunkBytes` slices. */
-export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes): SessionParser {
+export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes, lines?: LineTexts): SessionParser {
   const reader = new LightReader(minBytes);
-  const session = new LightSessionReader();
+  const session = new LightSessionReader(lines);
   for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
     const chunk = reader.push(bytes.subarray(at, at + chunkBytes));
     if (chunk) session.push(chunk);

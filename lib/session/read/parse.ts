@@ -1,6 +1,6 @@
 import { isObject } from "../json";
 import { migrateEntries } from "./migrate";
-import type { LineTexts } from "./elided-lines";
+import type { LineTexts } from "./line-texts";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";

@@ -98,15 +98,6 @@ function idsOf(session: Session): string[] {
   return [...chosen];
 }
 
-/** The answer, or the error's message: a query that throws must throw the same in both. */
-function outcome<T>(run: () => T): T | { error: string } {
-  try {
-    return run();
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 const FORK = {
   sessionId: "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000",
   timestamp: "2026-02-01T00:00:00.000Z",
@@ -114,7 +105,19 @@ const FORK = {
   labelId: (taken: Set<string>) => `l${taken.size.toString(16).padStart(7, "0")}`,
 };
 
-export function sameAnswers(full: Session, light: Session, where: string): void {
+/**
+ * Checks that `light` answers every question as `full` does. `onDemand`: `light` reads its content from the file
+ * when asked (RangedLines), so each answer is asked for through Session.withContent.
+ */
+export async function sameAnswers(full: Session, light: Session, where: string, onDemand = false): Promise<void> {
+  const ask = async <T>(session: Session, run: () => T): Promise<T | { error: string }> => {
+    try {
+      return onDemand && session === light ? await session.withContent(run) : run();
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  const same = async <T>(run: (session: Session) => T, at: string) => expect(await ask(light, () => run(light)), at).toEqual(await ask(full, () => run(full)));
   expect(light.parser.lineKinds, where).toEqual(full.parser.lineKinds);
   expect(light.diagnostics(), where).toEqual(full.diagnostics());
   expect(light.header, where).toEqual(full.header);
@@ -122,50 +125,24 @@ export function sameAnswers(full: Session, light: Session, where: string): void 
   expect([...light.labels()], where).toEqual([...full.labels()]);
   expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
   expect(light.shape().roots, where).toEqual(full.shape().roots);
-  expect(
-    outcome(() => scopeStats(light, { kind: "session" })),
-    where,
-  ).toEqual(outcome(() => scopeStats(full, { kind: "session" })));
-  for (const query of ["the", "é ü", "漢字", 'hi"', "error"])
-    expect(searchSession(light, query), `${where} search ${query}`).toEqual(searchSession(full, query));
+  await same((s) => scopeStats(s, { kind: "session" }), where);
+  for (const query of ["the", "é ü", "漢字", 'hi"', "error"]) await same((s) => searchSession(s, query), `${where} search ${query}`);
   const ids = idsOf(full);
   const readers: RuleSetId[] = [full.reader];
   for (const [n, id] of ids.entries()) {
     for (const reader of readers) {
       const at = `${where} @${id} (${reader})`;
-      expect(
-        outcome(() => light.branch(id, reader).map((e) => e.id)),
-        at,
-      ).toEqual(outcome(() => full.branch(id, reader).map((e) => e.id)));
-      expect(
-        outcome(() => light.context(id, reader)),
-        at,
-      ).toEqual(outcome(() => full.context(id, reader)));
-      expect(
-        outcome(() => light.fork(id, FORK, reader).text),
-        at,
-      ).toEqual(outcome(() => full.fork(id, FORK, reader).text));
+      await same((s) => s.branch(id, reader).map((e) => e.id), at);
+      await same((s) => s.context(id, reader), at);
+      await same((s) => s.fork(id, FORK, reader).text, at);
       if (n < TRANSCRIPTS) {
-        expect(
-          outcome(() => transcriptMarkdown(light, id, { reader })),
-          at,
-        ).toEqual(outcome(() => transcriptMarkdown(full, id, { reader })));
-        expect(
-          outcome(() => transcriptHtml(light, id, { reader })),
-          at,
-        ).toEqual(outcome(() => transcriptHtml(full, id, { reader })));
+        await same((s) => transcriptMarkdown(s, id, { reader }), at);
+        await same((s) => transcriptHtml(s, id, { reader }), at);
       }
-      expect(
-        outcome(() => scopeStats(light, { kind: "branch", id })),
-        at,
-      ).toEqual(outcome(() => scopeStats(full, { kind: "branch", id })));
+      await same((s) => scopeStats(s, { kind: "branch", id }), at);
     }
-    expect(light.tree.full(light.tree.get(id)!), where).toEqual(full.tree.get(id));
+    await same((s) => s.tree.full(s.tree.get(id)!), where);
   }
   const [a, b] = [ids[0], ids[ids.length - 1]];
-  if (a && b)
-    expect(
-      outcome(() => compareNodes(light, a, b)),
-      where,
-    ).toEqual(outcome(() => compareNodes(full, a, b)));
+  if (a && b) await same((s) => compareNodes(s, a, b), where);
 }

@@ -1,6 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
-import type { LineTexts } from "../read/elided-lines";
+import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
@@ -83,6 +83,8 @@ export class SessionTree {
   private readonly cutEntryLine = new WeakMap<object, number>();
   /** full entries read lately, by line: the selection and its context are read again on every render */
   private readonly fullCache = new Map<number, TreeEntry>();
+  /** while readLightly runs: the lines whose content it asked for and got light */
+  private lightReads: number[] | null = null;
 
   /** Bumped on every change; memo tables compare against it. */
   get revision(): number {
@@ -122,11 +124,78 @@ export class SessionTree {
     if (full) {
       cache.delete(line); // most recently used last
     } else {
-      full = JSON.parse(this.cutLines!.text(line)) as TreeEntry;
+      const lines = this.cutLines!;
+      if (!lines.ready(line)) {
+        if (!this.lightReads) throw new ContentNotReadError(line);
+        this.lightReads.push(line);
+        return entry;
+      }
+      full = JSON.parse(lines.text(line)) as TreeEntry;
+      // read again from its source: a file replaced since it was indexed must not pass for it
+      if (full.id !== entry.id || full.type !== entry.type)
+        throw new Error(`line ${line} is not the entry that was read there (${String(entry.id)}): the file changed since it was opened`);
       if (cache.size >= FULL_CACHE) cache.delete(cache.keys().next().value!);
     }
     cache.set(line, full);
     return full as unknown as T;
+  }
+
+  /** Whether full() may have to wait for content: it is read from the file when asked for (see readLightly). */
+  get readsOnDemand(): boolean {
+    return this.cutLines?.onDemand === true && this.cutLines.cutCount > 0;
+  }
+
+  /**
+   * Runs `read` with every entry whose content has not been read yet standing in
+   * as its light self (same shape, long strings cut), and says which lines it
+   * would have read: load those (readContent), and `read` again gives the answer
+   * with full content. Light entries answer every question the rules ask but
+   * content, so `read` does what it will do then.
+   */
+  readLightly<T>(read: () => T): { value: T; lines: number[] } {
+    const outer = this.lightReads;
+    const lines: number[] = [];
+    this.lightReads = lines;
+    try {
+      return { value: read(), lines };
+    } finally {
+      this.lightReads = outer;
+      outer?.push(...lines);
+    }
+  }
+
+  /** Whether full(entry) would wait for content that has not been read from the file yet. */
+  waitsFor(entry: SessionEntry): boolean {
+    const line = this.cutEntryLine.get(entry);
+    return line !== undefined && !this.fullCache.has(line) && !this.cutLines!.ready(line);
+  }
+
+  /**
+   * Asks for these entries' content without reading it: while readLightly runs, their lines are among those it
+   * returns (otherwise nothing happens). For a reader that goes through many entries in steps (search): it asks
+   * for a batch, answers with what it has, and goes on once the batch is read.
+   */
+  askFor(entries: Iterable<SessionEntry>): void {
+    const asked = this.lightReads;
+    if (!asked) return;
+    for (const entry of entries) if (this.waitsFor(entry)) asked.push(this.cutEntryLine.get(entry)!);
+  }
+
+  /**
+   * Reads the content of these lines (from readLightly) from the file. A line that does not hold the entry
+   * indexed there (the file was replaced since) fails the read, and its text is not kept.
+   */
+  readContent(lines: readonly number[]): Promise<void> {
+    if (!this.cutLines || !lines.length) return Promise.resolve();
+    return this.cutLines.load(lines, (line, text) => {
+      const id = this.entries[lowerBound(this.entryLines, line)]?.id;
+      // a plain id looked for as text (cheap next to parsing the line, which its reader does anyway); full()
+      // checks any id once the line is parsed
+      if (typeof id !== "string" || !PLAIN_ID.test(id)) return null;
+      return new RegExp(`"id"\\s*:\\s*"${id}"`).test(text)
+        ? null
+        : `line ${line} no longer holds entry ${id}: the file changed since it was opened; open it again`;
+    });
   }
 
   add(entry: SessionEntry, line: number): void {
@@ -385,4 +454,19 @@ const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 function parentIdOf(entry: SessionEntry): string | null {
   return typeof entry.parentId === "string" ? entry.parentId : null;
+}
+
+/** ids that a line can only write one way, and that are safe in a RegExp */
+const PLAIN_ID = /^[\w-]+$/;
+
+/** The first index of `sorted` whose value is ≥ `value`. */
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,0 +1,140 @@
+// Content read on demand: an upload and a library file are indexed from their light lines (long strings cut), and
+// what is shown, searched or exported is read again from the File or from the server by byte range. Text past the
+// cut must appear where the whole file would show it; a file replaced under the page must be said so, by name.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { Session } from "../lib/session";
+import { CUT_OVER } from "../lib/session/read/light-lines";
+import { serveCli, type ServedApp } from "./fixtures/serve-cli";
+
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+const PROJECT = "--home-dev-on-demand--";
+let dir: string;
+let app: ServedApp;
+
+/** Words enough to be cut, then a marker only the full text holds. */
+const long = (marker: string) => `${"lorem ipsum dolor sit amet ".repeat(Math.ceil(CUT_OVER / 20))}${marker}`;
+const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
+function sessionText(prefix: string): string {
+  const at = (s: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, s)).toISOString();
+  const lines = [
+    { type: "session", version: 3, id: "0199f0aa-1111-7222-8333-444455556666", timestamp: at(0), cwd: "/home/dev/on-demand" },
+    { type: "message", id: `${prefix}000001`, parentId: null, timestamp: at(1), message: { role: "user", content: long("MARKUSERTAIL"), timestamp: 1 } },
+    {
+      type: "message",
+      id: `${prefix}000002`,
+      parentId: `${prefix}000001`,
+      timestamp: at(2),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: long("MARKASSISTANTTAIL") }],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage,
+        stopReason: "stop",
+        timestamp: 2,
+      },
+    },
+    {
+      type: "message",
+      id: `${prefix}000003`,
+      parentId: `${prefix}000002`,
+      timestamp: at(3),
+      message: { role: "user", content: long("MARKSECONDTAIL"), timestamp: 3 },
+    },
+  ];
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(path.join(os.tmpdir(), "pi-on-demand-e2e-"));
+  mkdirSync(path.join(dir, PROJECT));
+  app = await serveCli(dir);
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Byte-range requests the page sends for the session's content. */
+function rangeRequests(page: Page): string[] {
+  const ranges: string[] = [];
+  page.on("request", (request) => {
+    const range = request.headers()["range"];
+    if (request.url().includes("/api/sessions/raw") && range) ranges.push(range);
+  });
+  return ranges;
+}
+
+async function expectFullContent(page: Page, ids: { assistant: string; user: string }): Promise<void> {
+  const entry = page.locator("#inspector-panel-entry");
+  await expect(entry).toContainText("MARKASSISTANTTAIL");
+  // the whole path's content is what the model is sent
+  await page.locator("#inspector-tab-context").click();
+  await page.getByTestId("context-mode-llm").click();
+  const sent = page.getByTestId("llm-list");
+  await sent.locator("[aria-expanded]").nth(0).click();
+  await sent.locator("[aria-expanded]").nth(1).click();
+  await expect(sent.getByTestId("llm-text")).toHaveCount(2);
+  await expect(sent.getByTestId("llm-text").nth(0)).toContainText("MARKUSERTAIL");
+  await expect(sent.getByTestId("llm-text").nth(1)).toContainText("MARKASSISTANTTAIL");
+  // a search finds words only the full text holds, and no light "…" text stands in for content
+  await page.getByTestId("search-input").fill("MARKSECONDTAIL");
+  await expect(page.getByTestId("search-count")).toHaveText("1 hit · 1 entry");
+  await expect(page.getByTestId("search-results").getByRole("option")).toHaveCount(1);
+  await page.getByTestId("search-input").fill("");
+  await page.locator(`.react-flow__node[data-id="${ids.user}"]`).click();
+  await page.locator("#inspector-tab-entry").click();
+  await expect(page.locator("#inspector-panel-entry")).toContainText("MARKSECONDTAIL");
+  await expect(page.getByTestId("content-reading")).toHaveText("");
+}
+
+test("a library file shows, projects and searches content past the cut, read from the server by byte range", async ({ page }) => {
+  const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_library.jsonl`;
+  writeFileSync(path.join(dir, ...rel.split("/")), sessionText("aa"));
+  const ranges = rangeRequests(page);
+  await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=aa000002`);
+  await expectFullContent(page, { assistant: "aa000002", user: "aa000003" });
+  expect(ranges.length).toBeGreaterThan(0);
+  expect(ranges.every((r) => /^bytes=\d+-\d+$/.test(r))).toBe(true);
+});
+
+test("an upload shows, projects and searches content past the cut, read from the picked file again", async ({ page }) => {
+  const ranges = rangeRequests(page);
+  await page.goto(`${app.url}/view`);
+  await page.getByTestId("file-input").setInputFiles({ name: "upload.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(sessionText("bb")) });
+  await expect(page.getByTestId("session-graph")).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
+  await page.locator('.react-flow__node[data-id="bb000002"]').click();
+  await expectFullContent(page, { assistant: "bb000002", user: "bb000003" });
+  expect(ranges).toEqual([]); // a picked file is never sent anywhere
+});
+
+test("a library file replaced after it was opened: reading its content says so, by file name and line", async ({ page }) => {
+  const name = "2026-03-01T12-00-00-000Z_replaced.jsonl";
+  const file = path.join(dir, PROJECT, name);
+  const before = sessionText("cc");
+  writeFileSync(file, before);
+  await page.goto(`${app.url}/view?file=${encodeURIComponent(`${PROJECT}/${name}`)}&entry=cc000001`);
+  await expect(page.locator("#inspector-panel-entry")).toContainText("MARKUSERTAIL");
+  // paused: the live tail would see the rewrite and open the file again (live-tail.spec covers that)
+  await expect(page.getByTestId("live-status")).toHaveAttribute("aria-label", /pause the live tail/);
+  await page.getByTestId("live-status").click();
+  await expect(page.getByTestId("live-status")).toHaveAttribute("aria-label", /resume the live tail/);
+  // the same bytes but another session's ids: what the page indexed is no longer there
+  const after = sessionText("dd");
+  expect(after.length).toBe(before.length);
+  expect(Session.fromText(after).tree.get("cc000003")).toBeUndefined();
+  writeFileSync(file, after);
+  await page.locator('.react-flow__node[data-id="cc000003"]').click();
+  await expect(page.getByTestId("content-read-error")).toHaveText(
+    `${name}: line 4 no longer holds entry cc000003: the file changed since it was opened; open it again`,
+  );
+  await expect(page.locator("#inspector-panel-entry")).not.toContainText("MARKSECONDTAIL");
+});
