@@ -49,12 +49,16 @@ export interface SearchResult {
 /** entries whose content a search asks for at once, when it is read from the file on demand */
 const READ_BATCH = 2048;
 
-interface Doc {
+/** One searchable field of one entry. */
+export interface SearchDoc {
   entryId: string;
+  /** which entry object (file order): an id written twice is two entries, each searched on its own */
+  entry: number;
   field: SearchField;
   text: string;
   lower: string;
 }
+type Doc = SearchDoc;
 
 export const SEARCH_LIMIT = 200;
 const CONTEXT = 48;
@@ -152,7 +156,7 @@ function extend(session: Session, index: Index, deadline: number, ask: boolean):
   const tree = session.tree;
   const entries = tree.entries;
   const add = (entryId: string, field: SearchField, text: string) => {
-    if (text.trim()) index.docs.push({ entryId, field, text, lower: foldCase(text) });
+    if (text.trim()) index.docs.push({ entryId, entry: index.built - 1, field, text, lower: foldCase(text) });
   };
   while (index.built < entries.length) {
     const light = entries[index.built]!;
@@ -219,30 +223,33 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * Entries that hold every term of `query` (queryTerms), each in any of their fields; a hit is a field of such
- * an entry that holds at least one term. The result of the last query is kept per session, so many readers of
- * the same query (the list, every graph card) share one scan.
+ * The hits of one query, entry by entry in file order: an entry is kept when its fields (docs) hold every term
+ * between them, and each of its fields that holds a term is a hit. What searchSession and a search streamed
+ * through the file's text (StreamSearch) share.
  */
-export function searchSession(session: Session, query: string, limit = SEARCH_LIMIT): SearchResult {
-  const q = foldCase(query.trim());
-  const index = indexFor(session);
-  const complete = extend(session, index, Infinity, true);
-  if (index.last && index.last.query === q && index.lastLimit === limit && index.last.searched === index.built) return index.last;
-  const terms = queryTerms(q);
-  const hits: SearchHit[] = [];
-  const entryIds = new Set<string>();
-  let total = 0;
-  const docs = index.docs;
-  // an entry's fields are consecutive docs: look at them together, then keep the entry if it holds every term
-  const found: { doc: Doc; at: number; length: number }[] = [];
-  const seen = new Set<string>();
-  for (let from = 0; terms.length && from < docs.length;) {
-    const entryId = docs[from]!.entryId;
-    let to = from;
+export class HitCollector {
+  readonly terms: string[];
+  private readonly hits: SearchHit[] = [];
+  private readonly entryIds = new Set<string>();
+  private total = 0;
+  private readonly found: { doc: Doc; at: number; length: number }[] = [];
+  private readonly seen = new Set<string>();
+
+  /** `query`: case-folded (foldCase) */
+  constructor(
+    readonly query: string,
+    private readonly limit: number,
+  ) {
+    this.terms = queryTerms(query);
+  }
+
+  /** One entry's docs: `docs[from..to)`. */
+  entry(docs: readonly Doc[], from = 0, to = docs.length): void {
+    const { terms, found, seen } = this;
     found.length = 0;
     seen.clear();
-    for (; to < docs.length && docs[to]!.entryId === entryId; to++) {
-      const doc = docs[to]!;
+    for (let i = from; i < to; i++) {
+      const doc = docs[i]!;
       let first = -1;
       let firstLength = 0;
       for (const term of terms) {
@@ -256,18 +263,44 @@ export function searchSession(session: Session, query: string, limit = SEARCH_LI
       }
       if (first >= 0) found.push({ doc, at: first, length: firstLength });
     }
-    from = to;
-    if (seen.size < terms.length) continue;
-    entryIds.add(entryId);
+    if (seen.size < terms.length || terms.length === 0) return;
+    this.entryIds.add(docs[from]!.entryId);
     for (const { doc, at, length } of found) {
-      total++;
-      if (hits.length >= limit) continue;
+      this.total++;
+      if (this.hits.length >= this.limit) continue;
       let count = 0;
       for (const term of terms) for (let i = doc.lower.indexOf(term); i >= 0; i = doc.lower.indexOf(term, i + term.length)) count++;
-      hits.push({ entryId: doc.entryId, field: doc.field, ...snippetOf(doc.text, at, length), count });
+      this.hits.push({ entryId: doc.entryId, field: doc.field, ...snippetOf(doc.text, at, length), count });
     }
   }
-  const result: SearchResult = { query: q, terms, hits, total, entryIds, complete, searched: index.built };
+
+  /** The result so far: a copy, so later entries do not change it. */
+  result(complete: boolean, searched: number): SearchResult {
+    return { query: this.query, terms: this.terms, hits: this.hits.slice(), total: this.total, entryIds: new Set(this.entryIds), complete, searched };
+  }
+}
+
+/**
+ * Entries that hold every term of `query` (queryTerms), each in any of their fields; a hit is a field of such
+ * an entry that holds at least one term. The result of the last query is kept per session, so many readers of
+ * the same query (the list, every graph card) share one scan.
+ */
+export function searchSession(session: Session, query: string, limit = SEARCH_LIMIT): SearchResult {
+  const q = foldCase(query.trim());
+  const index = indexFor(session);
+  const complete = extend(session, index, Infinity, true);
+  if (index.last && index.last.query === q && index.lastLimit === limit && index.last.searched === index.built) return index.last;
+  const collect = new HitCollector(q, limit);
+  const docs = index.docs;
+  // an entry's fields are consecutive docs: look at them together
+  for (let from = 0; collect.terms.length && from < docs.length;) {
+    const entry = docs[from]!.entry;
+    let to = from;
+    while (to < docs.length && docs[to]!.entry === entry) to++;
+    collect.entry(docs, from, to);
+    from = to;
+  }
+  const result = collect.result(complete, index.built);
   index.last = result;
   index.lastLimit = limit;
   return result;
