@@ -63,12 +63,11 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Byte-range requests the page sends for the session's content. */
-function rangeRequests(page: Page): string[] {
+/** Requests for the session's file the page (and its workers) send: their Range header, "" for the whole file. */
+function rawRequests(page: Page): string[] {
   const ranges: string[] = [];
   page.on("request", (request) => {
-    const range = request.headers()["range"];
-    if (request.url().includes("/api/sessions/raw") && range) ranges.push(range);
+    if (request.url().includes("/api/sessions/raw")) ranges.push(request.headers()["range"] ?? "");
   });
   return ranges;
 }
@@ -99,21 +98,24 @@ async function expectFullContent(page: Page, ids: { assistant: string; user: str
 test("a library file shows, projects and searches content past the cut, read from the server by byte range", async ({ page }) => {
   const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_library.jsonl`;
   writeFileSync(path.join(dir, ...rel.split("/")), sessionText("aa"));
-  const ranges = rangeRequests(page);
+  const requests = rawRequests(page);
   await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=aa000002`);
   await expectFullContent(page, { assistant: "aa000002", user: "aa000003" });
+  const ranges = requests.filter(Boolean);
   expect(ranges.length).toBeGreaterThan(0);
   expect(ranges.every((r) => /^bytes=\d+-\d+$/.test(r))).toBe(true);
+  // the whole file: read once to index it, and once more by the search, which streams it through a worker
+  expect(requests.filter((r) => r === "")).toHaveLength(2);
 });
 
 test("an upload shows, projects and searches content past the cut, read from the picked file again", async ({ page }) => {
-  const ranges = rangeRequests(page);
+  const requests = rawRequests(page);
   await page.goto(`${app.url}/view`);
   await page.getByTestId("file-input").setInputFiles({ name: "upload.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(sessionText("bb")) });
   await expect(page.getByTestId("session-graph")).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
   await page.locator('.react-flow__node[data-id="bb000002"]').click();
   await expectFullContent(page, { assistant: "bb000002", user: "bb000003" });
-  expect(ranges).toEqual([]); // a picked file is never sent anywhere
+  expect(requests).toEqual([]); // a picked file is never sent anywhere
 });
 
 test("a library file replaced after it was opened: reading its content says so, by file name and line", async ({ page }) => {

@@ -47,6 +47,8 @@ async function search(page: Page, query: string): Promise<void> {
   const input = page.getByTestId("search-input");
   await input.fill(query);
   await expect(page.getByTestId("search-results")).toBeVisible();
+  // a session read on demand is searched through its file, its hits growing as they are found: wait for the end
+  await expect(page.getByTestId("search-progress")).toHaveCount(0);
 }
 
 test("lists the core's hits for a query and rings exactly the matching entries", async ({ page }) => {

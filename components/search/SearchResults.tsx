@@ -54,6 +54,7 @@ export function SearchResults({ id, result, active, onChoose, onHover }: Props) 
     list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
   }, [active]);
 
+  const streamError = useViewer((s) => s.searchStream?.error ?? null);
   const more = result.total - result.hits.length;
   const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
   return (
@@ -68,8 +69,16 @@ export function SearchResults({ id, result, active, onChoose, onHover }: Props) 
               ? `Nothing matches “${result.query}”`
               : "Searching…"
             : `${plural(result.total, "hit", "hits")} · ${plural(result.entryIds.size, "entry", "entries")}${result.complete ? "" : " so far"}`}
-          {result.complete ? null : <span data-testid="search-progress"> · reading the file: {plural(result.searched, "entry", "entries")} searched</span>}
         </span>
+        {streamError ? (
+          <span role="alert" data-testid="search-error" className="min-w-0 flex-1 truncate px-2 text-red-700 dark:text-red-300" title={streamError}>
+            The search stopped: {streamError}
+          </span>
+        ) : result.complete ? null : (
+          <span data-testid="search-progress" className="min-w-0 flex-1 truncate px-2">
+            reading the file: {plural(result.searched, "entry", "entries")} searched
+          </span>
+        )}
         <span className="text-subtle">↑↓ move · Enter selects · Esc closes</span>
       </p>
       {result.hits.length > 0 && (

@@ -3,19 +3,31 @@
 /**
  * The search as the viewer sees it: the store's query run through the core's
  * searchSession (which keeps its last result per session, so the list and
- * every graph card share one scan).
+ * every graph card share one scan), or, for a session whose content is read on
+ * demand, streamed through its file (search-runner.ts) into the store.
  */
 import { useViewer, type ViewerState } from "@/components/viewer/store";
 import { searchSession, type SearchResult } from "@/lib/session";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import { streamsSearch } from "./search-runner";
+
+/** The streamed search's hits so far, when it is for the store's query and session (search-runner.ts). */
+function streamedResult(s: ViewerState): SearchResult | null {
+  const stream = s.searchStream;
+  return stream && stream.doc === s.doc && stream.query === s.searchQuery ? stream.result : null;
+}
 
 function resultOf(s: ViewerState): SearchResult | null {
-  return s.doc && s.searchQuery.trim() ? searchSession(s.doc.session, s.searchQuery) : null;
+  if (!s.doc || !s.searchQuery.trim()) return null;
+  return streamsSearch(s) ? streamedResult(s) : searchSession(s.doc.session, s.searchQuery);
 }
 
 export function useSearchResult(): SearchResult | null {
   const query = useViewer((s) => s.searchQuery);
-  return useSessionMemo((session) => (query.trim() ? searchSession(session, query) : null), [query]);
+  const streams = useViewer(streamsSearch);
+  const streamed = useViewer(streamedResult);
+  const searched = useSessionMemo((session) => (query.trim() && !streams ? searchSession(session, query) : null), [query, streams]);
+  return streams ? (query.trim() ? streamed : null) : searched;
 }
 
 /** True when the entry matches the current search. */

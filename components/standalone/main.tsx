@@ -6,6 +6,7 @@ import "@/lib/client/zod-jitless";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { setShareWorkerFactory } from "@/lib/client/share-client";
+import { setSearchWorkerFactory } from "@/lib/client/search-client";
 import { ViewerHostProvider } from "@/components/viewer/host";
 import { setParseWorkerFactory } from "@/lib/client/load-session";
 import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";
@@ -17,6 +18,8 @@ declare const SHARE_WORKER_SOURCE: string;
 const scriptUrl = (source: string) => URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
 const parseWorkerUrl = scriptUrl(PARSE_WORKER_SOURCE);
 setParseWorkerFactory(() => new Worker(parseWorkerUrl));
+// no search worker is bundled: a session read on demand is searched in the page, its content read a batch at a time
+setSearchWorkerFactory(null);
 // empty in a share file, which does not share onward
 if (SHARE_WORKER_SOURCE) {
   const shareWorkerUrl = scriptUrl(SHARE_WORKER_SOURCE);

@@ -28,6 +28,7 @@ import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
 import { warmingSink } from "./warming-sink";
 import { ViewerMessage } from "./ViewerMessage";
+import { useSearchRunner } from "@/components/search/search-runner";
 
 export function ViewerApp(props: PlanInput) {
   const [plan, setPlan] = useState<Plan>(() => planFor(props));
@@ -39,6 +40,7 @@ export function ViewerApp(props: PlanInput) {
   const fileName = useViewer((s) => s.fileName);
   useViewer((s) => s.doc); // a live session that had no entries gets its graph once they come
   const comparing = useViewer((s) => compareB(s) !== null);
+  useSearchRunner();
 
   useEffect(() => {
     if (plan.kind !== "load") {

@@ -11,7 +11,7 @@
  * anything keyed on `doc` recomputes, and nothing needs to watch a counter.
  */
 import { useSyncExternalStore } from "react";
-import type { Session } from "@/lib/session";
+import type { SearchResult, Session } from "@/lib/session";
 import { PI_COMPACTION_DEFAULTS, type ViewCompactionSettings } from "./view-params";
 import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
@@ -74,6 +74,15 @@ export interface ViewerState {
   compare: { a: string; b: string } | { pickFrom: string } | null;
   /** content being read from the session's file (SessionTree.readContent) for what is shown, and the last read's failure */
   contentReads: { pending: number; error: string | null };
+  /** the search streamed through the file (a session whose content is read on demand): for which query and doc, and its hits so far */
+  searchStream: SearchStream | null;
+}
+
+export interface SearchStream {
+  query: string;
+  doc: SessionDoc;
+  result: SearchResult;
+  error: string | null;
 }
 
 const initial: ViewerState = {
@@ -99,6 +108,7 @@ const initial: ViewerState = {
   statsScope: "session",
   compare: null,
   contentReads: { pending: 0, error: null },
+  searchStream: null,
 };
 
 let state: ViewerState = initial;
@@ -158,6 +168,9 @@ export const viewer = {
       const message = error === undefined ? null : error instanceof Error ? error.message : String(error);
       set({ contentReads: { pending: Math.max(0, state.contentReads.pending - 1), error: message ?? state.contentReads.error } });
     };
+  },
+  setSearchStream(stream: SearchStream | null): void {
+    if (stream !== state.searchStream) set({ searchStream: stream });
   },
   /** The session grew (live tail); when following, a leaf that moved is selected. */
   sessionChanged(leafMoved = false): void {

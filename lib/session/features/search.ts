@@ -189,13 +189,17 @@ function indexFor(session: Session): Index {
 }
 
 /**
- * Builds some of the search index for `session`, for about `budgetMs`; true once it is complete. The first
+ * Builds some of the search index for `session`, for about `budgetMs`; true once it is complete, or stopped at
+ * content that is read from the file on demand (the search reads it). The first
  * search of a big session would otherwise build all of it in one go (about a second at 100k entries), so a
  * caller can build it in small steps beforehand (the viewer does when the search box gets focus). A search
  * before the end completes it at once.
  */
 export function prepareSearch(session: Session, budgetMs: number): boolean {
-  return extend(session, indexFor(session), performance.now() + budgetMs, false);
+  const index = indexFor(session);
+  if (extend(session, index, performance.now() + budgetMs, false)) return true;
+  // stopped at content not read from the file yet: nothing more to build ahead (the query reads it)
+  return session.tree.waitsFor(session.tree.entries[index.built]!);
 }
 
 function snippetOf(text: string, at: number, length: number): { snippet: string; start: number; end: number } {

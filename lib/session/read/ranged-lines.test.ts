@@ -3,7 +3,7 @@
 // read (Session.withContent); before that, nothing passes light content off as full.
 import { describe, expect, it } from "vitest";
 import { generateSession } from "../../../bench/generate";
-import { ContentNotReadError, searchSession, Session } from "..";
+import { ContentNotReadError, prepareSearch, searchSession, Session } from "..";
 import { cases, sameAnswers, stretch } from "../testing/light-answers";
 import { readLight } from "./light-session";
 import { RangedLines, type ByteSource } from "./ranged-lines";
@@ -51,6 +51,8 @@ describe("content read on demand answers as the whole text does", () => {
     const full = Session.fromText(text);
     const { session } = onDemand(text, 1 << 16);
     expect(session.tree.readsOnDemand).toBe(true);
+    // building the index ahead stops where content must be read first, and says there is nothing more to do now
+    expect(prepareSearch(session, 1000)).toBe(true);
     const first = searchSession(session, "the"); // nothing read yet: no entry with cut content is searched
     expect(first.complete).toBe(false);
     expect(first.searched).toBeLessThan(session.tree.entries.length);
