@@ -111,6 +111,9 @@ interface SizeResult {
   clickToContextMs: number;
   contextRows: number;
   panFps: number;
+  /** typing a two-word query → every hit found (the search box's and the runner's typing pauses included) */
+  searchMs: number;
+  searchHits: string;
   heapBytes: number;
   heapToFileRatio: number;
   /** pi's export in the same browser */
@@ -338,7 +341,10 @@ async function measureOurs(
     const context_ = await clicked;
 
     const panFps = await measurePan(page);
+    const search = await measureSearch(page);
     return {
+      searchMs: search.ms,
+      searchHits: search.hits,
       stats,
       file,
       ...load,
@@ -351,6 +357,23 @@ async function measureOurs(
   } finally {
     await context.close();
   }
+}
+
+const SEARCH_QUERY = "decoder stream";
+
+/** Types a query and waits until its search has ended (a session read on demand streams its file through a worker). */
+async function measureSearch(page: Page): Promise<{ ms: number; hits: string }> {
+  const t0 = performance.now();
+  await page.getByTestId("search-input").fill(SEARCH_QUERY);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="search-count"]') !== null && document.querySelector('[data-testid="search-progress"]') === null,
+    undefined,
+    { polling: "raf", timeout: 10 * 60_000 },
+  );
+  const ms = performance.now() - t0;
+  const hits = (await page.getByTestId("search-count").textContent()) ?? "";
+  await page.getByTestId("search-input").fill("");
+  return { ms, hits };
 }
 
 /** Installed before a share file's own scripts run: long tasks, and its navigation start as the start. */
@@ -596,6 +619,7 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
     ["(info) progress bar updates seen", ...results.map((r) => String(r.progressSteps))],
     ["(info) graph cards in the DOM / context rows in the DOM", ...results.map((r) => `${r.graphNodes} / ${r.contextRows}`)],
     ["(info) JS heap after load", ...results.map((r) => fmtBytes(r.heapBytes))],
+    [`(info) search "${SEARCH_QUERY}": typed → every hit found`, ...results.map((r) => `${ms(r.searchMs)} (${r.searchHits})`)],
     ["(info) pi's export file", ...results.map((r) => (r.piExportBytes === null ? "–" : fmtBytes(r.piExportBytes)))],
     [
       "(info) deepest path / side branches / compactions / huge results / images",

@@ -108,6 +108,17 @@ test("a library file shows, projects and searches content past the cut, read fro
   expect(requests.filter((r) => r === "")).toHaveLength(2);
 });
 
+test("a URL whose server serves byte ranges (?src=) is read on demand too, and searched through a worker", async ({ page }) => {
+  const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_url.jsonl`;
+  writeFileSync(path.join(dir, ...rel.split("/")), sessionText("ee"));
+  const requests = rawRequests(page);
+  const src = `/api/sessions/raw?path=${encodeURIComponent(rel)}`;
+  await page.goto(`${app.url}/view?src=${encodeURIComponent(src)}&entry=ee000002`);
+  await expectFullContent(page, { assistant: "ee000002", user: "ee000003" });
+  expect(requests.filter(Boolean).length).toBeGreaterThan(0);
+  expect(requests.filter((r) => r === "")).toHaveLength(2);
+});
+
 test("an upload shows, projects and searches content past the cut, read from the picked file again", async ({ page }) => {
   const requests = rawRequests(page);
   await page.goto(`${app.url}/view`);

@@ -18,11 +18,13 @@ import { useViewer, viewer, type ViewerState } from "@/components/viewer/store";
 /** How long typing must pause before the file is searched again. */
 const TYPING_MS = 120;
 
-/** Where a worker reads the open session's bytes again, or null when they cannot be (a share file, a URL elsewhere). */
+/** Where a worker reads the open session's bytes again, or null when they cannot be (a share file). */
 function searchSourceOf(source: SessionSource | null): SearchSource | null {
   if (source?.kind === "server" || source?.kind === "sample")
     return { kind: "url", url: new URL(`/api/sessions/raw?path=${encodeURIComponent(source.path)}`, window.location.href).href };
   if (source?.kind === "upload" && source.file) return { kind: "blob", blob: source.file };
+  // read on demand, so its server serves it again (streamsSearch asks)
+  if (source?.kind === "url") return { kind: "url", url: new URL(source.url, window.location.href).href };
   return null;
 }
 

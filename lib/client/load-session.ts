@@ -86,16 +86,16 @@ export function prepareParser(): void {
 }
 
 /**
- * Where the session's content is read from when it is shown: a picked file and a library file are read again
- * by byte range, so the page keeps none of their content; a share file, a URL elsewhere and a file a page
- * opened from disk reads are kept in memory (their bytes are not a file that can be read again by range).
+ * Where the session's content is read from when it is shown: a picked file, a library file and a URL whose
+ * server serves byte ranges are read again by range, so the page keeps none of their content; a share file,
+ * another URL and a file a page opened from disk reads are kept in memory (their bytes cannot be read again
+ * by range).
  */
-function contentSource(target: LoadTarget, shared: boolean): LineTexts {
-  const { request, source } = target;
+function contentSource(target: LoadTarget, shared: boolean, ranged: boolean): LineTexts {
+  const { request } = target;
   if (shared) return new ElidedLines();
   if (request.kind === "file" && window.location.protocol !== "file:") return new RangedLines(blobSource(request.file), { name: target.fileName });
-  if (request.kind === "url" && (source.kind === "server" || source.kind === "sample"))
-    return new RangedLines(rangeSource(request.url), { name: target.fileName });
+  if (request.kind === "url" && ranged) return new RangedLines(rangeSource(request.url), { name: target.fileName });
   return new ElidedLines();
 }
 
@@ -111,6 +111,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   // made at the first lines: a URL may turn out to be a share file, whose bytes are not the file's
   let reader: LightSessionReader | null = null;
   let shared = target.request.kind === "share";
+  let ranged = false;
   const started = performance.now();
   const worker = spare ?? parseWorker();
   spare = null;
@@ -149,6 +150,10 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       }
       return fail(describeLoadError(reply.error));
     }
+    if (reply.type === "ranges") {
+      ranged = reply.ranged;
+      return;
+    }
     if (reply.type === "manifest") {
       // what the sender had selected applies unless the link names its own entry and tab
       target = { ...target, entryId: target.entryId ?? reply.manifest.entryId, tab: target.tab ?? reply.manifest.tab };
@@ -160,7 +165,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       if (reply.type === "progress") return sink.progress(reply.done, reply.total);
       if (reply.type === "lines") {
         // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
-        reader ??= new LightSessionReader(contentSource(target, shared));
+        reader ??= new LightSessionReader(contentSource(target, shared, ranged));
         reader.push(reply);
         worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
         return sink.progress(reply.done, reply.total);

@@ -46,6 +46,11 @@ export type ParseReply =
   | { type: "end"; last: string; done: number; total: number; complete: number }
   /** after the end: schemaIssues of the newline-ended lines (lib/session SchemaChecked), checked in the worker */
   | { type: "schema"; lines: number; issues: ReadonlyMap<number, string[]> }
+  /**
+   * a URL's file, before its lines: whether its server serves byte ranges of it as it is (Accept-Ranges, no
+   * content coding), so that its content can be read again by range when shown
+   */
+  | { type: "ranges"; ranged: boolean }
   /** a share file's manifest, before its lines */
   | { type: "manifest"; manifest: ShareManifest }
   | { type: "error"; error: LoadError };

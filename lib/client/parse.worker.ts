@@ -162,6 +162,10 @@ async function readUrl(url: string, secret: ShareSecret | undefined): Promise<vo
   const first = await body.read();
   const head = first.done ? new Uint8Array(0) : first.value;
   if (looksLikeHtml(head)) return readSharePage(prepended(head, body), secret);
+  // a cross-origin server's headers are hidden unless it exposes them: its content is then kept, not read by range
+  const coding = response.headers.get("content-encoding");
+  const ranged = response.headers.get("accept-ranges")?.toLowerCase() === "bytes" && (!coding || coding === "identity");
+  scope.postMessage({ type: "ranges", ranged });
   reading = new Reading(total);
   await readStream(prepended(head, body), reading);
 }
