@@ -202,7 +202,8 @@ async function startApp(sessionsDir: string): Promise<{ url: string; stop(): voi
   }
   const port = await freePort();
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PI_SESSIONS_DIR: sessionsDir, NEXT_TELEMETRY_DISABLED: "1" },
+    // no size limit: the bench measures how big a session opens
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PI_SESSIONS_DIR: sessionsDir, NEXT_TELEMETRY_DISABLED: "1", PI_VIEWER_MAX_FILE_MB: "65536" },
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // its own process group: stopping it stops `next start` too
   });
