@@ -6,7 +6,7 @@
  * only arranges them.
  */
 import {
-  contextSizes,
+  contextSizesAt,
   modelView,
   type ContextMessage,
   type ContextSizePoint,
@@ -39,7 +39,7 @@ export interface ContextModel {
   /** root → the entry, by the session's rules */
   path: readonly TreeEntry[];
   /** the context's size along that path, for the chart */
-  sizes: ContextSizePoint[];
+  sizes: readonly ContextSizePoint[];
   /** path entries the context leaves out, and the compaction whose summary stands for them */
   cut: { compactionId: string | null; entries: readonly TreeEntry[] } | null;
   usage: { depth: number; usage: Usage } | null;
@@ -48,7 +48,7 @@ export interface ContextModel {
 /** Throws what `session.context(id)` throws (SessionQueryError). */
 export function contextModel(session: Session, id: string): ContextModel {
   const view = modelView(session, id);
-  const path = session.branch(id);
+  const path = session.sharedBranch(id);
   const context = view.context;
   const entries: ContextEntryView[] = [];
   let m = 0;
@@ -70,7 +70,7 @@ export function contextModel(session: Session, id: string): ContextModel {
     messageCount: context.messages.length,
     view,
     path,
-    sizes: contextSizes(path),
+    sizes: contextSizesAt(session, id),
     cut: cutEntries(session, id, entries),
     usage: safe(() => session.pathSummary(id)),
   };

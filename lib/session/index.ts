@@ -43,6 +43,7 @@ export {
 export {
   modelView,
   contextSizes,
+  contextSizesAt,
   chartPoints,
   wouldCompact,
   autoCompactAfter,

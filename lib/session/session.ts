@@ -239,8 +239,12 @@ export class Session implements RuleInput {
 
   /** getBranch: root → id, by the chosen rules (the harness's path stops at compactions). A fresh array: callers may change it. */
   branch(id: string, reader: RuleSetId = this.reader): TreeEntry[] {
-    const path = this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
-    return path.slice();
+    return this.sharedBranch(id, reader).slice();
+  }
+
+  /** What `branch` answers, shared, not copied (a deep path holds hundreds of thousands of entries): read it, do not change it. */
+  sharedBranch(id: string, reader: RuleSetId = this.reader): readonly TreeEntry[] {
+    return this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
   }
 
   /**

@@ -28,7 +28,7 @@ import {
   type PiProjection,
 } from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
-import { autoCompactAfter, chartPoints, contextSizes, modelView, wouldCompact, type ContextSizePoint } from "./model-view";
+import { autoCompactAfter, chartPoints, contextSizes, contextSizesAt, modelView, wouldCompact, type ContextSizePoint } from "./model-view";
 import { linearSession } from "../testing/linear-session";
 import type { JsonObject } from "../types";
 import { readFileSync } from "node:fs";
@@ -223,5 +223,35 @@ describe("autoCompactAfter (pi 0.84's threshold check after a reply)", () => {
     };
     const session = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(10)], [compaction, late]);
     expect(check(session, "m3", 200000)).toMatchObject({ verdict: false, reason: expect.stringMatching(/older than/) });
+  });
+});
+
+describe("contextSizesAt", () => {
+  it("answers contextSizes of the path, walks it once per entry and tree revision, and again once the tree grows", () => {
+    for (const fixture of listFixtures()) {
+      const session = Session.fromText(readFileSync(fixture.file, "utf8"));
+      for (const id of [...session.tree.byId.keys()].slice(-3)) {
+        let path;
+        try {
+          path = session.branch(id);
+        } catch {
+          continue; // a path pi cannot walk has no sizes either
+        }
+        expect(session.sharedBranch(id), fixture.name).toEqual(path);
+        const sizes = contextSizesAt(session, id);
+        expect(sizes, fixture.name).toEqual(contextSizes(path));
+        expect(contextSizesAt(session, id)).toBe(sizes);
+      }
+    }
+    const session = linearSession([{ role: "user", content: "hi", timestamp: 1 }]);
+    const leaf = session.leafId!;
+    const before = contextSizesAt(session, leaf);
+    session.parser.reopen();
+    session.parser.push(
+      `${JSON.stringify({ type: "label", id: "l0000001", parentId: leaf, timestamp: "2026-01-01T00:00:09.000Z", targetId: leaf, label: "x" })}\n`,
+    );
+    session.parser.end();
+    expect(contextSizesAt(session, leaf)).not.toBe(before);
+    expect(contextSizesAt(session, leaf)).toEqual(before);
   });
 });

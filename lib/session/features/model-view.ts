@@ -61,6 +61,25 @@ export interface ContextSizePoint {
  * it: every assistant reply whose usage pi trusts (not aborted, no error, not
  * zero), and the compactions and branch summaries that cut it back.
  */
+const sizesCache = new WeakMap<Session, { revision: number; byId: Map<string, readonly ContextSizePoint[]> }>();
+
+/**
+ * contextSizes of the root → `id` path (by the session's reader), kept per tree revision: one walk of a deep path
+ * per entry looked at, whether its content has been read yet or not (the sizes read no content).
+ */
+export function contextSizesAt(session: Session, id: string): readonly ContextSizePoint[] {
+  const revision = session.tree.revision;
+  let cache = sizesCache.get(session);
+  if (!cache || cache.revision !== revision) sizesCache.set(session, (cache = { revision, byId: new Map() }));
+  let sizes = cache.byId.get(id);
+  if (!sizes) {
+    if (cache.byId.size >= 16) cache.byId.clear();
+    sizes = contextSizes(session.sharedBranch(id));
+    cache.byId.set(id, sizes);
+  }
+  return sizes;
+}
+
 export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
   const out: ContextSizePoint[] = [];
   path.forEach((entry, index) => {
