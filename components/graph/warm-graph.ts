@@ -48,10 +48,16 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
       if (!(await pause())) return false;
     }
   };
+  // a deep path is walked in one task and its marks made in the next (each is a pass over the whole path)
+  const walked = (id: string | null, reader?: "ca") => () => {
+    if (id !== null && session.tree.get(id)) safely(() => session.sharedBranch(id, reader));
+  };
   const steps: (() => unknown)[] = [
     () => session.shape(),
+    walked(leafId),
     () => pathIds(session, leafId),
     () => sessionRewinds(session, null),
+    walked(state.contextOverlay ? selectedId : null, "ca"),
     () => state.contextOverlay && cutFromContext(session, selectedId),
   ];
   for (const step of steps) {
@@ -71,4 +77,13 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   }
   if (!(await pause())) return;
   layoutFor(session, displayFor(plan, state.expandedSegments));
+}
+
+/** Runs `walk` for what it leaves in the session's caches; a path pi cannot walk is answered (as an error) where it is asked. */
+function safely(walk: () => unknown): void {
+  try {
+    walk();
+  } catch {
+    // the question that needs this path says what went wrong
+  }
 }

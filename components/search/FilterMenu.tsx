@@ -133,8 +133,10 @@ export function FilterMenu() {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  const choices = useSessionMemo(filterChoices, []) ?? NO_CHOICES;
-  const visible = useSessionMemo((open) => visibilityOf(open, filter), [filter]);
+  // each a pass over every entry: made when the panel opens, and when a filter is on to count what it shows
+  const choices = useSessionMemo((session) => (open ? filterChoices(session) : null), [open], { light: true }) ?? NO_CHOICES;
+  const active = isFiltering(filter);
+  const visible = useSessionMemo((session) => (active ? visibilityOf(session, filter) : null), [filter, active], { light: true });
   const shown = useMemo(() => {
     if (!session || !visible) return null;
     let n = 0;
@@ -152,7 +154,6 @@ export function FilterMenu() {
   }, [open]);
 
   if (!session) return null;
-  const active = isFiltering(filter);
   const summary = [filter.mode, filter.hiddenTypes.size + filter.hiddenRoles.size > 0 ? `−${filter.hiddenTypes.size + filter.hiddenRoles.size}` : null]
     .filter(Boolean)
     .join(" ");

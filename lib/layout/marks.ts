@@ -12,7 +12,9 @@ import { lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answ
 export const pathIds = lastAnswer((session: Session, id: string | null): Set<string> => {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
-    return new Set(session.branch(id).map((entry) => entry.id));
+    const ids = new Set<string>();
+    for (const entry of session.sharedBranch(id)) ids.add(entry.id);
+    return ids;
   } catch {
     return new Set([id]);
   }

@@ -255,7 +255,7 @@ export class Session implements RuleInput {
   cutFromContext(id: string): readonly TreeEntry[] {
     return this.cuts.get(this.tree.revision, `${this.reader}\0${id}`, () => {
       const kept = new Set(this.contextEntries(id).map((entry) => entry.id));
-      return this.branch(id, "ca").filter((entry) => !kept.has(entry.id));
+      return this.sharedBranch(id, "ca").filter((entry) => !kept.has(entry.id));
     });
   }
 
