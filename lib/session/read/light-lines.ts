@@ -173,6 +173,19 @@ function writeEscaped(b: Uint8Array, start: number, end: number, out: ByteSink):
   out.copy(b, run, end);
 }
 
+/**
+ * keys whose string values nothing reads from light entries (no card, title or rule): opaque signatures and an
+ * edit's texts and diff. In a line that is scanned anyway (one over CUT_OVER bytes, or not ASCII), such a value
+ * over BULK_OVER bytes keeps only BULK_KEEP: a page's index holds less.
+ */
+const BULK = new Set(["thinkingSignature", "signature", "diff", "oldText", "newText"]);
+const BULK_OVER = 64;
+const BULK_KEEP = 16;
+
+function isBulk(b: Uint8Array, keyStart: number, keyEnd: number): boolean {
+  return keyEnd - keyStart <= 32 && BULK.has(String.fromCharCode(...b.subarray(keyStart, keyEnd)));
+}
+
 function neverCut(b: Uint8Array, keyStart: number, keyEnd: number): boolean {
   return keyEnd - keyStart <= 32 && NEVER_CUT.has(String.fromCharCode(...b.subarray(keyStart, keyEnd)));
 }
@@ -267,9 +280,10 @@ export function lightLine(b: Uint8Array, start: number, end: number, out: ByteSi
       keyStart = open + 1;
       keyEnd = close;
     }
-    if (!isKey && length > CUT_OVER && !neverCut(b, keyStart, keyEnd)) {
+    const bulk = !isKey && length > BULK_OVER && isBulk(b, keyStart, keyEnd);
+    if (!isKey && (length > CUT_OVER || bulk) && !neverCut(b, keyStart, keyEnd)) {
       out.copy(b, copied, open + 1);
-      writeEscaped(b, open + 1, cutPoint(b, open + 1, open + 1 + CUT_KEEP), out);
+      writeEscaped(b, open + 1, cutPoint(b, open + 1, open + 1 + (bulk ? BULK_KEEP : CUT_KEEP)), out);
       out.bytes(ELLIPSIS);
       copied = close;
       form = LineForm.Cut;

@@ -43,6 +43,38 @@ describe("light lines", () => {
     expect({ ...light, message: { ...light.message, content: [{ ...light.message.content[0], text: long }] } }).toEqual(JSON.parse(line));
   });
 
+  it("cut what no card or rule reads (signatures, an edit's texts and diff) to a few bytes, in a line that is scanned anyway", () => {
+    const signature = "s".repeat(200);
+    const arg = "o".repeat(100);
+    const line = JSON.stringify({
+      type: "message",
+      id: "a1",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "t".repeat(CUT_OVER + 10), thinkingSignature: signature },
+          { type: "toolCall", id: "c1", name: "edit", arguments: { path: "src/a.ts", oldText: arg, newText: "short" } },
+        ],
+      },
+    });
+    const bytes = encoder.encode(line);
+    const out = new ByteSink();
+    expect(lightLine(bytes, 0, bytes.length, out)).toBe(LineForm.Cut);
+    const light = JSON.parse(decoder.decode(out.view()));
+    const [thinking, call] = light.message.content;
+    expect(thinking.thinkingSignature).toBe(`${"s".repeat(16)}…`);
+    expect(call.arguments).toEqual({ path: "src/a.ts", oldText: `${"o".repeat(16)}…`, newText: "short" });
+    expect(thinking.thinking).toBe(`${"t".repeat(CUT_KEEP)}…`);
+    // a short ASCII line is not scanned: its values stay whole
+    const small = JSON.stringify({
+      type: "message",
+      id: "a2",
+      message: { role: "assistant", content: [{ type: "thinking", thinking: "x", thinkingSignature: signature }] },
+    });
+    const smallOut = new ByteSink();
+    expect(lightLine(encoder.encode(small), 0, small.length, smallOut)).toBe(LineForm.Same);
+  });
+
   it("write every other character as an escape, so a valid line becomes ASCII and parses the same", () => {
     const value = { type: "message", id: "é1", message: { role: "user", content: 'naïve → 漢字 😀 \u2028 "q" \\ tab\t', clé: ["ü", 1, null] } };
     const line = encoder.encode(JSON.stringify(value));
