@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { LightChunk } from "@/lib/session/read/light-lines";
-import { LineOffsets } from "@/lib/session/read/line-offsets";
+import { OffsetLineTexts } from "@/lib/session/read/line-offsets";
 import type { LineTexts } from "@/lib/session/read/line-texts";
 
 /**
@@ -12,34 +12,18 @@ import type { LineTexts } from "@/lib/session/read/line-texts";
  * The file must not change under it: a session file only grows (pi appends),
  * and what was indexed stays where it was.
  */
-export class FileLineTexts implements LineTexts {
+export class FileLineTexts extends OffsetLineTexts implements LineTexts {
   private fd: number | null;
-  private readonly index = new LineOffsets();
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   readonly onDemand = false;
 
   constructor(private readonly file: string) {
+    super();
     this.fd = openSync(file, "r");
   }
 
   add(chunk: Pick<LightChunk, "cut" | "offsets">): void {
     this.index.add(chunk);
-  }
-
-  has(line: number): boolean {
-    return this.index.has(line);
-  }
-
-  isCut(line: number): boolean {
-    return this.index.isCut(line);
-  }
-
-  get size(): number {
-    return this.index.size;
-  }
-
-  get cutCount(): number {
-    return this.index.cutCount;
   }
 
   ready(): boolean {

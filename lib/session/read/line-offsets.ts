@@ -93,3 +93,24 @@ export class LineOffsets {
     return this.cutLines;
   }
 }
+
+/** What a LineTexts that reads its changed lines again by offset answers from the offsets alone. */
+export abstract class OffsetLineTexts {
+  protected readonly index = new LineOffsets();
+
+  has(line: number): boolean {
+    return this.index.has(line);
+  }
+
+  isCut(line: number): boolean {
+    return this.index.isCut(line);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  get cutCount(): number {
+    return this.index.cutCount;
+  }
+}

@@ -1,6 +1,6 @@
 import { ElidedLines } from "./elided-lines";
 import type { LightChunk } from "./light-lines";
-import { LineOffsets } from "./line-offsets";
+import { OffsetLineTexts } from "./line-offsets";
 import { ContentNotReadError, type LineTexts } from "./line-texts";
 
 /** Reads bytes [start, end) of the session's file: a Blob's slice, an HTTP Range request. */
@@ -33,8 +33,7 @@ const PINNED_LOADS = 4;
  * of them once retainAll() is called: a file in an older format is read again
  * whole at its end.
  */
-export class RangedLines implements LineTexts {
-  private readonly index = new LineOffsets();
+export class RangedLines extends OffsetLineTexts implements LineTexts {
   private slice = new ElidedLines();
   private keepAll = false;
   /** line → text, least recently used first */
@@ -51,6 +50,7 @@ export class RangedLines implements LineTexts {
     private readonly source: ByteSource,
     options: RangedLinesOptions = {},
   ) {
+    super();
     this.name = options.name ?? "the session file";
     this.budget = options.budget ?? BUDGET;
   }
@@ -69,22 +69,6 @@ export class RangedLines implements LineTexts {
   /** Drops the bytes kept of the last slice: the index is built. */
   settle(): void {
     if (!this.keepAll) this.slice = new ElidedLines();
-  }
-
-  has(line: number): boolean {
-    return this.index.has(line);
-  }
-
-  isCut(line: number): boolean {
-    return this.index.isCut(line);
-  }
-
-  get size(): number {
-    return this.index.size;
-  }
-
-  get cutCount(): number {
-    return this.index.cutCount;
   }
 
   ready(line: number): boolean {
