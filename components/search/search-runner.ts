@@ -9,28 +9,23 @@
  */
 import { useEffect, useMemo } from "react";
 import { canStreamSearch, SearchStreamer } from "@/lib/client/search-client";
-import type { SearchSource } from "@/lib/client/search-protocol";
 import type { SessionSource } from "@/lib/client/session-source";
 import { SEARCH_LIMIT } from "@/lib/session";
 import { foldCase, HitCollector } from "@/lib/session/features/search";
 import { useViewer, viewer, type ViewerState } from "@/components/viewer/store";
+import { shareSourceOf } from "@/components/share/share-source";
 
 /** How long typing must pause before the file is searched again. */
 const TYPING_MS = 120;
 
-/** Where a worker reads the open session's bytes again, or null when they cannot be (a share file). */
-function searchSourceOf(source: SessionSource | null): SearchSource | null {
-  if (source?.kind === "server" || source?.kind === "sample")
-    return { kind: "url", url: new URL(`/api/sessions/raw?path=${encodeURIComponent(source.path)}`, window.location.href).href };
-  if (source?.kind === "upload" && source.file) return { kind: "blob", blob: source.file };
-  // read on demand, so its server serves it again (streamsSearch asks)
-  if (source?.kind === "url") return { kind: "url", url: new URL(source.url, window.location.href).href };
-  return null;
+/** Whether a worker can read the open session's bytes again (shareSourceOf answers where): not a share file's, nor a picked file the page no longer has. */
+function rereadable(source: SessionSource | null): boolean {
+  return source !== null && source.kind !== "share" && (source.kind !== "upload" || source.file !== undefined);
 }
 
 /** Whether the open session is searched by streaming its file (its content is read on demand). */
 export function streamsSearch(s: ViewerState): boolean {
-  return s.doc !== null && s.doc.session.tree.readsOnDemand && canStreamSearch() && searchSourceOf(s.source) !== null;
+  return s.doc !== null && s.doc.session.tree.readsOnDemand && canStreamSearch() && rereadable(s.source);
 }
 
 /** Runs the store's query through the file whenever it or the session changes. Mounted once, by the viewer. */
@@ -40,10 +35,7 @@ export function useSearchRunner(): void {
   const source = useViewer((s) => s.source);
   const streams = useViewer(streamsSearch);
   const session = doc?.session ?? null;
-  const streamer = useMemo(() => {
-    const from = streams && session ? searchSourceOf(source) : null;
-    return from ? new SearchStreamer(from) : null;
-  }, [streams, session, source]);
+  const streamer = useMemo(() => (streams && session && source ? new SearchStreamer(shareSourceOf(source)) : null), [streams, session, source]);
   useEffect(() => () => streamer?.dispose(), [streamer]);
   useEffect(() => {
     if (!streamer || !doc || !query.trim()) {

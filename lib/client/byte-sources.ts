@@ -5,7 +5,14 @@ import type { ByteSource } from "@/lib/session/read/ranged-lines";
 
 /** Bytes of a picked or dropped file: read from the disk again (the browser keeps only a handle). */
 export function blobSource(blob: Blob): ByteSource {
-  return async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  return async (start, end) => {
+    try {
+      return new Uint8Array(await blob.slice(start, end).arrayBuffer());
+    } catch {
+      // a browser refuses to read a picked file that changed or moved on disk since it was picked
+      throw new Error("The session's content could not be read: the file changed or moved since it was opened; open it again.");
+    }
+  };
 }
 
 /** Bytes of a same-origin URL that serves byte ranges (/api/sessions/raw). */

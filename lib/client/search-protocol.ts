@@ -1,8 +1,10 @@
 // Messages between the viewer page and search.worker.ts: a search streamed through a session's own bytes (the
 // picked file, or the library file over HTTP) for a session whose content the page does not hold.
 import type { SearchResult } from "@/lib/session";
+import type { ShareSource } from "./share-protocol";
 
-export type SearchSource = { kind: "url"; url: string } | { kind: "blob"; blob: Blob };
+/** The session's own bytes, as the Share dialog's worker reads them too (components/share/share-source.ts). */
+export type SearchSource = ShareSource;
 
 export type SearchRequest =
   /**
