@@ -4,11 +4,12 @@
  * The React Flow canvas: draws the model and maps clicks and keys to store
  * actions; where the viewport goes is use-viewport-follow's business.
  */
-import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, type NodeMouseHandler } from "@xyflow/react";
-import { useRef, useState, type KeyboardEvent } from "react";
+import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, useStore, type NodeMouseHandler } from "@xyflow/react";
+import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
 import type { GraphFlowNode } from "./flow-elements";
+import { flowWindow, windowKey, windowRect } from "./flow-window";
 import { runGraphAction, type ActionHost } from "./graph-actions";
 import { GraphMiniMap } from "./GraphMiniMap";
 import { GraphToolbar } from "./GraphToolbar";
@@ -39,6 +40,15 @@ function minimapColor(n: GraphFlowNode): string {
   if (n.type === "segment") return n.data.activePath ? "color-mix(in oklab, var(--accent) 55%, #94a3b8)" : "#94a3b8";
   if (n.type === "cursor") return KIND_FILL.leaf;
   return KIND_FILL[n.data.kind];
+}
+
+const NOTHING = { nodes: [], edges: [] };
+
+/** The cards around the viewport (flow-window.ts); re-chosen only when a pan or zoom leaves their window. */
+function useFlowWindow(model: GraphModel) {
+  const key = useStore(windowKey);
+  const { flow } = model;
+  return useMemo(() => (key === null ? NOTHING : flowWindow(flow.nodes, flow.edges, flow.byId, windowRect(key))), [flow, key]);
 }
 
 export function GraphCanvas({ model }: { model: GraphModel }) {
@@ -84,7 +94,8 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
   };
 
   const newestFrom = model.selectedId ?? model.leafId;
-  const { nodes, edges } = model.flow;
+  const { nodes } = model.flow;
+  const shown = useFlowWindow(model);
 
   return (
     <div
@@ -101,8 +112,8 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
       className="relative h-full w-full bg-(--graph-canvas) outline-none [--graph-canvas:color-mix(in_oklab,var(--surface)_55%,#e6e9ee)] [--graph-card:var(--background)] [--graph-cursor:#ec4899] [--graph-edge:#c3cad5] focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] dark:[--graph-canvas:var(--background)] dark:[--graph-card:var(--surface)] dark:[--graph-edge:#3a414d]"
     >
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={shown.nodes}
+        edges={shown.edges}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
         onNodeDoubleClick={onNodeDoubleClick}
