@@ -201,6 +201,7 @@ test("screenshots of each tab, light and dark", async ({ page }) => {
     await inspector.getByRole("tab", { name: "Context", exact: true }).click();
     await inspector.getByTestId("context-list").locator("[data-entry-id] button[aria-expanded]").first().click();
     await expect(inspector.getByTestId("context-list").locator("[data-entry-id] button[aria-expanded=true]")).toHaveCount(1);
+    await expect(inspector.getByTestId("context-chart")).toHaveAttribute("aria-busy", "false"); // drawn after the messages
     await page.screenshot({ path: `test-results/inspector-context-${scheme}.png` });
     await inspector.getByRole("tab", { name: "Entry", exact: true }).click();
   }

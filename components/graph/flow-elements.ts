@@ -8,6 +8,7 @@ import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import { countKinds, type EntryDescription, type EntryKind, type KindCounts } from "@/lib/layout/describe";
 import { idsOf, type DisplayTree } from "@/lib/layout/display-tree";
 import type { GraphLayout } from "@/lib/layout/tidy-layout";
+import type { IdSet } from "@/lib/session";
 
 interface Marks {
   /** the leaf the graph marks (the scrubbed-to leaf while scrubbing) */
@@ -63,9 +64,9 @@ export type GraphFlowNode = EntryFlowNode | SegmentFlowNode | CursorFlowNode;
 
 export interface ViewMarks {
   leafId: string | null;
-  activePath: ReadonlySet<string>;
+  activePath: IdSet;
   selectedId: string | null;
-  cut: ReadonlySet<string>;
+  cut: IdSet;
   /** entries on later lines are ghosts; null: not scrubbing */
   ghostAfterLine: number | null;
   labels: ReadonlyMap<string, { label: string }>;

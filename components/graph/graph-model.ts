@@ -4,7 +4,7 @@
  * → React Flow elements. Tests compose them directly.
  */
 import type { ViewerState } from "@/components/viewer/store";
-import type { Session } from "@/lib/session";
+import type { IdSet, Session } from "@/lib/session";
 import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
 import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { drain, type Steps } from "@/lib/layout/last-answer";
@@ -19,7 +19,7 @@ export interface GraphModel {
   flow: FlowElements;
   /** the leaf the graph marks: the scrubbed-to leaf while scrubbing, else the session's */
   leafId: string | null;
-  activePath: ReadonlySet<string>;
+  activePath: IdSet;
   selectedId: string | null;
   scrubbing: boolean;
   /** the filter's visibility predicate (null: every entry drawn); a new one means the filter changed */

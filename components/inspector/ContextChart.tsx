@@ -6,32 +6,55 @@
  * summaries (marks), the window and pi's compaction threshold (dashed). A
  * mark is a button: it selects its entry.
  */
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import { viewer } from "@/components/viewer/store";
-import { chartPoints, type ContextSizePoint } from "@/lib/session";
+import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import { chartPoints, contextSizesAt, type ContextSizePoint } from "@/lib/session";
 import { compactNumber } from "./UsageLine";
 
 const W = 320;
 const H = 64;
 const PAD = 3;
 
+const NO_POINTS: readonly ContextSizePoint[] = [];
+
+/**
+ * Drawn in a render of its own after the messages are shown (a deferred value): on a path of hundreds of
+ * thousands of entries its walk is most of what selecting the entry costs.
+ */
 export function ContextChart({
-  points,
-  pathLength,
+  id,
   current,
   contextWindow,
   threshold,
 }: {
-  points: readonly ContextSizePoint[];
-  pathLength: number;
+  /** the selected entry: the chart runs root → it */
+  id: string;
   /** the estimate at the selected entry (the end of the path) */
   current: number | null;
   contextWindow: number | null;
   threshold: number | null;
 }) {
+  const drawn = useDeferredValue<string | null>(id, null);
+  const sizes = useSessionMemo(
+    (open) => {
+      if (drawn === null) return null;
+      try {
+        return { points: contextSizesAt(open, drawn), pathLength: open.sharedBranch(drawn).length };
+      } catch {
+        return null; // the deferred entry is not in this session (another one was opened meanwhile)
+      }
+    },
+    [drawn],
+    { light: true },
+  );
+  const points = sizes?.points ?? NO_POINTS;
+  const pathLength = sizes?.pathLength ?? 0;
+  // the selection's own estimate belongs on its own path only
+  const here = drawn === id ? current : null;
   // two points per unit of width at most: a long path's replies, thinned to what the line can show
   const shown = useMemo(() => chartPoints(points, pathLength, 2 * W), [points, pathLength]);
-  const top = Math.max(1, contextWindow ?? 0, current ?? 0, shown.peak);
+  const top = Math.max(1, contextWindow ?? 0, here ?? 0, shown.peak);
   const x = (index: number) => PAD + (pathLength <= 1 ? 0 : (index / (pathLength - 1)) * (W - 2 * PAD));
   const y = (tokens: number) => H - PAD - (tokens / top) * (H - 2 * PAD);
   const usage = shown.points.filter((p) => p.kind === "usage");
@@ -39,8 +62,8 @@ export function ContextChart({
   const cuts = shown.points.filter((p) => p.kind !== "usage");
   const replies = points.reduce((n, p) => n + (p.kind === "usage" ? 1 : 0), 0);
   return (
-    <figure className="flex flex-col gap-0.5" data-testid="context-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-16 w-full overflow-visible text-muted" role="img" aria-label={chartLabel(replies, shown.peak, cuts, current)}>
+    <figure className="flex flex-col gap-0.5" data-testid="context-chart" aria-busy={drawn !== id}>
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-16 w-full overflow-visible text-muted" role="img" aria-label={chartLabel(replies, shown.peak, cuts, here)}>
         {contextWindow ? (
           <line x1={0} x2={W} y1={y(contextWindow)} y2={y(contextWindow)} className="stroke-current" strokeDasharray="2 3" strokeWidth={0.75} />
         ) : null}
@@ -84,7 +107,7 @@ export function ContextChart({
         ))}
         {usage.length > 1 ? <polyline points={line} fill="none" strokeWidth={1.25} className="stroke-sky-600 dark:stroke-sky-400" /> : null}
         {usage.length === 1 ? <circle cx={x(usage[0]!.index)} cy={y(usage[0]!.tokens!)} r={1.75} className="fill-sky-600 dark:fill-sky-400" /> : null}
-        {current !== null ? <circle cx={x(pathLength - 1)} cy={y(current)} r={2.5} className="fill-accent" data-chart-current /> : null}
+        {here !== null ? <circle cx={x(pathLength - 1)} cy={y(here)} r={2.5} className="fill-accent" data-chart-current /> : null}
       </svg>
       <figcaption className="flex flex-wrap gap-x-3 text-[10.5px] text-muted">
         <span>

@@ -11,24 +11,14 @@ import { useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { PI_COMPACTION_DEFAULTS } from "@/components/viewer/view-params";
 import { modelOfContext } from "@/lib/models/model-catalogue";
-import { autoCompactAfter, type ContextSizePoint, type ModelView, type TreeEntry } from "@/lib/session";
+import { autoCompactAfter, type ModelView, type TreeEntry } from "@/lib/session";
 import { ContextChart } from "./ContextChart";
 import { useModelCatalogue } from "./use-model-catalogue";
 import { compactNumber } from "./UsageLine";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-export function ContextMeter({
-  view,
-  entry,
-  path,
-  points,
-}: {
-  view: ModelView;
-  entry: TreeEntry;
-  path: readonly TreeEntry[];
-  points: readonly ContextSizePoint[];
-}) {
+export function ContextMeter({ view, entry, path }: { view: ModelView; entry: TreeEntry; path: readonly TreeEntry[] }) {
   const catalogue = useModelCatalogue();
   const settings = useViewer((s) => s.compactionSettings);
   const [editing, setEditing] = useState(false);
@@ -117,7 +107,7 @@ export function ContextMeter({
         </span>
       </p>
       {editing ? <CompactionSettingsForm /> : null}
-      <ContextChart points={points} pathLength={path.length} current={tokens?.tokens ?? null} contextWindow={contextWindow} threshold={threshold} />
+      <ContextChart id={entry.id} current={tokens?.tokens ?? null} contextWindow={contextWindow} threshold={threshold} />
     </section>
   );
 }

@@ -37,8 +37,8 @@ const ROW_HEIGHT = 26;
 function buildRows(model: ContextModel, cutOpen: boolean, showUnsent: boolean): Row[] {
   const rows: Row[] = [];
   if (model.cut) {
-    rows.push({ kind: "cut-group", compactionId: model.cut.compactionId, count: model.cut.entries.length });
-    if (cutOpen) for (const entry of model.cut.entries) rows.push({ kind: "cut", entry });
+    rows.push({ kind: "cut-group", compactionId: model.cut.compactionId, count: model.cut.count });
+    if (cutOpen) for (const entry of model.cut.entries()) rows.push({ kind: "cut", entry });
   }
   let n = 0;
   for (const view of model.entries) {
@@ -84,7 +84,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   return (
     <div className="flex h-full min-h-0 flex-col">
       <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
-      {model.path.length ? <ContextMeter view={model.view} entry={model.path[model.path.length - 1]!} path={model.path} points={model.sizes} /> : null}
+      {model.path.length ? <ContextMeter view={model.view} entry={model.path[model.path.length - 1]!} path={model.path} /> : null}
       <CompactionPreview id={id} />
       <ModeSwitch mode={mode} />
       {mode === "llm" ? (
@@ -188,11 +188,10 @@ function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextMod
           <span className="text-muted">
             {model.cut.compactionId ? (
               <>
-                compaction <EntryLink id={model.cut.compactionId} /> stands for {model.cut.entries.length} earlier{" "}
-                {model.cut.entries.length === 1 ? "entry" : "entries"}
+                compaction <EntryLink id={model.cut.compactionId} /> stands for {model.cut.count} earlier {model.cut.count === 1 ? "entry" : "entries"}
               </>
             ) : (
-              <>{model.cut.entries.length} path entries are not in the context</>
+              <>{model.cut.count} path entries are not in the context</>
             )}
           </span>
         ) : null}

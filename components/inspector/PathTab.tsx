@@ -17,7 +17,7 @@ export function PathTab({ session, id }: { session: Session; id: string }) {
   const result = useSessionMemo(
     (open) => {
       try {
-        return { path: open.branch(id), summary: open.pathSummary(id), error: null };
+        return { path: open.sharedBranch(id), summary: open.pathSummary(id), error: null };
       } catch (error) {
         return { path: [], summary: null, error };
       }

@@ -24,7 +24,9 @@ describe("contextModel", () => {
     expect(model.model).toEqual(record.model);
     expect(model.thinkingLevel).toBe(record.thinkingLevel);
     const kept = new Set<string>(record.context);
-    expect(model.cut?.entries.map((e) => e.id)).toEqual(record.path.filter((id: string) => !kept.has(id)));
+    const cut = record.path.filter((id: string) => !kept.has(id));
+    expect(model.cut?.entries().map((e) => e.id)).toEqual(cut);
+    expect(model.cut?.count).toBe(cut.length);
     expect(model.cut?.compactionId).toBe(record.context[0]);
     expect(session.tree.get(record.context[0])!.type).toBe("compaction");
   });
@@ -70,7 +72,9 @@ describe("contextModel", () => {
     expect(head.messages).toEqual(hxMessages(head.entry));
     expect(head.messages.filter((m) => m.source === "retainedTail")).toHaveLength((compactions[0]!.retainedTail as unknown[]).length);
     const full = session.branch(id, "ca").map((e) => e.id);
-    expect(model.cut?.entries.map((e) => e.id)).toEqual(full.filter((e) => !record.context.includes(e)));
+    const cut = full.filter((e) => !record.context.includes(e));
+    expect(model.cut?.entries().map((e) => e.id)).toEqual(cut);
+    expect(model.cut?.count).toBe(cut.length);
   });
 
   it("throws pi's error where pi throws", () => {

@@ -5,18 +5,7 @@
  * count, modelView). Pure; the answers themselves come from the core — this
  * only arranges them.
  */
-import {
-  contextSizesAt,
-  modelView,
-  type ContextMessage,
-  type ContextSizePoint,
-  type JsonObject,
-  type ModelRef,
-  type ModelView,
-  type RuleSet,
-  type Session,
-  type TreeEntry,
-} from "@/lib/session";
+import { modelView, type ContextMessage, type JsonObject, type ModelRef, type ModelView, type RuleSet, type Session, type TreeEntry } from "@/lib/session";
 import type { Usage } from "@/lib/session";
 
 export interface ContextEntryView {
@@ -38,10 +27,8 @@ export interface ContextModel {
   view: ModelView;
   /** root → the entry, by the session's rules */
   path: readonly TreeEntry[];
-  /** the context's size along that path, for the chart */
-  sizes: readonly ContextSizePoint[];
-  /** path entries the context leaves out, and the compaction whose summary stands for them */
-  cut: { compactionId: string | null; entries: readonly TreeEntry[] } | null;
+  /** path entries the context leaves out (listed when asked for: a deep path's are hundreds of thousands), and the compaction whose summary stands for them */
+  cut: { compactionId: string | null; count: number; entries(): readonly TreeEntry[] } | null;
   usage: { depth: number; usage: Usage } | null;
 }
 
@@ -70,7 +57,6 @@ export function contextModel(session: Session, id: string): ContextModel {
     messageCount: context.messages.length,
     view,
     path,
-    sizes: contextSizesAt(session, id),
     cut: cutEntries(session, id, entries),
     usage: safe(() => session.pathSummary(id)),
   };
@@ -80,10 +66,12 @@ export function contextModel(session: Session, id: string): ContextModel {
 function cutEntries(session: Session, id: string, entries: ContextEntryView[]): ContextModel["cut"] {
   // the harness's own path already stops at a compaction; the full path shows what lies behind it.
   // The graph's overlay asked the session the same question on selection: its answer is remembered.
-  const cut = safe(() => session.cutFromContext(id)) ?? cutFromReaderPath(session, id, entries);
-  if (cut.length === 0) return null;
   const head = entries[0]?.entry;
-  return { compactionId: head?.type === "compaction" ? head.id : null, entries: cut };
+  const compactionId = head?.type === "compaction" ? head.id : null;
+  const cut = safe(() => session.cutFromContext(id));
+  if (cut) return cut.size === 0 ? null : { compactionId, count: cut.size, entries: () => cut.entries };
+  const listed = cutFromReaderPath(session, id, entries);
+  return listed.length === 0 ? null : { compactionId, count: listed.length, entries: () => listed };
 }
 
 /** When the coding agent's walk fails (a parent cycle the reader's own path stops short of): what its path has besides the context. */

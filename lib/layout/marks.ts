@@ -4,17 +4,15 @@
  * come from the core library; a question pi cannot answer (a parent cycle, a
  * broken message) yields an empty mark instead of an error.
  */
-import type { Session } from "../session";
+import type { IdSet, Session } from "../session";
 import { modelOf } from "./describe";
 import { lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answer";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
-export const pathIds = lastAnswer((session: Session, id: string | null): Set<string> => {
+export const pathIds = lastAnswer((session: Session, id: string | null): IdSet => {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
-    const ids = new Set<string>();
-    for (const entry of session.sharedBranch(id)) ids.add(entry.id);
-    return ids;
+    return session.pathIndex(id);
   } catch {
     return new Set([id]);
   }
@@ -25,10 +23,10 @@ export const pathIds = lastAnswer((session: Session, id: string | null): Set<str
  * but not in `session.contextEntries(id)` (cut by a compaction, or behind the
  * harness's truncated path).
  */
-export const cutFromContext = lastAnswer((session: Session, id: string | null): Set<string> => {
+export const cutFromContext = lastAnswer((session: Session, id: string | null): IdSet => {
   if (id === null || !session.tree.get(id)) return new Set();
   try {
-    return new Set(session.cutFromContext(id).map((entry) => entry.id));
+    return session.cutFromContext(id);
   } catch {
     return new Set();
   }

@@ -74,13 +74,17 @@ describe("remembered paths", () => {
       const kept = new Set(record.context);
       const expected = record.path.filter((p) => !kept.has(p));
       expect(
-        s.cutFromContext(id).map((e) => e.id),
+        s.cutFromContext(id).entries.map((e) => e.id),
         id,
       ).toEqual(expected);
       expect(
-        s.cutFromContext(id).map((e) => e.id),
+        s.cutFromContext(id).entries.map((e) => e.id),
         `${id}, asked again`,
       ).toEqual(expected);
+      const cut = s.cutFromContext(id);
+      expect([...cut], `${id}, as a set`).toEqual(expected);
+      expect(cut.size).toBe(expected.length);
+      for (const p of record.path) expect(cut.has(p), `${id}: ${p}`).toBe(!kept.has(p));
       if (expected.length) cutSome++;
     }
     expect(cutSome).toBeGreaterThan(0);

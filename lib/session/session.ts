@@ -7,6 +7,7 @@ import type { RuleInput, RuleSet } from "./rules/rule-set";
 import { pathSummary } from "./rules/coding-agent-0.84/context";
 import type { V4Lane, V4Log } from "./read/v4-log";
 import { RevisionCache } from "./tree/revision-cache";
+import { PathCut, PathIndex } from "./tree/path-index";
 import { headerSchema, schemaIssues } from "./read/schema";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
@@ -45,7 +46,8 @@ export class Session implements RuleInput {
   private schemaChecked: SchemaChecked | undefined;
   private schemaLater: boolean;
   private readonly walks = new RevisionCache<readonly TreeEntry[]>(8);
-  private readonly cuts = new RevisionCache<readonly TreeEntry[]>(4);
+  private readonly indexes = new RevisionCache<PathIndex>(8);
+  private readonly cuts = new RevisionCache<PathCut>(4);
 
   constructor(
     readonly parser: SessionParser,
@@ -247,15 +249,20 @@ export class Session implements RuleInput {
     return this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
   }
 
+  /** `sharedBranch` as a set of ids that knows each one's position on the path, without a table of them where it can. */
+  pathIndex(id: string, reader: RuleSetId = this.reader): PathIndex {
+    return this.indexes.get(this.tree.revision, `${reader}\0${id}`, () => new PathIndex(this.tree, this.sharedBranch(id, reader)));
+  }
+
   /**
    * Entries on the coding agent's full root → id path that id's context (by the chosen reader) leaves out:
    * cut by a compaction, or behind the harness's shorter path. Throws what `branch` and `contextEntries` throw.
-   * Shared, not copied (tens of thousands of entries on a deep session): read it, do not change it.
+   * A set over the path (tens of thousands of entries on a deep session), its entries listed when asked for.
    */
-  cutFromContext(id: string): readonly TreeEntry[] {
+  cutFromContext(id: string): PathCut {
     return this.cuts.get(this.tree.revision, `${this.reader}\0${id}`, () => {
-      const kept = new Set(this.contextEntries(id).map((entry) => entry.id));
-      return this.sharedBranch(id, "ca").filter((entry) => !kept.has(entry.id));
+      const kept = this.contextEntries(id).map((entry) => entry.id);
+      return new PathCut(this.pathIndex(id, "ca"), kept);
     });
   }
 

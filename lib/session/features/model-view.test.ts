@@ -28,6 +28,7 @@ import {
   type PiProjection,
 } from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
+import { prng } from "../testing/prng";
 import { autoCompactAfter, chartPoints, contextSizes, contextSizesAt, modelView, wouldCompact, type ContextSizePoint } from "./model-view";
 import { linearSession } from "../testing/linear-session";
 import type { JsonObject } from "../types";
@@ -253,5 +254,30 @@ describe("contextSizesAt", () => {
     session.parser.end();
     expect(contextSizesAt(session, leaf)).not.toBe(before);
     expect(contextSizesAt(session, leaf)).toEqual(before);
+  });
+
+  it("answers the same when it takes a known path's prefix or extends one, whatever order entries are asked in", () => {
+    const rng = prng(11);
+    let reused = 0;
+    for (const fixture of listFixtures()) {
+      const session = Session.fromText(readFileSync(fixture.file, "utf8"));
+      const ids = [...session.tree.byId.keys()];
+      const step = Math.max(1, Math.floor(ids.length / 80));
+      const asked = ids.filter((_, i) => i % step === 0).sort(() => rng() - 0.5);
+      for (const id of asked) {
+        let path;
+        try {
+          path = session.branch(id);
+        } catch {
+          continue;
+        }
+        const direct = contextSizes(path);
+        const sizes = contextSizesAt(session, id);
+        expect(sizes, `${fixture.name} ${id}`).toEqual(direct);
+        if (direct.length > 0 && sizes[0] !== direct[0]) reused++;
+      }
+    }
+    // the points of an earlier answer were taken over (the same objects), not made again
+    expect(reused).toBeGreaterThan(0);
   });
 });

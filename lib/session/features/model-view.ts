@@ -8,6 +8,7 @@ import type { LlmMessage } from "../rules/coding-agent-0.84/llm";
 import { calculateContextTokens, shouldCompact, type CompactionSettings, type TokenEstimate } from "../rules/coding-agent-0.84/tokens";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
+import type { PathIndex } from "../tree/path-index";
 import { isObject } from "../json";
 import type { JsonObject, RuleSetId, SessionContext, TreeEntry } from "../types";
 
@@ -56,33 +57,75 @@ export interface ContextSizePoint {
   tokens: number | null;
 }
 
-/**
- * The context's size along a path (root → node), as the providers reported
- * it: every assistant reply whose usage pi trusts (not aborted, no error, not
- * zero), and the compactions and branch summaries that cut it back.
- */
-const sizesCache = new WeakMap<Session, { revision: number; byId: Map<string, readonly ContextSizePoint[]> }>();
+const sizesCache = new WeakMap<Session, { revision: number; byId: Map<string, KnownSizes> }>();
+
+interface KnownSizes {
+  sizes: readonly ContextSizePoint[];
+  path: PathIndex;
+}
+
+/** Paths whose sizes are kept: the selection's and a few before it (each holds its path, up to hundreds of thousands of entries). */
+const KEPT_SIZES = 4;
 
 /**
  * contextSizes of the root → `id` path (by the session's reader), kept per tree revision: one walk of a deep path
- * per entry looked at, whether its content has been read yet or not (the sizes read no content).
+ * per entry looked at, whether its content has been read yet or not (the sizes read no content). An entry on a
+ * path whose sizes are known takes their prefix, and one below such a path walks only the part below it: the
+ * points of a path are those of any path it extends, then its own.
  */
 export function contextSizesAt(session: Session, id: string): readonly ContextSizePoint[] {
   const revision = session.tree.revision;
   let cache = sizesCache.get(session);
   if (!cache || cache.revision !== revision) sizesCache.set(session, (cache = { revision, byId: new Map() }));
-  let sizes = cache.byId.get(id);
-  if (!sizes) {
-    if (cache.byId.size >= 16) cache.byId.clear();
-    sizes = contextSizes(session.sharedBranch(id));
-    cache.byId.set(id, sizes);
+  let known = cache.byId.get(id);
+  if (!known) {
+    const path = session.pathIndex(id);
+    known = { sizes: sizesFrom(path, cache.byId), path };
+    if (cache.byId.size >= KEPT_SIZES) cache.byId.delete(cache.byId.keys().next().value!);
+    cache.byId.set(id, known);
   }
-  return sizes;
+  return known.sizes;
 }
 
-export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
+function sizesFrom(path: PathIndex, known: ReadonlyMap<string, KnownSizes>): readonly ContextSizePoint[] {
+  const length = path.size;
+  const id = path.path[length - 1]?.id;
+  if (id === undefined) return [];
+  let base: { at: number; sizes: readonly ContextSizePoint[] } | null = null;
+  for (const [other, k] of known) {
+    // two paths that end at the same entry and are as long are the same (each is a chain of parents): a path
+    // through `id` at the position its own path ends holds it as its prefix, and the other's path is this one's
+    // prefix where it ends at the other
+    if (k.path.indexOf(id) === length - 1) return k.sizes.slice(0, pointsBefore(k.sizes, length));
+    const at = path.indexOf(other);
+    if (at !== -1 && at === k.path.size - 1 && (base === null || at > base.at)) base = { at, sizes: k.sizes };
+  }
+  if (!base) return contextSizes(path.path);
+  return base.sizes.concat(contextSizes(path.path, base.at + 1));
+}
+
+/** How many of `points` (in path order) lie before position `end`. */
+function pointsBefore(points: readonly ContextSizePoint[], end: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid]!.index < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The context's size along a path (root → node), as the providers reported
+ * it: every assistant reply whose usage pi trusts (not aborted, no error, not
+ * zero), and the compactions and branch summaries that cut it back; from
+ * position `from` on (all of the path by default).
+ */
+export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizePoint[] {
   const out: ContextSizePoint[] = [];
-  path.forEach((entry, index) => {
+  for (let index = from; index < path.length; index++) {
+    const entry = path[index]!;
     if (entry.type === "compaction") {
       out.push({ entryId: entry.id, index, kind: "compaction", tokens: typeof entry.tokensBefore === "number" ? entry.tokensBefore : null });
     } else if (entry.type === "branch_summary") {
@@ -96,11 +139,11 @@ export function contextSizes(path: readonly TreeEntry[]): ContextSizePoint[] {
         typeof message.usage !== "object" ||
         !message.usage
       )
-        return;
+        continue;
       const tokens = calculateContextTokens(message.usage);
       if (typeof tokens === "number" && tokens > 0) out.push({ entryId: entry.id, index, kind: "usage", tokens });
     }
-  });
+  }
   return out;
 }
 
