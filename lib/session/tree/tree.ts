@@ -364,14 +364,15 @@ export class SessionTree {
   }
 
   private pushChild(parentId: string | null, id: string): void {
-    let list = this.childIds.get(parentId);
-    if (!list) this.childIds.set(parentId, (list = []));
+    const list = this.childIds.get(parentId);
+    this.sortedChildren.delete(parentId);
+    // nearly every entry has one child: an array made for one holds one (one grown by push holds room for 17)
+    if (!list) return void this.childIds.set(parentId, [id]);
     // keep file order among siblings: a late-arriving parent can adopt children that come earlier in the file
     const line = this.byId.get(id)!.line;
     let i = list.length;
     while (i > 0 && this.byId.get(list[i - 1]!)!.line > line) i--;
     list.splice(i, 0, id);
-    this.sortedChildren.delete(parentId);
   }
 
   private trackLabels(entry: SessionEntry, id: string, line: number): void {
