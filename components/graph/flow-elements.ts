@@ -7,6 +7,7 @@
 import { Position, type Edge, type Node, type NodeHandle } from "@xyflow/react";
 import { countKinds, type EntryDescription, type EntryKind, type KindCounts } from "@/lib/layout/describe";
 import { idsOf, type DisplayTree } from "@/lib/layout/display-tree";
+import { drain, STEP_EVERY, type Steps } from "@/lib/layout/last-answer";
 import type { GraphLayout } from "@/lib/layout/tidy-layout";
 import type { IdSet } from "@/lib/session";
 
@@ -143,13 +144,23 @@ const summaries = new WeakMap<readonly string[], SegmentSummary>();
 
 /** What a segment's card says of its entries (kept per run: a long run is read once). */
 export function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
+  return drain(summariseSteps(ids, facts));
+}
+
+/** summarise as a walk in slices (a run can hold most of a deep session's entries): the loader's first drawing. */
+export function* summariseSteps(ids: readonly string[], facts: EntryFacts): Steps<SegmentSummary> {
   let summary = summaries.get(ids);
   if (!summary) {
+    const kinds: EntryKind[] = new Array<EntryKind>(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+      kinds[i] = facts.kind(ids[i]!);
+    }
     summary = {
       ids: ids.join(" "),
       first: summaryLine(facts.describe(ids[0]!)),
       last: summaryLine(facts.describe(ids[ids.length - 1]!)),
-      counts: countKinds(ids.map(facts.kind)),
+      counts: countKinds(kinds),
       filtered: filteredWithin(ids, facts),
     };
     summaries.set(ids, summary);
@@ -235,7 +246,7 @@ export function toFlowElements(
           leaf: inRun(view.leafId),
           activePath: ids.length > 0 && view.activePath.has(ids[0]!),
           selected: selectedIndex > 0,
-          cut: ids.length > 0 && view.cut.has(ids[ids.length - 1]!) && all(ids, (id) => view.cut.has(id)),
+          cut: ids.length > 0 && view.cut.has(ids[ids.length - 1]!) && (view.cut.hasRun?.(ids) ?? all(ids, (id) => view.cut.has(id))),
           ghost: all(ids, ghost),
         },
       };

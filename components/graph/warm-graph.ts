@@ -12,7 +12,7 @@ import { sessionRewinds } from "@/lib/layout/leaf-history";
 import type { Steps } from "@/lib/layout/last-answer";
 import { cutFromContext, modelSwitchSteps, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
-import { summarise } from "./flow-elements";
+import { summariseSteps } from "./flow-elements";
 import { displayFor, factsOf, foldSteps, foldsFor, layoutFor, shownLeaf } from "./graph-model";
 
 /** Time one task may take before it hands the page back (the summaries of many segments are made in slices). */
@@ -73,7 +73,7 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   for (const item of plan.items) {
     if (!(await pause())) return;
     if (item.kind === "entry") facts.describe(item.id);
-    else summarise(item.ids, facts);
+    else if (!(await walk(summariseSteps(item.ids, facts)))) return;
   }
   if (!(await pause())) return;
   layoutFor(session, displayFor(plan, state.expandedSegments));

@@ -60,6 +60,16 @@ export interface LoadedSession {
   complete: number;
 }
 
+/** Bytes of light text read per task: about 30 ms of parsing in Chromium on this machine (a stream chunk can be megabytes). */
+const SLICE_BYTES = 256 * 1024;
+
+/** Runs `run` in a task of its own, after whatever input and rendering are waiting. */
+function nextTask(run: () => void): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => run();
+  channel.port2.postMessage(null);
+}
+
 /** a parse worker started ahead of the next load (see prepareParser) */
 let spare: Worker | null = null;
 
@@ -139,6 +149,50 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
     onLoaded?.({ session: made, complete });
   };
   let complete = 0;
+  /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
+  const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
+  const readNext = (): void => {
+    if (stopped || queue.length === 0) return;
+    try {
+      const reply = queue[0]!;
+      if (reply.type === "lines") {
+        reader ??= new LightSessionReader(contentSource(target, shared, ranged));
+        // the page stays responsive (progress moves, Cancel is heard) while a big file is read, however big the
+        // stream's chunks are
+        if (reader.pushSome(reply, SLICE_BYTES)) {
+          queue.shift();
+          worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
+          sink.progress(reply.done, reply.total);
+        }
+        if (queue.length) nextTask(readNext);
+        return;
+      }
+      queue.shift();
+      if (reply.type === "end") {
+        sink.progress(reply.done, reply.total);
+        parser = (reader ??= new LightSessionReader()).end(reply.last);
+        complete = reply.complete;
+        performance.measure("session:parsed", { start: started });
+        // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
+        // an empty one waits, as its notes are all there is to show
+        if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
+      } else {
+        schema = { lines: reply.lines, issues: reply.issues };
+        performance.measure("session:schema", { start: started });
+        stop();
+        // the next file opens as fast as this one, once the page has nothing else to do
+        if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
+        if (session) {
+          session.acceptSchema(schema);
+          sink.diagnosticsChanged();
+        } else if (parser) ready(new Session(parser, { schemaChecked: schema }), complete);
+      }
+      readNext();
+    } catch (error) {
+      // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
+      fail(`The session could not be indexed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   worker.onmessage = (event: MessageEvent<ParseReply>) => {
     if (stopped) return;
     const reply = event.data;
@@ -161,38 +215,9 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       shared = true;
       return sink.shareOpened(reply.manifest);
     }
-    try {
-      if (reply.type === "progress") return sink.progress(reply.done, reply.total);
-      if (reply.type === "lines") {
-        // one slice per task: the page stays responsive (progress moves, Cancel is heard) while a big file is read
-        reader ??= new LightSessionReader(contentSource(target, shared, ranged));
-        reader.push(reply);
-        worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
-        return sink.progress(reply.done, reply.total);
-      }
-      if (reply.type === "end") {
-        sink.progress(reply.done, reply.total);
-        parser = (reader ??= new LightSessionReader()).end(reply.last);
-        complete = reply.complete;
-        performance.measure("session:parsed", { start: started });
-        // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
-        // an empty one waits, as its notes are all there is to show
-        if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
-        return;
-      }
-      schema = { lines: reply.lines, issues: reply.issues };
-      performance.measure("session:schema", { start: started });
-      stop();
-      // the next file opens as fast as this one, once the page has nothing else to do
-      if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
-      if (session) {
-        session.acceptSchema(schema);
-        sink.diagnosticsChanged();
-      } else if (parser) ready(new Session(parser, { schemaChecked: schema }), complete);
-    } catch (error) {
-      // the core reports bad input as diagnostics; reaching this is a bug, shown rather than swallowed
-      fail(`The session could not be indexed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    if (reply.type === "progress") return sink.progress(reply.done, reply.total);
+    queue.push(reply);
+    if (queue.length === 1) readNext();
   };
   worker.onerror = (event) => {
     if (stopped) return;

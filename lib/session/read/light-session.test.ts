@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { generateSession } from "../../../bench/generate";
 import { ElidedLines } from "./elided-lines";
-import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink } from "./light-lines";
-import { readLight } from "./light-session";
+import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink, type LightChunk } from "./light-lines";
+import { LightSessionReader, readLight } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
 import { Session } from "..";
 import { cases, sameAnswers, stretch } from "../testing/light-answers";
@@ -181,6 +181,31 @@ describe("light lines", () => {
     expect(light.diagnostics()).toEqual(full.diagnostics());
     expect(light.diagnostics().some((d) => d.line === 2002)).toBe(true);
     expect(light.context("m2000").messages).toEqual(full.context("m2000").messages);
+  });
+
+  it("read a chunk over several calls, a budget of bytes at a time, into the same index as in one (the page's slices)", () => {
+    let calls = 0;
+    for (const { name, text } of cases()) {
+      const bytes = encoder.encode(text);
+      const whole = new LightSessionReader();
+      const sliced = new LightSessionReader();
+      const reader = new LightReader(1 << 14);
+      const budget = 1 + (text.length % 3001);
+      const take = (chunk: LightChunk | null) => {
+        if (!chunk) return;
+        whole.push(chunk);
+        for (calls++; !sliced.pushSome(chunk, budget); calls++);
+      };
+      for (let at = 0; at < bytes.length; at += 1 << 15) take(reader.push(bytes.subarray(at, at + (1 << 15))));
+      take(reader.flush());
+      const last = reader.end();
+      const [a, b] = [new Session(whole.end(last)), new Session(sliced.end(last))];
+      expect(b.parser.lineKinds, name).toEqual(a.parser.lineKinds);
+      expect(b.diagnostics(), name).toEqual(a.diagnostics());
+      expect(b.tree.entries, name).toEqual(a.tree.entries);
+      expect(b.leafId, name).toBe(a.leafId);
+    }
+    expect(calls).toBeGreaterThan(cases().length * 2);
   });
 
   it("report a broken line that was escaped with the full line's error, positions and all", () => {

@@ -24,23 +24,44 @@ export class LightSessionReader {
     this.parser.readCutLinesFrom(this.lines);
   }
 
+  /** the chunk being read, and how far */
+  private current: { chunk: LightChunk; at: number } | null = null;
+
   push(chunk: LightChunk): void {
-    this.lines.add(chunk);
+    while (!this.pushSome(chunk, Infinity));
+  }
+
+  /**
+   * Reads about `budget` more bytes of the chunk's light text (whole pieces, at least one); true once the
+   * chunk is read to its end. The page reads a chunk over several tasks so that none takes long, whatever
+   * size the stream's chunks come in.
+   */
+  pushSome(chunk: LightChunk, budget: number): boolean {
+    if (this.current?.chunk !== chunk) {
+      this.lines.add(chunk);
+      this.current = { chunk, at: 0 };
+    }
     const light = chunk.light;
+    const stop = this.current.at + budget;
+    let start = this.current.at;
     // decoded a few lines at a time: in Chromium a megabyte-long string takes ten times as long to make as
     // the same text in small strings (a fresh large object, its pages zeroed as they are first written)
-    for (let start = 0; start < light.length;) {
+    while (start < light.length && start < stop) {
       const end = pieceEnd(light, start);
       const text = this.decoder.decode(light.subarray(start, end));
       this.texts?.push(text);
       this.parser.push(text);
       start = end;
     }
+    this.current.at = start;
+    if (start < light.length) return false;
+    this.current = null;
     if (this.texts && this.parser.formatKnown) {
       if (this.readsAsLight()) this.texts = null;
       // read again whole at the end, from the changed lines' bytes: they must all be kept
       else if (this.lines instanceof RangedLines) this.lines.retainAll();
     }
+    return true;
   }
 
   /** True when the light index is the session's index: a v3 file is read as written, line by line. */

@@ -44,6 +44,7 @@ export class SessionParser {
   private endMark: { lineNo: number; diagnostics: number; extraHeaders: number; treeRevision: number; sawParsedLine: boolean; legacy: boolean } | null = null;
   private reopens = 0;
   private cutLines: LineTexts | null = null;
+  private accounted: { revision: number; value: LineAccount } | null = null;
 
   /**
    * The text pushed from now on is light lines (LightReader): the lines `lines`
@@ -166,10 +167,13 @@ export class SessionParser {
     return [...this.fileDiagnostics, ...this.tree.diagnostics].sort((a, b) => a.line - b.line);
   }
 
+  /** What each line was read as, counted (once per revision: the page's badges ask on every render). */
   account(): LineAccount {
+    if (this.accounted?.revision === this.revision) return { ...this.accounted.value };
     const out: LineAccount = { total: this.lineKinds.length, header: 0, entry: 0, blank: 0, unreadable: 0, "extra-header": 0 };
     for (const kind of this.lineKinds) out[kind]++;
-    return out;
+    this.accounted = { revision: this.revision, value: out };
+    return { ...out };
   }
 
   private accept(read: ReadLine, isLast: boolean): void {

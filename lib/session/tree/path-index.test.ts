@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Session } from "../session";
 import { listFixtures } from "../testing/golden";
 import { deepChain } from "../testing/big-sessions";
+import { prng } from "../testing/prng";
 import type { RuleSetId } from "../types";
 
 const READERS: RuleSetId[] = ["ca", "hx"];
@@ -57,5 +58,38 @@ describe("PathIndex", () => {
     const middle = path[10_000]!.id;
     expect(session.pathIndex(middle).indexOf(leaf)).toBe(-1);
     expect(session.pathIndex(middle).indexOf(path[9_999]!.id)).toBe(9_999);
+  });
+
+  it("says a run is all cut exactly when each of its entries is, for runs along every path and cuts of every fixture", () => {
+    const rng = prng(5);
+    let allCut = 0;
+    let someCut = 0;
+    for (const fixture of listFixtures()) {
+      const session = Session.fromText(readFileSync(fixture.file, "utf8"));
+      const ids = [...session.tree.byId.keys()];
+      const step = Math.max(1, Math.floor(ids.length / 20));
+      for (let k = 0; k < ids.length; k += step) {
+        let cut;
+        let chain;
+        try {
+          cut = session.cutFromContext(ids[k]!);
+          chain = session.sharedBranch(ids[(k * 7) % ids.length]!, "ca").map((e) => e.id);
+        } catch {
+          continue;
+        }
+        for (let n = 0; n < 12 && chain.length; n++) {
+          const a = Math.floor(rng() * chain.length);
+          const b = a + Math.floor(rng() * (chain.length - a));
+          // a run under a filter skips entries: a subsequence of the chain
+          const run = chain.slice(a, b + 1).filter((_, i, all) => i === 0 || i === all.length - 1 || rng() < 0.7);
+          const expected = run.every((id) => cut.has(id));
+          expect(cut.hasRun(run), `${fixture.name} ${ids[k]} ${a}-${b}`).toBe(expected);
+          if (expected) allCut++;
+          else if (run.some((id) => cut.has(id))) someCut++;
+        }
+      }
+    }
+    expect(allCut).toBeGreaterThan(0);
+    expect(someCut).toBeGreaterThan(0);
   });
 });

@@ -4,6 +4,8 @@ import type { SessionTree } from "./tree";
 /** What the graph asks of a set of ids: a path's, or the part of it a context leaves out. */
 export interface IdSet {
   has(id: string): boolean;
+  /** whether it holds every id of a run (each entry of which descends from the one before it), when it can tell without asking each */
+  hasRun?(ids: readonly string[]): boolean;
   readonly size: number;
   [Symbol.iterator](): Iterator<string>;
 }
@@ -33,12 +35,11 @@ export class PathIndex implements IdSet {
 
   /** The position of `id` on the path, or -1. */
   indexOf(id: string): number {
-    if (this.byDepth) {
-      const state = this.tree.pathState(id);
-      if (!state) return -1;
-      const i = state.depth - 1;
-      const entry = this.path[i];
-      return entry !== undefined && entry.id === id && entry === this.tree.get(id) ? i : -1;
+    if (this.byDepth && this.tree.structureRevision === 0) {
+      const node = this.tree.node(id);
+      const depth = node?.state?.depth;
+      if (depth === undefined) return -1;
+      return this.path[depth - 1] === node!.entry ? depth - 1 : -1;
     }
     if (!this.table) {
       this.table = new Map();
@@ -71,6 +72,8 @@ export class PathCut implements IdSet {
   private readonly kept: Uint8Array;
   private readonly keptCount: number;
   private list: readonly TreeEntry[] | null = null;
+  /** kept positions before each position (made when a run is first asked about) */
+  private keptBefore: Int32Array | null = null;
 
   constructor(
     private readonly index: PathIndex,
@@ -108,6 +111,22 @@ export class PathCut implements IdSet {
     return this.index.path.length - this.keptCount;
   }
 
+  /**
+   * A run lies along one chain of parents: when its first and last entries are on the path, so is every entry
+   * between them, and when no position from the first to the last is kept, all of them are cut.
+   */
+  hasRun(ids: readonly string[]): boolean {
+    if (ids.length === 0) return false;
+    const first = this.index.indexOf(ids[0]!);
+    const last = this.index.indexOf(ids[ids.length - 1]!);
+    if (first === -1 || last === -1 || this.kept[first] || this.kept[last]) return false;
+    if (first <= last) {
+      const before = (this.keptBefore ??= prefixCounts(this.kept));
+      if (before[last + 1]! - before[first]! === 0) return true;
+    }
+    return ids.every((id) => this.has(id));
+  }
+
   /** The cut entries in path order (listed on first use, then shared: read it, do not change it). */
   get entries(): readonly TreeEntry[] {
     if (!this.list) {
@@ -123,4 +142,11 @@ export class PathCut implements IdSet {
     const path = this.index.path;
     for (let i = 0; i < path.length; i++) if (!this.kept[i]) yield path[i]!.id;
   }
+}
+
+/** out[i]: how many of marks[0 … i-1] are set. */
+function prefixCounts(marks: Uint8Array): Int32Array {
+  const out = new Int32Array(marks.length + 1);
+  for (let i = 0; i < marks.length; i++) out[i + 1] = out[i]! + marks[i]!;
+  return out;
 }
