@@ -32,7 +32,9 @@ export function step(parent: PathState, entry: TreeEntry): PathState {
   if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
   else if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
   else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
-    model = { provider: entry.message.provider, modelId: entry.message.model };
+    const { provider, model: modelId } = entry.message;
+    // the parent's when it names the same model: most replies do, and a deep session has hundreds of thousands
+    if (!model || model.provider !== provider || model.modelId !== modelId) model = { provider, modelId };
   }
   return {
     model,
