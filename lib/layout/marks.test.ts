@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cutFromContext, modelSwitches, pathIds } from "./marks";
+import { generateSession } from "../../bench/generate";
+import { Session } from "../session";
+import { listFixtures } from "../session/testing/golden";
+import { cutFromContext, modelSwitches, modelSwitchesByWalk, pathIds } from "./marks";
 import { fixtureSession } from "./testing/fixtures";
 
 describe("marks", () => {
@@ -40,5 +44,17 @@ describe("marks", () => {
       const beforeName = before ? `${before.provider}/${before.modelId}` : null;
       expect(switches.has(id)).toBe(beforeName !== `${message.provider}/${message.model}`);
     }
+  });
+
+  it("finds the same switches in one pass in file order as a walk from the roots, on every fixture and a generated session", () => {
+    let files = 0;
+    const texts = [...listFixtures().map((f) => readFileSync(f.file, "utf8")), generateSession({ entries: 3000, seed: 4 })];
+    for (const text of texts) {
+      const session = Session.fromText(text);
+      const switches = modelSwitches(session);
+      expect(new Map([...switches].sort()), `file ${files}`).toEqual(new Map([...modelSwitchesByWalk(session)].sort()));
+      if (switches.size) files++;
+    }
+    expect(files).toBeGreaterThan(3);
   });
 });

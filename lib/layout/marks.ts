@@ -6,7 +6,7 @@
  */
 import type { IdSet, Session } from "../session";
 import { modelOf } from "./describe";
-import { lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answer";
+import { drain, lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answer";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
 export const pathIds = lastAnswer((session: Session, id: string | null): IdSet => {
@@ -46,7 +46,43 @@ export function modelSwitchSteps(session: Session): Steps<Map<string, string>> {
   return switchesOf.steps(session, null);
 }
 
-const switchesOf = lastAnswerSteps<null, Map<string, string>>(function* (session: Session): Steps<Map<string, string>> {
+const switchesOf = lastAnswerSteps<null, Map<string, string>>((session) =>
+  session.tree.structureRevision === 0 ? switchesInFileOrder(session) : switchesByWalk(session),
+);
+
+/**
+ * In a tree no late parent or repeated id has reshaped, every parent comes before its children in the file:
+ * the model in force at each entry follows from its parent's in one pass in file order, with no walk stack.
+ */
+function* switchesInFileOrder(session: Session): Steps<Map<string, string>> {
+  const tree = session.tree;
+  const out = new Map<string, string>();
+  /** the model in force after each entry, by its position among entry lines */
+  const inForce: (string | null)[] = new Array<string | null>(tree.entries.length).fill(null);
+  let visited = 0;
+  for (const node of tree.byId.values()) {
+    if (++visited % STEP_EVERY === 0) yield;
+    const parent = node.parentId === null ? undefined : tree.node(node.parentId);
+    const model = parent ? inForce[parent.index]! : null;
+    const entry = node.entry;
+    let current = model;
+    if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
+      const next = modelOf(entry);
+      if ((entry.type === "model_change" || next !== model) && next) out.set(entry.id, next);
+      current = next;
+    }
+    inForce[node.index] = current;
+  }
+  return out;
+}
+
+/** modelSwitches as a walk from the roots, whatever the tree's shape (what the pass in file order must answer like). */
+export function modelSwitchesByWalk(session: Session): Map<string, string> {
+  return drain(switchesByWalk(session));
+}
+
+/** The same as a walk from the roots (a reshaped tree: parents may come after their children, ids repeat). */
+function* switchesByWalk(session: Session): Steps<Map<string, string>> {
   const tree = session.tree;
   const out = new Map<string, string>();
   const seen = new Set<string>();
@@ -70,4 +106,4 @@ const switchesOf = lastAnswerSteps<null, Map<string, string>>(function* (session
     for (const child of tree.children(id)) stack.push({ id: child, model: current });
   }
   return out;
-});
+}
