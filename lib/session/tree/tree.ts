@@ -289,12 +289,12 @@ export class SessionTree {
 
   /** Entries whose parent is `parentId` (null: the roots), in pi's `/tree` order; valid until the tree changes. */
   children(parentId: string | null): readonly string[] {
+    const ids = this.childIds.get(parentId);
+    if (!ids) return NO_CHILDREN;
+    // nearly every entry has one child: nothing to sort or to remember (a walk over 100k entries asks for each)
+    if (ids.length === 1 && parentId !== null) return ids;
     let sorted = this.sortedChildren.get(parentId);
     if (!sorted) {
-      const ids = this.childIds.get(parentId);
-      if (!ids) return NO_CHILDREN;
-      // nearly every entry has one child: nothing to sort or to remember (a walk over 100k entries asks for each)
-      if (ids.length === 1 && parentId !== null) return ids;
       // pi sorts by timestamp with this exact comparator (stable; NaN behaves as "equal or after")
       sorted = parentId === null ? ids.slice() : ids.slice().sort((a, b) => timeOf(this.get(a)!.timestamp) - timeOf(this.get(b)!.timestamp));
       this.sortedChildren.set(parentId, sorted);
