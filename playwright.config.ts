@@ -1,6 +1,12 @@
 // Playwright configuration: Debian's Chromium headless shell against `next start` (run `next build` first).
+import os from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH } from "./e2e/chromium";
+
+// the servers the specs start keep light indexes (lib/server/light-index.ts) in a folder of this run's, not the user's
+// cache (set here, in the runner, so that its workers and the servers they start inherit it)
+process.env.PI_VIEWER_CACHE_DIR ||= path.join(os.tmpdir(), `pi-viewer-e2e-cache-${process.pid}`);
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -40,6 +46,7 @@ export default defineConfig({
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
       PI_SESSIONS_DIR: "./e2e/fixtures/sessions",
+      PI_VIEWER_CACHE_DIR: process.env.PI_VIEWER_CACHE_DIR,
       // each engineer's build lives in its own dist dir (see next.config.ts); `next start` must read the same one
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },

@@ -17,7 +17,8 @@
  *                     could not answer input while the file was read
  *   reopenMs          the same file opened from the library by its link
  *                     (/view?file=…) a second time: navigation start → graph
- *                     interactive, as a user reopens a session
+ *                     interactive, as a user reopens a session (read from the
+ *                     light index the server kept the first time)
  *   clickToContextMs  click on the Context tab with the deepest entry selected →
  *                     the first frame showing its messages with their content
  *                     (content read from the file on demand included)
@@ -203,7 +204,16 @@ async function startApp(sessionsDir: string): Promise<{ url: string; stop(): voi
   const port = await freePort();
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     // no size limit: the bench measures how big a session opens
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PI_SESSIONS_DIR: sessionsDir, NEXT_TELEMETRY_DISABLED: "1", PI_VIEWER_MAX_FILE_MB: "65536" },
+    // light indexes kept beside the generated sessions (removed with them), not in the user's cache
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PI_SESSIONS_DIR: sessionsDir,
+      PI_VIEWER_CACHE_DIR: join(sessionsDir, "..", "cache"),
+      NEXT_TELEMETRY_DISABLED: "1",
+      PI_VIEWER_MAX_FILE_MB: "65536",
+    },
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // its own process group: stopping it stops `next start` too
   });

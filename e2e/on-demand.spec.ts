@@ -72,6 +72,15 @@ function rawRequests(page: Page): string[] {
   return ranges;
 }
 
+/** How the server answered each request for the file's light index: "made", "kept", or the status. */
+function lightIndexAnswers(page: Page): string[] {
+  const answers: string[] = [];
+  page.on("response", (response) => {
+    if (response.url().includes("/api/sessions/light")) answers.push(response.headers()["x-light-index"] ?? String(response.status()));
+  });
+  return answers;
+}
+
 async function expectFullContent(page: Page, ids: { assistant: string; user: string }): Promise<void> {
   const entry = page.locator("#inspector-panel-entry");
   await expect(entry).toContainText("MARKASSISTANTTAIL");
@@ -99,13 +108,35 @@ test("a library file shows, projects and searches content past the cut, read fro
   const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_library.jsonl`;
   writeFileSync(path.join(dir, ...rel.split("/")), sessionText("aa"));
   const requests = rawRequests(page);
+  const light = lightIndexAnswers(page);
   await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=aa000002`);
   await expectFullContent(page, { assistant: "aa000002", user: "aa000003" });
   const ranges = requests.filter(Boolean);
   expect(ranges.length).toBeGreaterThan(0);
   expect(ranges.every((r) => /^bytes=\d+-\d+$/.test(r))).toBe(true);
-  // the whole file: read once to index it, and once more by the search, which streams it through a worker
-  expect(requests.filter((r) => r === "")).toHaveLength(2);
+  // indexed from the light index the server made while sending it; the whole file read once, by the search,
+  // which streams it through a worker
+  expect(light).toEqual(["made"]);
+  expect(requests.filter((r) => r === "")).toHaveLength(1);
+  // opened again: the kept index, the same answers
+  requests.length = 0;
+  await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=aa000002`);
+  await expectFullContent(page, { assistant: "aa000002", user: "aa000003" });
+  expect(light).toEqual(["made", "kept"]);
+  expect(requests.filter(Boolean).length).toBeGreaterThan(0);
+});
+
+test("a library file in an older format is read whole: the server makes no light index of it", async ({ page }) => {
+  const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_v2.jsonl`;
+  const lines = sessionText("dd").split("\n");
+  lines[0] = lines[0]!.replace('"version":3', '"version":2');
+  writeFileSync(path.join(dir, ...rel.split("/")), lines.join("\n"));
+  const requests = rawRequests(page);
+  const light = lightIndexAnswers(page);
+  await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=dd000002`);
+  await expect(page.locator("#inspector-panel-entry")).toContainText("MARKASSISTANTTAIL");
+  expect(light).toEqual(["409"]);
+  expect(requests.filter((r) => r === "")).toHaveLength(1);
 });
 
 test("a URL whose server serves byte ranges (?src=) is read on demand too, and searched through a worker", async ({ page }) => {

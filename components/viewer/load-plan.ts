@@ -58,10 +58,11 @@ export function planFor({ params, samples, sessionsDir, maxFileBytes, share, sha
   }
   if (params.file) {
     const url = `/api/sessions/raw?path=${encodeURIComponent(params.file)}`;
+    const light = `/api/sessions/light?path=${encodeURIComponent(params.file)}`;
     const source = samples
       ? { kind: "sample" as const, path: params.file }
       : { kind: "server" as const, path: params.file, ...(sessionsDir ? { absolutePath: `${sessionsDir}/${params.file}` } : {}) };
-    return { kind: "load", target: { request: { kind: "url", url }, source, fileName: baseName(params.file), ...restore } };
+    return { kind: "load", target: { request: { kind: "url", url, light }, source, fileName: baseName(params.file), ...restore } };
   }
   if (params.src) {
     return {

@@ -224,7 +224,11 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
     if (settled) return stop(); // the schema check failed after the session was shown: it stays without those notes
     fail(`The file could not be read: ${event.message || "the reader stopped"}.`);
   };
-  const request = target.request.kind === "url" ? { ...target.request, url: new URL(target.request.url, window.location.href).href } : target.request;
+  const absolute = (url: string) => new URL(url, window.location.href).href;
+  const request =
+    target.request.kind === "url"
+      ? { ...target.request, url: absolute(target.request.url), ...(target.request.light ? { light: absolute(target.request.light) } : {}) }
+      : target.request;
   if (request.kind === "file" && window.location.protocol === "file:") {
     // a page opened from disk: WebKit's workers may not read a File there, so the page reads it and hands it over
     request.file.arrayBuffer().then(

@@ -17,7 +17,16 @@ export type ParseRequest =
    * a URL (same origin, e.g. /api/sessions/raw?path=…, or a CORS-enabled one) fetched by the worker; a share
    * file (HTML) found there is opened as one
    */
-  | { kind: "url"; url: string; secret?: ShareSecret }
+  | {
+      kind: "url";
+      url: string;
+      secret?: ShareSecret;
+      /**
+       * a library file's light index (/api/sessions/light?path=…), read instead of `url` where the server has one: its
+       * content is then read from `url` by byte range
+       */
+      light?: string;
+    }
   /**
    * a picked file's bytes, read by the page: a worker that a file:// page starts in WebKit may not read the
    * File itself

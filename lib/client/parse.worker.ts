@@ -9,6 +9,7 @@
 // text against pi's schemas and posts only the issues.
 // A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
 import "./zod-jitless"; // first: the schema check must not probe for eval, which the pages' CSPs refuse
+import { LightFrameReader } from "@/lib/session/read/light-frames";
 import { LightReader, type LightChunk } from "@/lib/session/read/light-lines";
 import { SchemaLineChecker } from "@/lib/session/read/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
@@ -41,6 +42,21 @@ class Reading {
     const lines = this.reader.push(chunk);
     if (lines) this.post(lines);
     else scope.postMessage({ type: "progress", done: this.done, total: this.total });
+  }
+
+  /** Lines read elsewhere (the server's light index). */
+  lines(lines: LightChunk): void {
+    this.done = lines.done;
+    this.post(lines);
+  }
+
+  /** The end of lines read elsewhere: the final line without newline, and the bytes up to the last newline. */
+  endWith(last: string, complete: number, total: number): void {
+    this.total = total;
+    this.done = total;
+    scope.postMessage({ type: "end", last, done: total, total, complete });
+    this.ended = true;
+    this.check();
   }
 
   private post(lines: LightChunk): void {
@@ -142,6 +158,37 @@ async function readShare(text: string, secret: ShareSecret | undefined): Promise
   await readStream(opened.session, reading);
 }
 
+/**
+ * A library file's light index, where the server has one (it makes it the first time): the lines come cut and
+ * escaped already, and the content is read from the file by range. False when the server reads the file whole
+ * instead (409: an older format or a v4 log), before anything was posted.
+ */
+async function readLightIndex(url: string): Promise<boolean> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: "same-origin" });
+  } catch {
+    return false;
+  }
+  if (response.status === 409 || !response.body) return false;
+  if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
+  scope.postMessage({ type: "ranges", ranged: true });
+  const frames = new LightFrameReader();
+  reading = new Reading(Number(response.headers.get("x-file-size")) || 0);
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const body = response.body.getReader();
+  for (;;) {
+    const { done, value } = await body.read();
+    if (done) break;
+    for (const frame of frames.push(value)) {
+      if (frame.type === "lines") reading.lines(frame.chunk);
+      else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
+    }
+  }
+  if (!frames.complete) throw { kind: "read", message: "The server's light index of this file ended early: open the file again." } satisfies LoadError;
+  return true;
+}
+
 async function readUrl(url: string, secret: ShareSecret | undefined): Promise<void> {
   let response: Response;
   try {
@@ -204,7 +251,7 @@ scope.onmessage = (event) => {
       : request.kind === "bytes"
         ? readStream(streamOf(request.bytes), (reading = new Reading(request.bytes.byteLength)))
         : request.kind === "url"
-          ? readUrl(request.url, request.secret)
+          ? (request.light ? readLightIndex(request.light) : Promise.resolve(false)).then((read) => (read ? undefined : readUrl(request.url, request.secret)))
           : readShare(request.text, request.secret);
   job.catch((error: unknown) => scope.postMessage({ type: "error", error: asLoadError(error) }));
 };

@@ -61,7 +61,7 @@ export function byteRange(header: string, size: number): { start: number; end: n
   return { start, end };
 }
 
-function tooLargeMessage(size: number, maxBytes: number): string {
+export function tooLargeMessage(size: number, maxBytes: number): string {
   const mb = (bytes: number) => `${Math.ceil(bytes / (1024 * 1024))} MB`;
   return `the session file is ${mb(size)}, over the limit of ${mb(maxBytes)} (set PI_VIEWER_MAX_FILE_MB to raise it)`;
 }

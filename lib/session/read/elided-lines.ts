@@ -10,6 +10,8 @@ export class ElidedLines implements LineTexts {
   add(chunk: Pick<LightChunk, "raws" | "cut" | "offsets">): void {
     const { raws, cut } = chunk;
     for (let i = 0; i < cut.length; i += CUT_FIELDS) {
+      // a line whose bytes did not come (the server's light index keeps none but broken lines'): read elsewhere
+      if (cut[i + 1]! < 0) continue;
       const isCut = cut[i + 4] === LineForm.Cut;
       this.at.set(cut[i]!, { raw: raws[cut[i + 1]!]!, start: cut[i + 2]!, end: cut[i + 3]!, cut: isCut });
       if (isCut) this.cutLines++;

@@ -1,0 +1,91 @@
+// The light index route: made while a library file is sent the first time, kept by the file's path, size, mtime and
+// inode, made again once the file changed; refused (409) for files the page reads whole; the same path checks as raw.
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET } from "@/app/api/sessions/light/route";
+import { Session } from "../session";
+import { LightFrameReader } from "../session/read/light-frames";
+import { LightSessionReader } from "../session/read/light-session";
+import { RangedLines } from "../session/read/ranged-lines";
+import { generateSession } from "../../bench/generate";
+
+let root: string;
+let dir: string;
+const saved = { dir: process.env.PI_SESSIONS_DIR, cache: process.env.PI_VIEWER_CACHE_DIR };
+const TEXT = generateSession({ entries: 400, seed: 9 });
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), "light-route-"));
+  dir = path.join(root, "sessions");
+  mkdirSync(path.join(dir, "--w--"), { recursive: true });
+  writeFileSync(path.join(dir, "--w--", "s.jsonl"), TEXT);
+  writeFileSync(path.join(dir, "--w--", "v1.jsonl"), '{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}\n');
+  writeFileSync(path.join(root, "secret.jsonl"), TEXT);
+  symlinkSync(path.join(root, "secret.jsonl"), path.join(dir, "out.jsonl"));
+  process.env.PI_SESSIONS_DIR = dir;
+  process.env.PI_VIEWER_CACHE_DIR = path.join(root, "cache");
+});
+
+afterAll(() => {
+  process.env.PI_SESSIONS_DIR = saved.dir;
+  process.env.PI_VIEWER_CACHE_DIR = saved.cache;
+  rmSync(root, { recursive: true, force: true });
+});
+
+const get = (rel: string) => GET(new NextRequest(`http://127.0.0.1/api/sessions/light?path=${encodeURIComponent(rel)}`));
+
+/** The session the page builds from a light index response, its content read from `text`. */
+async function read(response: Response, text: string): Promise<{ session: Session; bytes: Uint8Array }> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const file = new TextEncoder().encode(text);
+  const reader = new LightSessionReader(new RangedLines(async (start, end) => file.slice(start, end)));
+  let session: Session | null = null;
+  for (const frame of new LightFrameReader().push(bytes)) {
+    if (frame.type === "lines") reader.push(frame.chunk);
+    else session = new Session(reader.end(new TextDecoder().decode(frame.last)));
+  }
+  return { session: session!, bytes };
+}
+
+describe("GET /api/sessions/light", () => {
+  it("makes the index while it sends it, then sends the kept one, the same bytes", async () => {
+    const first = await get("--w--/s.jsonl");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-light-index")).toBe("made");
+    expect(first.headers.get("x-file-size")).toBe(String(Buffer.byteLength(TEXT)));
+    const made = await read(first, TEXT);
+    const whole = Session.fromText(TEXT);
+    expect(made.session.leafId).toBe(whole.leafId);
+    expect(made.session.tree.entries.map((e) => e.id)).toEqual(whole.tree.entries.map((e) => e.id));
+    expect(made.bytes.length).toBeLessThan(Buffer.byteLength(TEXT));
+    const second = await get("--w--/s.jsonl");
+    expect(second.headers.get("x-light-index")).toBe("kept");
+    expect((await read(second, TEXT)).bytes).toEqual(made.bytes);
+  });
+
+  it("makes it again once the file changed, with what was added", async () => {
+    const added = JSON.stringify({ type: "label", id: "zz000001", parentId: null, timestamp: "2026-02-01T00:00:00.000Z", targetId: "x", label: "late" });
+    appendFileSync(path.join(dir, "--w--", "s.jsonl"), `${added}\n`);
+    const response = await get("--w--/s.jsonl");
+    expect(response.headers.get("x-light-index")).toBe("made");
+    const { session } = await read(response, `${TEXT}${added}\n`);
+    expect(session.tree.get("zz000001")?.label).toBe("late");
+    expect((await get("--w--/s.jsonl")).headers.get("x-light-index")).toBe("kept");
+  });
+
+  it("refuses a file the page reads whole (409), and keeps nothing for it", async () => {
+    const response = await get("--w--/v1.jsonl");
+    expect(response.status).toBe(409);
+    expect((await response.json()).code).toBe("not-light");
+    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+  });
+
+  it("checks paths as /api/sessions/raw does: nothing outside the sessions directory", async () => {
+    expect((await get("out.jsonl")).status).toBe(403);
+    expect((await get("../secret.jsonl")).status).toBeGreaterThanOrEqual(400);
+    expect((await get("--w--/missing.jsonl")).status).toBe(404);
+  });
+});

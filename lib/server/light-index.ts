@@ -1,0 +1,175 @@
+// The light index of a library file (lib/session/read/light-frames.ts), made while it is sent the first time and
+// kept in a cache directory by the file's path, size, mtime and inode: a session opened again skips cutting and
+// escaping its lines, the slowest part of reading it in the browser, and is sent at half its size. Files pi reads
+// in another form (v1/v2 migrated whole, v4 logs) are refused (409): the page reads those from /api/sessions/raw.
+import { createHash, randomUUID } from "node:crypto";
+import type { FileHandle } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { endFrame, LightFormatCheck, LightFrameWriter } from "../session/read/light-frames";
+import { LightReader, type LightChunk } from "../session/read/light-lines";
+import { libraryRoot } from "./library";
+import { maxFileBytes } from "./limits";
+import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
+import { errorResponse, tooLargeMessage } from "./serve-session";
+
+/** PI_VIEWER_CACHE_DIR, else $XDG_CACHE_HOME/pi-session-viewer (~/.cache/…). */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PI_VIEWER_CACHE_DIR?.trim()) return path.resolve(env.PI_VIEWER_CACHE_DIR.trim());
+  return path.join(env.XDG_CACHE_HOME?.trim() || path.join(homedir(), ".cache"), "pi-session-viewer");
+}
+
+/** What a kept index was made from: the file as it was then. */
+interface LightMeta {
+  format: typeof FORMAT;
+  file: string;
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+const FORMAT = 1;
+const CONTENT_TYPE = "application/x-pi-light-index";
+
+function cachePaths(dir: string, file: string): { data: string; meta: string } {
+  const key = createHash("sha256").update(file).digest("hex").slice(0, 32);
+  return { data: path.join(dir, "light", `${key}.bin`), meta: path.join(dir, "light", `${key}.json`) };
+}
+
+const sameFile = (meta: LightMeta | null, r: ResolvedSessionFile): boolean =>
+  meta !== null &&
+  meta.format === FORMAT &&
+  meta.file === r.file &&
+  meta.size === r.size &&
+  meta.mtimeMs === r.mtimeMs &&
+  meta.dev === r.dev &&
+  meta.ino === r.ino;
+
+async function readMeta(file: string): Promise<LightMeta | null> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as LightMeta;
+  } catch {
+    return null;
+  }
+}
+
+/** GET /api/sessions/light?path=…: the kept index, or one made now from the file while it is sent (and kept). */
+export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFileBytes(), dir: string = cacheDir()): Promise<Response> {
+  try {
+    const library = await libraryRoot();
+    const resolved = await resolveSessionPath(library.dir, rel);
+    if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
+    const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
+    const where = cachePaths(dir, resolved.file);
+    if (sameFile(await readMeta(where.meta), resolved)) {
+      const kept = await openKept(where.data);
+      if (kept) return new Response(streamOf(kept), { headers: { ...headers, "x-light-index": "kept" } });
+    }
+    return await madeAndKept(resolved, where, headers);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+async function openKept(file: string): Promise<FileHandle | null> {
+  try {
+    return await open(file, "r");
+  } catch {
+    return null;
+  }
+}
+
+function streamOf(handle: FileHandle): ReadableStream<Uint8Array> {
+  const input = handle.createReadStream({ highWaterMark: 1 << 20 });
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+    },
+    cancel() {
+      input.destroy();
+    },
+  });
+}
+
+async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string; meta: string }, headers: Record<string, string>): Promise<Response> {
+  const handle = await openSessionFile(resolved);
+  // the handle stays open at the stream's end: the file is looked at again before its index is kept
+  const input = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const reader = new LightReader();
+  const writer = new LightFrameWriter();
+  const format = new LightFormatCheck();
+  const frames: Uint8Array[] = [];
+  let read = 0;
+  let ended = false;
+  /** null until the first line that parses says whether the page can use light lines (see LightFormatCheck) */
+  let light: boolean | null = null;
+  const framed = (chunk: LightChunk | null) => {
+    if (!chunk) return;
+    light ??= format.check(chunk);
+    frames.push(writer.frame(chunk));
+  };
+  /** the next frames, from the next bytes of the file; false at its end */
+  const more = async (): Promise<boolean> => {
+    if (ended) return false;
+    const next = await it.next();
+    if (next.done) {
+      ended = true;
+      framed(reader.flush());
+      frames.push(endFrame(new TextEncoder().encode(reader.end()), reader.complete, read));
+      return true;
+    }
+    read += next.value.byteLength;
+    framed(reader.push(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength)));
+    return true;
+  };
+  while (light === null && (await more()));
+  // no line parsed at all: every changed line is broken, so its bytes are in the frames, and the page reads the
+  // file from them whatever the final line says
+  if (light === false) {
+    input.destroy();
+    await handle.close();
+    return Response.json(
+      { error: "this file is read whole, not from light lines (an older format or a v4 log)", code: "not-light" },
+      { status: 409, headers: { "cache-control": "no-store" } },
+    );
+  }
+  await mkdir(path.dirname(where.data), { recursive: true });
+  const temp = `${where.data}.${randomUUID()}.tmp`;
+  const out = await open(temp, "w");
+  const finish = async (keep: boolean) => {
+    await out.close();
+    const after = await handle.stat().catch(() => null);
+    await handle.close();
+    const unchanged = after !== null && after.size === resolved.size && after.mtimeMs === resolved.mtimeMs && read === resolved.size;
+    if (keep && unchanged) {
+      const meta: LightMeta = { format: FORMAT, file: resolved.file, size: resolved.size, mtimeMs: resolved.mtimeMs, dev: resolved.dev, ino: resolved.ino };
+      await rename(temp, where.data);
+      await writeFile(where.meta, JSON.stringify(meta));
+    } else await rm(temp, { force: true });
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        while (frames.length === 0) if (!(await more())) return finish(true).then(() => controller.close());
+        const frame = frames.shift()!;
+        await out.write(frame);
+        controller.enqueue(frame);
+      } catch (error) {
+        input.destroy();
+        await finish(false).catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      input.destroy();
+      await finish(false).catch(() => undefined);
+    },
+  });
+  return new Response(body, { headers: { ...headers, "x-light-index": "made" } });
+}

@@ -1,0 +1,230 @@
+import { CUT_FIELDS, type LightChunk } from "./light-lines";
+import { CURRENT_VERSION, SessionParser } from "./parse";
+
+/**
+ * A session's light lines (light-lines.ts) as the server keeps them for a
+ * file it has read once: frames of whole lines, each with where its changed
+ * lines are in the file, and an end frame. Reading a file again from these
+ * skips what costs most in the browser's reader (cutting and escaping every
+ * line), and sends about half the bytes. The content is not in them: it is
+ * read from the file by byte range when shown, as for any library file. The
+ * bytes of a changed line are kept only where its light text is not valid JSON
+ * (its error message is taken from the line as written).
+ *
+ * Frame: u8 kind; lines (1): u32 light bytes, u32 changed lines, u32 kept
+ * bytes, f64 file bytes read so far, per changed line i32 line, f64 offset,
+ * i32 length, u8 form, i32 start in the kept bytes or -1, then the kept bytes
+ * and the light bytes; end (2): f64 complete, f64 total, u32 bytes of the
+ * final line, and it. Little-endian.
+ */
+
+const LINES = 1;
+const END = 2;
+const LINES_HEAD = 1 + 4 + 4 + 4 + 8;
+const CHANGED = 4 + 8 + 4 + 1 + 4;
+const END_HEAD = 1 + 8 + 8 + 4;
+
+/**
+ * A LightChunk as a frame. `keep(k)` says whether the k-th changed line's bytes
+ * go with it (its light text does not parse).
+ */
+export function linesFrame(chunk: LightChunk, keep: (k: number) => boolean): Uint8Array {
+  const { cut, offsets, raws, light } = chunk;
+  const changed = cut.length / CUT_FIELDS;
+  let keptBytes = 0;
+  for (let k = 0; k < changed; k++) if (keep(k)) keptBytes += cut[k * CUT_FIELDS + 3]! - cut[k * CUT_FIELDS + 2]!;
+  const out = new Uint8Array(LINES_HEAD + changed * CHANGED + keptBytes + light.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint8(0, LINES);
+  view.setUint32(1, light.byteLength, true);
+  view.setUint32(5, changed, true);
+  view.setUint32(9, keptBytes, true);
+  view.setFloat64(13, chunk.done, true);
+  let at = LINES_HEAD;
+  let kept = LINES_HEAD + changed * CHANGED;
+  const keptStart = kept;
+  for (let k = 0; k < changed; k++) {
+    const i = k * CUT_FIELDS;
+    const length = cut[i + 3]! - cut[i + 2]!;
+    view.setInt32(at, cut[i]!, true);
+    view.setFloat64(at + 4, offsets[k]!, true);
+    view.setInt32(at + 12, length, true);
+    view.setUint8(at + 16, cut[i + 4]!);
+    if (keep(k)) {
+      view.setInt32(at + 17, kept - keptStart, true);
+      out.set(raws[cut[i + 1]!]!.subarray(cut[i + 2]!, cut[i + 3]!), kept);
+      kept += length;
+    } else view.setInt32(at + 17, -1, true);
+    at += CHANGED;
+  }
+  out.set(light, kept);
+  return out;
+}
+
+export function endFrame(last: Uint8Array, complete: number, total: number): Uint8Array {
+  const out = new Uint8Array(END_HEAD + last.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint8(0, END);
+  view.setFloat64(1, complete, true);
+  view.setFloat64(9, total, true);
+  view.setUint32(17, last.byteLength, true);
+  out.set(last, END_HEAD);
+  return out;
+}
+
+export type LightFrame =
+  /** a LightChunk: a changed line whose bytes did not come has -1 for its raw (read it from the file) */
+  | { type: "lines"; chunk: LightChunk }
+  /** the final line without newline, as bytes; the bytes up to the last newline; the file's bytes */
+  | { type: "end"; last: Uint8Array; complete: number; total: number };
+
+/** Reads frames from bytes in pieces of any size. Each frame's buffers are its own (they can be transferred). */
+export class LightFrameReader {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private ended = false;
+
+  /** The frames completed by `bytes`. Throws on bytes that are not frames. */
+  push(bytes: Uint8Array): LightFrame[] {
+    if (bytes.byteLength) {
+      this.pending.push(bytes);
+      this.pendingBytes += bytes.byteLength;
+    }
+    const out: LightFrame[] = [];
+    for (;;) {
+      const size = this.nextSize();
+      if (size === null || size > this.pendingBytes) return out;
+      const frame = this.take(size);
+      out.push(this.decode(frame));
+    }
+  }
+
+  /** True once the end frame was read. */
+  get complete(): boolean {
+    return this.ended;
+  }
+
+  /** The size of the next frame, or null while its head has not come. */
+  private nextSize(): number | null {
+    if (this.pendingBytes === 0) return null;
+    const kind = this.pending[0]![0];
+    const headSize = kind === LINES ? LINES_HEAD : kind === END ? END_HEAD : -1;
+    if (headSize === -1 || this.ended) throw new Error("the server's light index is damaged: a frame of unknown kind");
+    if (this.pendingBytes < headSize) return null;
+    const head = this.peek(headSize);
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    if (kind === END) return END_HEAD + view.getUint32(17, true);
+    return LINES_HEAD + view.getUint32(5, true) * CHANGED + view.getUint32(9, true) + view.getUint32(1, true);
+  }
+
+  private peek(bytes: number): Uint8Array {
+    const first = this.pending[0]!;
+    if (first.byteLength >= bytes) return first.subarray(0, bytes);
+    const out = new Uint8Array(bytes);
+    let at = 0;
+    for (const part of this.pending) {
+      const n = Math.min(part.byteLength, bytes - at);
+      out.set(part.subarray(0, n), at);
+      at += n;
+      if (at === bytes) break;
+    }
+    return out;
+  }
+
+  /** The next `bytes` bytes as a buffer of their own, taken off the pending parts. */
+  private take(bytes: number): Uint8Array {
+    const out = new Uint8Array(bytes);
+    let at = 0;
+    while (at < bytes) {
+      const part = this.pending[0]!;
+      const n = Math.min(part.byteLength, bytes - at);
+      out.set(part.subarray(0, n), at);
+      at += n;
+      if (n === part.byteLength) this.pending.shift();
+      else this.pending[0] = part.subarray(n);
+    }
+    this.pendingBytes -= bytes;
+    return out;
+  }
+
+  private decode(frame: Uint8Array): LightFrame {
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    if (frame[0] === END) {
+      this.ended = true;
+      return { type: "end", complete: view.getFloat64(1, true), total: view.getFloat64(9, true), last: frame.subarray(END_HEAD) };
+    }
+    const lightBytes = view.getUint32(1, true);
+    const changed = view.getUint32(5, true);
+    const keptBytes = view.getUint32(9, true);
+    const done = view.getFloat64(13, true);
+    const keptStart = LINES_HEAD + changed * CHANGED;
+    const cut = new Int32Array(changed * CUT_FIELDS);
+    const offsets = new Float64Array(changed);
+    for (let k = 0, at = LINES_HEAD; k < changed; k++, at += CHANGED) {
+      const length = view.getInt32(at + 12, true);
+      const kept = view.getInt32(at + 17, true);
+      const i = k * CUT_FIELDS;
+      cut[i] = view.getInt32(at, true);
+      cut[i + 1] = kept === -1 ? -1 : 0;
+      cut[i + 2] = kept === -1 ? 0 : kept;
+      cut[i + 3] = (kept === -1 ? 0 : kept) + length;
+      cut[i + 4] = view.getUint8(at + 16);
+      offsets[k] = view.getFloat64(at + 4, true);
+    }
+    const raws = keptBytes ? [frame.slice(keptStart, keptStart + keptBytes)] : [];
+    const light = frame.slice(keptStart + keptBytes, keptStart + keptBytes + lightBytes);
+    return { type: "lines", chunk: { light, raws, cut, offsets, done } };
+  }
+}
+
+/**
+ * Frames a file's LightChunks in order, keeping the bytes of each changed line
+ * whose light text is not valid JSON (the page takes a broken line's error
+ * message from the line as written).
+ */
+export class LightFrameWriter {
+  /** lines before the next chunk */
+  private lines = 0;
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  frame(chunk: LightChunk): Uint8Array {
+    const { light, cut } = chunk;
+    const changed = cut.length / CUT_FIELDS;
+    const broken = new Set<number>();
+    let line = this.lines;
+    let k = 0;
+    for (let start = 0; start < light.length;) {
+      const end = light.indexOf(0x0a, start);
+      line++;
+      if (k < changed && cut[k * CUT_FIELDS] === line) {
+        try {
+          JSON.parse(this.decoder.decode(light.subarray(start, end)));
+        } catch {
+          broken.add(k);
+        }
+        k++;
+      }
+      start = end + 1;
+    }
+    this.lines = line;
+    return linesFrame(chunk, (n) => broken.has(n));
+  }
+}
+
+/** Whether the page can build the file's index from its light lines alone: decided by the first line that parses. */
+export class LightFormatCheck {
+  private readonly parser = new SessionParser();
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  /** true / false once known, null while no line has parsed yet. */
+  check(chunk: LightChunk): boolean | null {
+    const text = this.decoder.decode(chunk.light);
+    for (let start = 0; start < text.length && !this.parser.formatKnown;) {
+      const end = text.indexOf("\n", start) + 1 || text.length;
+      this.parser.push(text.slice(start, end));
+      start = end;
+    }
+    if (!this.parser.formatKnown) return null;
+    return this.parser.sourceVersion === CURRENT_VERSION && !this.parser.isV4Log;
+  }
+}
