@@ -66,21 +66,53 @@ describe("GET /api/sessions/light", () => {
     expect((await read(second, TEXT)).bytes).toEqual(made.bytes);
   });
 
-  it("makes it again once the file changed, with what was added", async () => {
+  it("goes on from where it ended once pi appended to the file, a half-written last line included", async () => {
+    const file = path.join(dir, "--w--", "s.jsonl");
     const added = JSON.stringify({ type: "label", id: "zz000001", parentId: null, timestamp: "2026-02-01T00:00:00.000Z", targetId: "x", label: "late" });
-    appendFileSync(path.join(dir, "--w--", "s.jsonl"), `${added}\n`);
+    // the last line half written when it is read, the rest after
+    appendFileSync(file, added.slice(0, 30));
+    const half = await get("--w--/s.jsonl");
+    expect(half.headers.get("x-light-index")).toBe("extended");
+    expect((await read(half, `${TEXT}${added.slice(0, 30)}`)).session.tree.get("zz000001")).toBeUndefined();
+    appendFileSync(file, `${added.slice(30)}\n`);
     const response = await get("--w--/s.jsonl");
-    expect(response.headers.get("x-light-index")).toBe("made");
-    const { session } = await read(response, `${TEXT}${added}\n`);
+    expect(response.headers.get("x-light-index")).toBe("extended");
+    const text = `${TEXT}${added}\n`;
+    const { session, bytes } = await read(response, text);
+    const whole = Session.fromText(text);
     expect(session.tree.get("zz000001")?.label).toBe("late");
-    expect((await get("--w--/s.jsonl")).headers.get("x-light-index")).toBe("kept");
+    expect(session.parser.lineKinds).toEqual(whole.parser.lineKinds);
+    expect(session.tree.entries.map((e) => e.id)).toEqual(whole.tree.entries.map((e) => e.id));
+    expect(session.diagnostics()).toEqual(whole.diagnostics());
+    const again = await get("--w--/s.jsonl");
+    expect(again.headers.get("x-light-index")).toBe("kept");
+    expect((await read(again, text)).bytes).toEqual(bytes);
+  });
+
+  it("makes it anew when the file was rewritten rather than appended to, at its start or its end", async () => {
+    const file = path.join(dir, "--w--", "r.jsonl");
+    writeFileSync(file, TEXT);
+    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
+    // the same inode, longer, but not what was indexed before its end
+    const changed = TEXT.replace('"cwd":', '"cwd" :');
+    writeFileSync(file, `${changed}\n`);
+    const response = await get("--w--/r.jsonl");
+    expect(response.headers.get("x-light-index")).toBe("made");
+    expect((await read(response, `${changed}\n`)).session.tree.entries.length).toBe(Session.fromText(TEXT).tree.entries.length);
+    // its first line changed in place (the same length: only the head of the file tells), and a line added
+    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("kept");
+    const head = `${changed}\n`.replace('"version":3', '"version":4');
+    expect(head.length).toBe(changed.length + 1);
+    writeFileSync(file, `${head}\n`);
+    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
   });
 
   it("refuses a file the page reads whole (409), and keeps nothing for it", async () => {
     const response = await get("--w--/v1.jsonl");
     expect(response.status).toBe(409);
     expect((await response.json()).code).toBe("not-light");
-    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    // kept: s.jsonl and r.jsonl, nothing for v1.jsonl
+    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(2);
   });
 
   it("checks paths as /api/sessions/raw does: nothing outside the sessions directory", async () => {

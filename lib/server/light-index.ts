@@ -20,7 +20,7 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME?.trim() || path.join(homedir(), ".cache"), "pi-session-viewer");
 }
 
-/** What a kept index was made from: the file as it was then. */
+/** What a kept index was made from: the file as it was then, and where an index of more of it goes on. */
 interface LightMeta {
   format: typeof FORMAT;
   file: string;
@@ -28,14 +28,37 @@ interface LightMeta {
   mtimeMs: number;
   dev: number;
   ino: number;
+  /** the file's bytes up to its last newline, and the whole lines in them: where reading goes on once it grew */
+  complete: number;
+  lines: number;
+  /** where the end frame starts in the kept index (frames for what was added go there) */
+  endAt: number;
+  /** sha-256 of the first and of the last TAIL bytes up to `complete`: a file rewritten rather than appended to is indexed anew */
+  tail: string;
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
+/** bytes at each end of what was indexed that must still be the same for an index to be extended */
+const TAIL = 4096;
 const CONTENT_TYPE = "application/x-pi-light-index";
 
 function cachePaths(dir: string, file: string): { data: string; meta: string } {
   const key = createHash("sha256").update(file).digest("hex").slice(0, 32);
   return { data: path.join(dir, "light", `${key}.bin`), meta: path.join(dir, "light", `${key}.json`) };
+}
+
+/** A file pi appended to since (same inode, longer): its kept index may go on where it ended (see tailOf). */
+const grown = (meta: LightMeta | null, r: ResolvedSessionFile): meta is LightMeta =>
+  meta !== null && meta.format === FORMAT && meta.file === r.file && meta.size < r.size && meta.dev === r.dev && meta.ino === r.ino;
+
+async function tailOf(handle: FileHandle, complete: number): Promise<string> {
+  const hash = createHash("sha256");
+  for (const start of [0, Math.max(0, complete - TAIL)]) {
+    const bytes = Buffer.alloc(Math.min(TAIL, complete - start));
+    await handle.read(bytes, 0, bytes.length, start);
+    hash.update(bytes);
+  }
+  return hash.digest("hex");
 }
 
 const sameFile = (meta: LightMeta | null, r: ResolvedSessionFile): boolean =>
@@ -63,9 +86,14 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
     if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
     const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
     const where = cachePaths(dir, resolved.file);
-    if (sameFile(await readMeta(where.meta), resolved)) {
+    const meta = await readMeta(where.meta);
+    if (sameFile(meta, resolved)) {
       const kept = await openKept(where.data);
       if (kept) return new Response(streamOf(kept), { headers: { ...headers, "x-light-index": "kept" } });
+    }
+    if (grown(meta, resolved)) {
+      const extended = await extendedAndKept(resolved, where, headers, meta);
+      if (extended) return extended;
     }
     return await madeAndKept(resolved, where, headers);
   } catch (error) {
@@ -81,8 +109,13 @@ async function openKept(file: string): Promise<FileHandle | null> {
   }
 }
 
-function streamOf(handle: FileHandle): ReadableStream<Uint8Array> {
-  const input = handle.createReadStream({ highWaterMark: 1 << 20 });
+/** The file's bytes, or its first `end` bytes. */
+function streamOf(handle: FileHandle, end?: number): ReadableStream<Uint8Array> {
+  if (end === 0) {
+    void handle.close();
+    return new ReadableStream({ start: (controller) => controller.close() });
+  }
+  const input = handle.createReadStream({ highWaterMark: 1 << 20, ...(end === undefined ? {} : { end: end - 1 }) });
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -98,17 +131,56 @@ function streamOf(handle: FileHandle): ReadableStream<Uint8Array> {
 
 async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string; meta: string }, headers: Record<string, string>): Promise<Response> {
   const handle = await openSessionFile(resolved);
+  return indexed(resolved, where, headers, handle, null);
+}
+
+/**
+ * The kept index of a file that grew, then the frames of what was added: read from the byte after the last
+ * newline it had, its lines numbered on. Null when the bytes at either end of what was indexed changed (not an append).
+ */
+async function extendedAndKept(
+  resolved: ResolvedSessionFile,
+  where: { data: string; meta: string },
+  headers: Record<string, string>,
+  meta: LightMeta,
+): Promise<Response | null> {
+  const handle = await openSessionFile(resolved);
+  const kept = await openKept(where.data);
+  if (!kept || (await tailOf(handle, meta.complete)) !== meta.tail) {
+    await kept?.close();
+    await handle.close();
+    return null;
+  }
+  return indexed(resolved, where, headers, handle, { meta, kept });
+}
+
+/**
+ * Sends the file's light index while it is made, and keeps it once all of it was sent and the file did not
+ * change meanwhile. With `from`, the kept index up to its end frame comes first and the file is read on from
+ * where it ended.
+ */
+async function indexed(
+  resolved: ResolvedSessionFile,
+  where: { data: string; meta: string },
+  headers: Record<string, string>,
+  handle: FileHandle,
+  from: { meta: LightMeta; kept: FileHandle } | null,
+): Promise<Response> {
+  const start = from ? { line: from.meta.lines, offset: from.meta.complete } : undefined;
   // the handle stays open at the stream's end: the file is looked at again before its index is kept
-  const input = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
+  const input = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: start?.offset ?? 0 });
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const reader = new LightReader();
-  const writer = new LightFrameWriter();
+  const reader = new LightReader(1 << 20, start);
+  const writer = new LightFrameWriter(start?.line ?? 0);
   const format = new LightFormatCheck();
   const frames: Uint8Array[] = [];
-  let read = 0;
+  let read = start?.offset ?? 0;
   let ended = false;
+  /** bytes sent so far, and where the end frame starts in them */
+  let sent = 0;
+  let endAt = -1;
   /** null until the first line that parses says whether the page can use light lines (see LightFormatCheck) */
-  let light: boolean | null = null;
+  let light = (from ? true : null) as boolean | null;
   const framed = (chunk: LightChunk | null) => {
     if (!chunk) return;
     light ??= format.check(chunk);
@@ -121,7 +193,7 @@ async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string;
     if (next.done) {
       ended = true;
       framed(reader.flush());
-      frames.push(endFrame(new TextEncoder().encode(reader.end()), reader.complete, read));
+      frames.push(END_MARK, endFrame(new TextEncoder().encode(reader.end()), reader.complete, read));
       return true;
     }
     read += next.value.byteLength;
@@ -142,24 +214,48 @@ async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string;
   await mkdir(path.dirname(where.data), { recursive: true });
   const temp = `${where.data}.${randomUUID()}.tmp`;
   const out = await open(temp, "w");
+  const keptPart = from ? streamOf(from.kept, from.meta.endAt).getReader() : null;
   const finish = async (keep: boolean) => {
     await out.close();
     const after = await handle.stat().catch(() => null);
+    const tail = keep ? await tailOf(handle, reader.complete).catch(() => null) : null;
     await handle.close();
     const unchanged = after !== null && after.size === resolved.size && after.mtimeMs === resolved.mtimeMs && read === resolved.size;
-    if (keep && unchanged) {
-      const meta: LightMeta = { format: FORMAT, file: resolved.file, size: resolved.size, mtimeMs: resolved.mtimeMs, dev: resolved.dev, ino: resolved.ino };
+    if (keep && unchanged && tail !== null) {
+      const meta: LightMeta = {
+        format: FORMAT,
+        file: resolved.file,
+        size: resolved.size,
+        mtimeMs: resolved.mtimeMs,
+        dev: resolved.dev,
+        ino: resolved.ino,
+        complete: reader.complete,
+        lines: writer.lineCount,
+        endAt,
+        tail,
+      };
       await rename(temp, where.data);
       await writeFile(where.meta, JSON.stringify(meta));
     } else await rm(temp, { force: true });
   };
+  const send = async (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
+    await out.write(bytes);
+    sent += bytes.byteLength;
+    controller.enqueue(bytes);
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        while (frames.length === 0) if (!(await more())) return finish(true).then(() => controller.close());
-        const frame = frames.shift()!;
-        await out.write(frame);
-        controller.enqueue(frame);
+        if (keptPart) {
+          const next = await keptPart.read();
+          if (!next.done) return await send(controller, next.value);
+        }
+        for (;;) {
+          while (frames.length === 0) if (!(await more())) return finish(true).then(() => controller.close());
+          const frame = frames.shift()!;
+          if (frame !== END_MARK) return await send(controller, frame);
+          endAt = sent;
+        }
       } catch (error) {
         input.destroy();
         await finish(false).catch(() => undefined);
@@ -168,8 +264,12 @@ async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string;
     },
     async cancel() {
       input.destroy();
+      await keptPart?.cancel();
       await finish(false).catch(() => undefined);
     },
   });
-  return new Response(body, { headers: { ...headers, "x-light-index": "made" } });
+  return new Response(body, { headers: { ...headers, "x-light-index": from ? "extended" : "made" } });
 }
+
+/** Stands in the frame queue where the end frame begins. */
+const END_MARK = new Uint8Array(0);

@@ -183,9 +183,15 @@ export class LightFrameReader {
  * message from the line as written).
  */
 export class LightFrameWriter {
-  /** lines before the next chunk */
-  private lines = 0;
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  /** `lines`: the whole lines before the first chunk (0 for a file read from its start) */
+  constructor(private lines = 0) {}
+
+  /** Whole lines framed so far. */
+  get lineCount(): number {
+    return this.lines;
+  }
 
   frame(chunk: LightChunk): Uint8Array {
     const { light, cut } = chunk;

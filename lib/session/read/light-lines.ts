@@ -347,8 +347,20 @@ export class LightReader {
   private offsets: number[] = [];
   private sliceBytes = 0;
 
-  /** `minBytes`: hand out a slice once this much input has been read into it (fewer, larger slices) */
-  constructor(private readonly minBytes = 1 << 20) {}
+  /**
+   * `minBytes`: hand out a slice once this much input has been read into it (fewer, larger slices). `from`: the
+   * bytes given start a file after `line` whole lines, `offset` bytes in (a kept index goes on where it ended).
+   */
+  constructor(
+    private readonly minBytes = 1 << 20,
+    from?: { line: number; offset: number },
+  ) {
+    if (from) {
+      this.line = from.line;
+      this.complete = from.offset;
+      this.done = from.offset;
+    }
+  }
 
   push(bytes: Uint8Array): LightChunk | null {
     this.done += bytes.byteLength;
