@@ -1,11 +1,12 @@
 // The light index route: made while a library file is sent the first time, kept by the file's path, size, mtime and
 // inode, made again once the file changed; refused (409) for files the page reads whole; the same path checks as raw.
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/sessions/light/route";
+import { pruneKept } from "./light-index";
 import { Session } from "../session";
 import { LightFrameReader } from "../session/read/light-frames";
 import { LightSessionReader } from "../session/read/light-session";
@@ -119,5 +120,34 @@ describe("GET /api/sessions/light", () => {
     expect((await get("out.jsonl")).status).toBe(403);
     expect((await get("../secret.jsonl")).status).toBeGreaterThanOrEqual(400);
     expect((await get("--w--/missing.jsonl")).status).toBe(404);
+  });
+
+  it("keeps the cache within its budget: indexes of files that are gone first, then the least recently used", async () => {
+    const light = path.join(root, "cache", "light");
+    const kept = () => readdirSync(light).filter((f) => f.endsWith(".json")).length;
+    for (const name of ["a", "b", "c"]) writeFileSync(path.join(dir, "--w--", `${name}.jsonl`), TEXT);
+    for (const name of ["a", "b"]) await (await get(`--w--/${name}.jsonl`)).arrayBuffer();
+    const before = kept();
+    rmSync(path.join(dir, "--w--", "a.jsonl"));
+    await (await get("--w--/b.jsonl")).arrayBuffer(); // b used again: c, made next, and b are the newest
+    const one = statSync(
+      path.join(
+        light,
+        readdirSync(light).find((f) => f.endsWith(".bin"))!,
+      ),
+    ).size;
+    await pruneKept(light, 10 * one); // a's index goes: its file is gone
+    expect(kept()).toBe(before - 1);
+    process.env.PI_VIEWER_CACHE_MB = String((2.5 * one) / (1024 * 1024));
+    try {
+      await (await get("--w--/c.jsonl")).arrayBuffer();
+    } finally {
+      delete process.env.PI_VIEWER_CACHE_MB;
+    }
+    // two fit: c (just made) and b (used last); s and r, used before, are dropped
+    expect(kept()).toBe(2);
+    expect((await get("--w--/b.jsonl")).headers.get("x-light-index")).toBe("kept");
+    expect((await get("--w--/c.jsonl")).headers.get("x-light-index")).toBe("kept");
+    expect((await get("--w--/s.jsonl")).headers.get("x-light-index")).not.toBe("kept");
   });
 });

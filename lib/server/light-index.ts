@@ -4,7 +4,7 @@
 // in another form (v1/v2 migrated whole, v4 logs) are refused (409): the page reads those from /api/sessions/raw.
 import { createHash, randomUUID } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { endFrame, LightFormatCheck, LightFrameWriter } from "../session/read/light-frames";
@@ -13,6 +13,12 @@ import { libraryRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { errorResponse, tooLargeMessage } from "./serve-session";
+
+/** PI_VIEWER_CACHE_MB (default 4096): the kept indexes beyond it are dropped, least recently used first. */
+export function cacheBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env.PI_VIEWER_CACHE_MB?.trim() || NaN);
+  return (Number.isFinite(mb) && mb >= 0 ? mb : 4096) * 1024 * 1024;
+}
 
 /** PI_VIEWER_CACHE_DIR, else $XDG_CACHE_HOME/pi-session-viewer (~/.cache/…). */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -89,7 +95,12 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
     const meta = await readMeta(where.meta);
     if (sameFile(meta, resolved)) {
       const kept = await openKept(where.data);
-      if (kept) return new Response(streamOf(kept), { headers: { ...headers, "x-light-index": "kept" } });
+      if (kept) {
+        // used now: the last to be dropped when the cache is over its budget
+        const now = new Date();
+        await utimes(where.meta, now, now).catch(() => undefined);
+        return new Response(streamOf(kept), { headers: { ...headers, "x-light-index": "kept" } });
+      }
     }
     if (grown(meta, resolved)) {
       const extended = await extendedAndKept(resolved, where, headers, meta);
@@ -236,6 +247,7 @@ async function indexed(
       };
       await rename(temp, where.data);
       await writeFile(where.meta, JSON.stringify(meta));
+      await pruneKept(path.dirname(where.data), cacheBudget()).catch(() => undefined);
     } else await rm(temp, { force: true });
   };
   const send = async (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
@@ -273,3 +285,34 @@ async function indexed(
 
 /** Stands in the frame queue where the end frame begins. */
 const END_MARK = new Uint8Array(0);
+
+/**
+ * Drops the kept indexes of files that are gone and any left half made an hour ago, then the least recently used
+ * ones until the rest fit in `budget` bytes. Run after an index is kept: the cache never grows past the budget by more than one index.
+ */
+export async function pruneKept(lightDir: string, budget: number): Promise<void> {
+  const kept: { data: string; meta: string; bytes: number; used: number }[] = [];
+  for (const name of await readdir(lightDir)) {
+    // an index left half made by a server that stopped meanwhile
+    if (name.endsWith(".tmp")) {
+      const made = await stat(path.join(lightDir, name)).catch(() => null);
+      if (made && Date.now() - made.mtimeMs > 3_600_000) await rm(path.join(lightDir, name), { force: true });
+    }
+    if (!name.endsWith(".json")) continue;
+    const metaPath = path.join(lightDir, name);
+    const data = metaPath.replace(/\.json$/, ".bin");
+    const [meta, metaStat, dataStat] = await Promise.all([readMeta(metaPath), stat(metaPath).catch(() => null), stat(data).catch(() => null)]);
+    const source = meta ? await stat(meta.file).catch(() => null) : null;
+    if (!meta || !metaStat || !dataStat || !source) {
+      await Promise.all([rm(metaPath, { force: true }), rm(data, { force: true })]);
+      continue;
+    }
+    kept.push({ data, meta: metaPath, bytes: dataStat.size, used: metaStat.mtimeMs });
+  }
+  kept.sort((a, b) => b.used - a.used);
+  let total = 0;
+  for (const k of kept) {
+    total += k.bytes;
+    if (total > budget) await Promise.all([rm(k.meta, { force: true }), rm(k.data, { force: true })]);
+  }
+}
