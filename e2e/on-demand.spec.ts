@@ -126,6 +126,23 @@ test("a library file shows, projects and searches content past the cut, read fro
   expect(requests.filter(Boolean).length).toBeGreaterThan(0);
 });
 
+test("the selected entry's context is read ahead: the Context tab opens with its content and sends no request", async ({ page }) => {
+  const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_ahead.jsonl`;
+  writeFileSync(path.join(dir, ...rel.split("/")), sessionText("ff"));
+  const requests = rawRequests(page);
+  await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=ff000002`);
+  await expect(page.locator("#inspector-panel-entry")).toContainText("MARKASSISTANTTAIL");
+  // the Entry tab reads its entry; the context's other entry is read ahead while the page is idle
+  await expect.poll(() => requests.filter(Boolean).length).toBe(2);
+  const before = requests.length;
+  await page.locator("#inspector-tab-context").click();
+  await page.getByTestId("context-mode-llm").click();
+  const sent = page.getByTestId("llm-list");
+  await sent.locator("[aria-expanded]").nth(0).click();
+  await expect(sent.getByTestId("llm-text").nth(0)).toContainText("MARKUSERTAIL");
+  expect(requests.length).toBe(before);
+});
+
 test("a library file in an older format is read whole: the server makes no light index of it", async ({ page }) => {
   const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_v2.jsonl`;
   const lines = sessionText("dd").split("\n");

@@ -10,6 +10,7 @@ import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { StatsTab } from "@/components/stats/StatsTab";
 import { sessionOf, useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import { useContextAhead } from "./use-context-ahead";
 import type { Session } from "@/lib/session";
 import { ContextTab } from "./ContextTab";
 import { EntryTab } from "./EntryTab";
@@ -113,6 +114,7 @@ export function Inspector() {
   const tab = useViewer((s) => s.tab);
   useViewer((s) => s.doc); // drawn again as the session grows: the selected entry may just have arrived
   const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
+  useContextAhead(session, entry ? entry.id : null, tab === "context");
 
   let panel;
   if (!session) panel = <Placeholder>No session loaded.</Placeholder>;
