@@ -37,7 +37,7 @@ test("the window meter, the token count and pi's verdict are the core's, with th
   const check = autoCompactAfter(session.tree.get(leaf)!, view, path, known.contextWindow, DEFAULT_COMPACTION_SETTINGS);
   await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", check.verdict ? "yes" : "no");
   // the chart marks each compaction on the path, and a mark selects its entry
-  const compactions = contextSizes(path).filter((p) => p.kind === "compaction");
+  const compactions = [...contextSizes(path)].filter((p) => p.kind === "compaction");
   expect(compactions.length).toBeGreaterThan(0);
   const marks = page.locator("[data-chart-kind=compaction]");
   await expect(marks).toHaveCount(compactions.length);
@@ -99,7 +99,7 @@ test("a path through branch summaries marks them on the chart, and their text go
   const leaf = [...session.tree.byId.keys()].find((id) => session.tree.children(id).length === 0 && session.branch(id).some((e) => summaryIds.includes(e.id)))!;
   expect(leaf).toBeDefined();
   const view = modelView(session, leaf);
-  const marks = contextSizes(session.branch(leaf)).filter((p) => p.kind === "branchSummary");
+  const marks = [...contextSizes(session.branch(leaf))].filter((p) => p.kind === "branchSummary");
   await openContext(page, "ca-branching-a", leaf, "&ctx=llm");
   await expect(page.locator("[data-chart-kind=branchSummary]")).toHaveCount(marks.length);
   const converted = view.llm.filter((m) => m.from === "branchSummary");

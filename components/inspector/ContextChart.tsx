@@ -9,14 +9,14 @@
 import { useDeferredValue, useMemo } from "react";
 import { viewer } from "@/components/viewer/store";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
-import { chartPoints, contextSizesAt, type ContextSizePoint } from "@/lib/session";
+import { chartPoints, contextSizesAt, ContextSizes, type ContextSizePoint } from "@/lib/session";
 import { compactNumber } from "./UsageLine";
 
 const W = 320;
 const H = 64;
 const PAD = 3;
 
-const NO_POINTS: readonly ContextSizePoint[] = [];
+const NO_POINTS = ContextSizes.of([]);
 
 /**
  * Drawn in a render of its own after the messages are shown (a deferred value): on a path of hundreds of
@@ -60,7 +60,7 @@ export function ContextChart({
   const usage = shown.points.filter((p) => p.kind === "usage");
   const line = usage.map((p) => `${x(p.index).toFixed(1)},${y(p.tokens!).toFixed(1)}`).join(" ");
   const cuts = shown.points.filter((p) => p.kind !== "usage");
-  const replies = points.reduce((n, p) => n + (p.kind === "usage" ? 1 : 0), 0);
+  const replies = points.replies;
   return (
     <figure className="flex flex-col gap-0.5" data-testid="context-chart" aria-busy={drawn !== id}>
       <svg viewBox={`0 0 ${W} ${H}`} className="h-16 w-full overflow-visible text-muted" role="img" aria-label={chartLabel(replies, shown.peak, cuts, here)}>

@@ -45,6 +45,7 @@ export {
   modelView,
   contextSizes,
   contextSizesAt,
+  ContextSizes,
   chartPoints,
   wouldCompact,
   autoCompactAfter,

@@ -57,10 +57,101 @@ export interface ContextSizePoint {
   tokens: number | null;
 }
 
+const KINDS = ["usage", "compaction", "branchSummary"] as const;
+
+/**
+ * The points of a path, in path order, as parallel arrays: a deep path has hundreds of thousands of replies, and
+ * as many point objects kept in the cache made a gigabyte heap collect for a second. Points are made when read.
+ */
+export class ContextSizes implements Iterable<ContextSizePoint> {
+  private constructor(
+    private readonly ids: readonly string[],
+    private readonly indexes: readonly number[],
+    /** NaN for none */
+    private readonly tokenCounts: readonly number[],
+    private readonly kinds: readonly number[],
+  ) {}
+
+  static of(points: Iterable<ContextSizePoint>): ContextSizes {
+    const out = ContextSizes.builder();
+    for (const p of points) out.push(p.entryId, p.index, KINDS.indexOf(p.kind), p.tokens);
+    return out.done();
+  }
+
+  /** Collects points one by one. */
+  static builder() {
+    const ids: string[] = [];
+    const indexes: number[] = [];
+    const tokens: number[] = [];
+    const kinds: number[] = [];
+    return {
+      push(id: string, index: number, kind: number, count: number | null) {
+        ids.push(id);
+        indexes.push(index);
+        kinds.push(kind);
+        tokens.push(count === null ? NaN : count);
+      },
+      done: () => new ContextSizes(ids, indexes, tokens, kinds),
+    };
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  at(i: number): ContextSizePoint {
+    const tokens = this.tokenCounts[i]!;
+    return { entryId: this.ids[i]!, index: this.indexes[i]!, kind: KINDS[this.kinds[i]!]!, tokens: Number.isNaN(tokens) ? null : tokens };
+  }
+
+  /** the path position of point i */
+  indexAt(i: number): number {
+    return this.indexes[i]!;
+  }
+
+  /** how many of the points lie before path position `end` */
+  before(end: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.indexes[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** the first `count` points */
+  prefix(count: number): ContextSizes {
+    return new ContextSizes(this.ids.slice(0, count), this.indexes.slice(0, count), this.tokenCounts.slice(0, count), this.kinds.slice(0, count));
+  }
+
+  /** these points, then `more` */
+  concat(more: ContextSizes): ContextSizes {
+    return new ContextSizes(
+      this.ids.concat(more.ids),
+      this.indexes.concat(more.indexes),
+      this.tokenCounts.concat(more.tokenCounts),
+      this.kinds.concat(more.kinds),
+    );
+  }
+
+  /** how many replies' usage */
+  get replies(): number {
+    let n = 0;
+    for (const kind of this.kinds) if (kind === 0) n++;
+    return n;
+  }
+
+  *[Symbol.iterator](): Iterator<ContextSizePoint> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
+}
+
 const sizesCache = new WeakMap<Session, { revision: number; byId: Map<string, KnownSizes> }>();
 
 interface KnownSizes {
-  sizes: readonly ContextSizePoint[];
+  sizes: ContextSizes;
   path: PathIndex;
 }
 
@@ -73,7 +164,7 @@ const KEPT_SIZES = 4;
  * path whose sizes are known takes their prefix, and one below such a path walks only the part below it: the
  * points of a path are those of any path it extends, then its own.
  */
-export function contextSizesAt(session: Session, id: string): readonly ContextSizePoint[] {
+export function contextSizesAt(session: Session, id: string): ContextSizes {
   const revision = session.tree.revision;
   let cache = sizesCache.get(session);
   if (!cache || cache.revision !== revision) sizesCache.set(session, (cache = { revision, byId: new Map() }));
@@ -87,33 +178,21 @@ export function contextSizesAt(session: Session, id: string): readonly ContextSi
   return known.sizes;
 }
 
-function sizesFrom(path: PathIndex, known: ReadonlyMap<string, KnownSizes>): readonly ContextSizePoint[] {
+function sizesFrom(path: PathIndex, known: ReadonlyMap<string, KnownSizes>): ContextSizes {
   const length = path.size;
   const id = path.path[length - 1]?.id;
-  if (id === undefined) return [];
-  let base: { at: number; sizes: readonly ContextSizePoint[] } | null = null;
+  if (id === undefined) return ContextSizes.of([]);
+  let base: { at: number; sizes: ContextSizes } | null = null;
   for (const [other, k] of known) {
     // two paths that end at the same entry and are as long are the same (each is a chain of parents): a path
     // through `id` at the position its own path ends holds it as its prefix, and the other's path is this one's
     // prefix where it ends at the other
-    if (k.path.indexOf(id) === length - 1) return k.sizes.slice(0, pointsBefore(k.sizes, length));
+    if (k.path.indexOf(id) === length - 1) return k.sizes.prefix(k.sizes.before(length));
     const at = path.indexOf(other);
     if (at !== -1 && at === k.path.size - 1 && (base === null || at > base.at)) base = { at, sizes: k.sizes };
   }
   if (!base) return contextSizes(path.path);
   return base.sizes.concat(contextSizes(path.path, base.at + 1));
-}
-
-/** How many of `points` (in path order) lie before position `end`. */
-function pointsBefore(points: readonly ContextSizePoint[], end: number): number {
-  let lo = 0;
-  let hi = points.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (points[mid]!.index < end) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -122,14 +201,14 @@ function pointsBefore(points: readonly ContextSizePoint[], end: number): number 
  * zero), and the compactions and branch summaries that cut it back; from
  * position `from` on (all of the path by default).
  */
-export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizePoint[] {
-  const out: ContextSizePoint[] = [];
+export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizes {
+  const out = ContextSizes.builder();
   for (let index = from; index < path.length; index++) {
     const entry = path[index]!;
     if (entry.type === "compaction") {
-      out.push({ entryId: entry.id, index, kind: "compaction", tokens: typeof entry.tokensBefore === "number" ? entry.tokensBefore : null });
+      out.push(entry.id, index, 1, typeof entry.tokensBefore === "number" ? entry.tokensBefore : null);
     } else if (entry.type === "branch_summary") {
-      out.push({ entryId: entry.id, index, kind: "branchSummary", tokens: null });
+      out.push(entry.id, index, 2, null);
     } else if (entry.type === "message") {
       const message = entry.message as { role?: unknown; stopReason?: unknown; usage?: unknown } | undefined;
       if (
@@ -141,10 +220,10 @@ export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizeP
       )
         continue;
       const tokens = calculateContextTokens(message.usage);
-      if (typeof tokens === "number" && tokens > 0) out.push({ entryId: entry.id, index, kind: "usage", tokens });
+      if (typeof tokens === "number" && tokens > 0) out.push(entry.id, index, 0, tokens);
     }
   }
-  return out;
+  return out.done();
 }
 
 /**
@@ -155,7 +234,7 @@ export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizeP
  * hundreds of thousands of replies; a chart a few hundred pixels wide shows
  * no more than this.
  */
-export function chartPoints(points: readonly ContextSizePoint[], pathLength: number, buckets: number): { points: ContextSizePoint[]; peak: number } {
+export function chartPoints(points: Iterable<ContextSizePoint>, pathLength: number, buckets: number): { points: ContextSizePoint[]; peak: number } {
   const out: ContextSizePoint[] = [];
   let peak = 0;
   let bucket = -1;
