@@ -170,7 +170,9 @@ async function readLightIndex(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-  if (response.status === 409 || !response.body) return false;
+  // 409: a file read whole; a server error: the file itself may still be read (a missing or refused file is said as
+  // /api/sessions/raw says it)
+  if (response.status === 409 || response.status >= 500 || !response.body) return false;
   if (!response.ok) throw { kind: "http", status: response.status, message: await errorText(response) } satisfies LoadError;
   scope.postMessage({ type: "ranges", ranged: true });
   const frames = new LightFrameReader();

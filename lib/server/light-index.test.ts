@@ -150,4 +150,21 @@ describe("GET /api/sessions/light", () => {
     expect((await get("--w--/c.jsonl")).headers.get("x-light-index")).toBe("kept");
     expect((await get("--w--/s.jsonl")).headers.get("x-light-index")).not.toBe("kept");
   });
+
+  it("sends the index when its cache folder cannot be written, and keeps nothing", async () => {
+    const blocked = path.join(root, "blocked");
+    writeFileSync(blocked, "a file where the cache folder would be");
+    process.env.PI_VIEWER_CACHE_DIR = blocked;
+    try {
+      for (let i = 0; i < 2; i++) {
+        const response = await get("--w--/b.jsonl");
+        expect(response.status).toBe(200);
+        expect(response.headers.get("x-light-index")).toBe("made");
+        const { session } = await read(response, TEXT);
+        expect(session.tree.entries.map((e) => e.id)).toEqual(Session.fromText(TEXT).tree.entries.map((e) => e.id));
+      }
+    } finally {
+      process.env.PI_VIEWER_CACHE_DIR = path.join(root, "cache");
+    }
+  });
 });

@@ -222,17 +222,22 @@ async function indexed(
       { status: 409, headers: { "cache-control": "no-store" } },
     );
   }
-  await mkdir(path.dirname(where.data), { recursive: true });
   const temp = `${where.data}.${randomUUID()}.tmp`;
-  const out = await open(temp, "w");
+  // keeping the index is best effort: a cache folder that cannot be written (read-only, full) costs the next open
+  // its speed, never this one its answer
+  let out: FileHandle | null = await mkdir(path.dirname(where.data), { recursive: true })
+    .then(() => open(temp, "w"))
+    .catch(() => null);
   const keptPart = from ? streamOf(from.kept, from.meta.endAt).getReader() : null;
   const finish = async (keep: boolean) => {
-    await out.close();
+    const written = out !== null;
+    await out?.close().catch(() => undefined);
+    out = null;
     const after = await handle.stat().catch(() => null);
-    const tail = keep ? await tailOf(handle, reader.complete).catch(() => null) : null;
+    const tail = keep && written ? await tailOf(handle, reader.complete).catch(() => null) : null;
     await handle.close();
     const unchanged = after !== null && after.size === resolved.size && after.mtimeMs === resolved.mtimeMs && read === resolved.size;
-    if (keep && unchanged && tail !== null) {
+    if (keep && written && unchanged && tail !== null) {
       const meta: LightMeta = {
         format: FORMAT,
         file: resolved.file,
@@ -245,13 +250,25 @@ async function indexed(
         endAt,
         tail,
       };
-      await rename(temp, where.data);
-      await writeFile(where.meta, JSON.stringify(meta));
-      await pruneKept(path.dirname(where.data), cacheBudget()).catch(() => undefined);
-    } else await rm(temp, { force: true });
+      try {
+        await rename(temp, where.data);
+        await writeFile(where.meta, JSON.stringify(meta));
+        await pruneKept(path.dirname(where.data), cacheBudget());
+      } catch {
+        await rm(temp, { force: true }).catch(() => undefined);
+      }
+    } else await rm(temp, { force: true }).catch(() => undefined);
   };
   const send = async (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
-    await out.write(bytes);
+    if (out) {
+      const file = out;
+      await file.write(bytes).catch(async () => {
+        // the folder filled up or went away: what is sent goes on, nothing is kept
+        out = null;
+        await file.close().catch(() => undefined);
+        await rm(temp, { force: true }).catch(() => undefined);
+      });
+    }
     sent += bytes.byteLength;
     controller.enqueue(bytes);
   };
