@@ -84,6 +84,29 @@ function watchRequests(page: Page): Request[] {
   page.on("request", (request) => seen.push(request));
   return seen;
 }
+/**
+ * Waits, once asked, until the page has read no content of its library file by range for a second: an entry's
+ * content when it is shown, and the selected entry's context, read ahead while the page is idle.
+ */
+function contentReads(page: Page): { settled(): Promise<void> } {
+  const isRead = (r: Request) => r.url().includes("/api/sessions/raw") && r.headers()["range"] !== undefined;
+  let pending = 0;
+  let last = Date.now();
+  page.on("request", (r) => {
+    if (!isRead(r)) return;
+    pending++;
+    last = Date.now();
+  });
+  const done = (r: Request) => {
+    if (!isRead(r)) return;
+    pending--;
+    last = Date.now();
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
+  return { settled: () => expect.poll(() => pending === 0 && Date.now() - last > 1000, SLOW).toBe(true) };
+}
+
 function contentCarrying(requests: Request[]): string[] {
   return requests
     .filter((r) => {
@@ -118,10 +141,13 @@ test("a file chosen on the library page is parsed in the browser, and a reload a
 });
 
 test("a file dropped on the viewer replaces the session, read in the browser", async ({ page }) => {
+  const reads = contentReads(page);
   await page.goto(viewUrl("ca-branching-a"));
   await ready(page);
-  // the library file's live tail connects after the load: only requests after that count
+  // the library file's live tail connects after the load, and its content is read when shown and ahead of the
+  // Context tab: only requests after that count
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", SLOW);
+  await reads.settled();
   const dropped = openFixture("hx-leaf-moves-a");
   const text = readFileSync(sessionFile("hx-leaf-moves-a"), "utf8");
   const requests = watchRequests(page);

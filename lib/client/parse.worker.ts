@@ -52,11 +52,8 @@ class Reading {
 
   /** The end of lines read elsewhere: the final line without newline, and the bytes up to the last newline. */
   endWith(last: string, complete: number, total: number): void {
-    this.total = total;
     this.done = total;
-    scope.postMessage({ type: "end", last, done: total, total, complete });
-    this.ended = true;
-    this.check();
+    this.finish(last, complete);
   }
 
   private post(lines: LightChunk): void {
@@ -77,9 +74,12 @@ class Reading {
   end(): void {
     const rest = this.reader.flush();
     if (rest) this.post(rest);
-    const last = this.reader.end();
+    this.finish(this.reader.end(), this.reader.complete);
+  }
+
+  private finish(last: string, complete: number): void {
     this.total = Math.max(this.total, this.done);
-    scope.postMessage({ type: "end", last, done: this.done, total: this.total, complete: this.reader.complete });
+    scope.postMessage({ type: "end", last, done: this.done, total: this.total, complete });
     this.ended = true;
     this.check();
   }

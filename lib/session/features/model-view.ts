@@ -104,11 +104,6 @@ export class ContextSizes implements Iterable<ContextSizePoint> {
     return { entryId: this.ids[i]!, index: this.indexes[i]!, kind: KINDS[this.kinds[i]!]!, tokens: Number.isNaN(tokens) ? null : tokens };
   }
 
-  /** the path position of point i */
-  indexAt(i: number): number {
-    return this.indexes[i]!;
-  }
-
   /** how many of the points lie before path position `end` */
   before(end: number): number {
     let lo = 0;

@@ -1,5 +1,5 @@
 import { CUT_FIELDS, type LightChunk } from "./light-lines";
-import { CURRENT_VERSION, SessionParser } from "./parse";
+import { SessionParser } from "./parse";
 
 /**
  * A session's light lines (light-lines.ts) as the server keeps them for a
@@ -231,6 +231,6 @@ export class LightFormatCheck {
       start = end;
     }
     if (!this.parser.formatKnown) return null;
-    return this.parser.sourceVersion === CURRENT_VERSION && !this.parser.isV4Log;
+    return this.parser.readsAsLight;
   }
 }

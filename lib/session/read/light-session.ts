@@ -3,7 +3,7 @@ import { RangedLines } from "./ranged-lines";
 import type { LineTexts } from "./line-texts";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LineReader } from "./lines";
-import { CURRENT_VERSION, SessionParser } from "./parse";
+import { SessionParser } from "./parse";
 
 /**
  * Builds a session's index from light lines (light-lines.ts) as they come,
@@ -57,16 +57,11 @@ export class LightSessionReader {
     if (start < light.length) return false;
     this.current = null;
     if (this.texts && this.parser.formatKnown) {
-      if (this.readsAsLight()) this.texts = null;
+      if (this.parser.readsAsLight) this.texts = null;
       // read again whole at the end, from the changed lines' bytes: they must all be kept
       else if (this.lines instanceof RangedLines) this.lines.retainAll();
     }
     return true;
-  }
-
-  /** True when the light index is the session's index: a v3 file is read as written, line by line. */
-  private readsAsLight(): boolean {
-    return this.parser.sourceVersion === CURRENT_VERSION && !this.parser.isV4Log;
   }
 
   /** `last`: the final line without newline, whole ("" if none). */
@@ -77,7 +72,7 @@ export class LightSessionReader {
     const texts = this.texts;
     this.texts = null;
     if (this.lines instanceof RangedLines) this.lines.settle();
-    if (this.lines.size === 0 || this.readsAsLight() || !texts) return parser;
+    if (this.lines.size === 0 || this.parser.readsAsLight || !texts) return parser;
     const whole = new SessionParser();
     const reader = new LineReader();
     let line = 0;

@@ -55,6 +55,14 @@ export class SessionParser {
     this.tree.readCutLinesFrom(lines);
   }
 
+  /**
+   * True when the index built from light lines is the session's index: a v3 file is read as written, line by line
+   * (a v1/v2 file is migrated as a whole and a v4 log keeps its own records). Final once formatKnown.
+   */
+  get readsAsLight(): boolean {
+    return this.sourceVersion === CURRENT_VERSION && !this.isV4Log;
+  }
+
   /** True once the first parsed line has settled how the file is read: sourceVersion and isV4Log are final. */
   get formatKnown(): boolean {
     return this.sawParsedLine;
