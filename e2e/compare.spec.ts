@@ -13,7 +13,7 @@ test.describe.configure({ timeout: 120_000 });
 
 /** Entries without children: the ends of lines. */
 function treeLeaves(session: Session): string[] {
-  return [...session.tree.byId.keys()].filter((id) => session.tree.children(id).length === 0);
+  return [...session.tree.ids()].filter((id) => session.tree.children(id).length === 0);
 }
 
 /** Pairs of leaves that diverge after a shared ancestor and whose contexts both hold messages of their own. */

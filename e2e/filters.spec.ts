@@ -81,7 +81,7 @@ for (const name of ["ca-labels", "ca-branching-a"] as const) {
       }
     }
     await chooseMode(page, "none");
-    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.byId.keys()));
+    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.ids()));
   });
 }
 
@@ -116,7 +116,7 @@ test("a selected entry the filter hides is announced, with a way to its nearest 
     for (let p = session.tree.parentOf(id); p !== null; p = session.tree.parentOf(p)) if (shown.has(p)) return p;
     return null;
   };
-  const hidden = [...session.tree.byId.keys()].find((id) => !shown.has(id) && nearestShown(id) !== null)!;
+  const hidden = [...session.tree.ids()].find((id) => !shown.has(id) && nearestShown(id) !== null)!;
   const graph = await openGraph(page, "ca-labels", `&entry=${hidden}&filter=user-only`);
   await expect(page.getByTestId("selection-hidden")).toBeVisible();
   await expect(graph.locator(`[data-entry-id="${hidden}"]`)).toHaveCount(0);

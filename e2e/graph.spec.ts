@@ -57,7 +57,7 @@ test.describe("session graph", () => {
     await fitAll(graph);
     const ids = await drawnIds(graph);
     expect(ids.length).toBe(session.tree.size);
-    expect(new Set(ids)).toEqual(new Set(session.tree.byId.keys()));
+    expect(new Set(ids)).toEqual(new Set(session.tree.ids()));
 
     const leaf = session.leafId!;
     await expect(graph.locator("[data-leaf=true]")).toHaveCount(1);
@@ -77,7 +77,7 @@ test.describe("session graph", () => {
 
     await page.getByRole("button", { name: "Fit view" }).click();
     await viewportSettled(graph);
-    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.byId.keys()));
+    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.ids()));
     const pane = (await graph.boundingBox())!;
     const boxes = await graph.locator(".react-flow__node").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
     for (const box of boxes) {
@@ -95,7 +95,7 @@ test.describe("session graph", () => {
       await fitAll(graph);
       const ids = await drawnIds(graph);
       expect(ids.length).toBe(session.tree.size);
-      expect(new Set(ids)).toEqual(new Set(session.tree.byId.keys()));
+      expect(new Set(ids)).toEqual(new Set(session.tree.ids()));
       if (session.leafId) await expect(graph.locator("[data-leaf=true]")).toHaveCount(1);
     });
   }
@@ -110,7 +110,7 @@ test.describe("session graph", () => {
     expect(before).toBeLessThan(300);
     const ids = await drawnIds(graph);
     expect(ids.length).toBe(session.tree.size);
-    expect(new Set(ids)).toEqual(new Set(session.tree.byId.keys()));
+    expect(new Set(ids)).toEqual(new Set(session.tree.ids()));
 
     // every segment is one chain of the file's tree; expand the shortest (the whole graph must still fit on screen)
     const segments = await graph.locator("[data-entry-ids]").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.entryIds!.split(" ")));
@@ -233,7 +233,7 @@ test.describe("session graph", () => {
     await slider.fill(String(rewind));
     await expect(graph.locator("[data-leaf=true]")).toHaveAttribute("data-entry-id", history[rewind]!.leafId!);
     const ghosts = await idsWhere(graph, "[data-ghost=true]");
-    const later = [...session.tree.byId].filter(([, node]) => node.line > history[rewind]!.line).map(([id]) => id);
+    const later = [...session.tree.nodes()].filter((node) => node.line > history[rewind]!.line).map((node) => node.entry.id);
     expect(new Set(ghosts)).toEqual(new Set(later));
     await page.screenshot({ path: "test-results/graph-scrub-light.png" });
 

@@ -72,7 +72,7 @@ test("labels tag their entries in the Path and Context tabs", async ({ page }) =
   const session = openFixture(NAME);
   const labels = session.labels();
   // an entry whose path holds labelled messages
-  const leaf = [...session.tree.byId.keys()].find((id) => session.branch(id).filter((e) => labels.has(e.id) && e.type === "message").length >= 2)!;
+  const leaf = [...session.tree.ids()].find((id) => session.branch(id).filter((e) => labels.has(e.id) && e.type === "message").length >= 2)!;
   await open(page, leaf);
   await page.getByRole("tab", { name: "Path" }).click();
   const pathList = page.getByTestId("path-list");

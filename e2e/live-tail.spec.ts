@@ -77,7 +77,7 @@ function drawnIds(graph: Locator): Promise<string[]> {
 async function expectShowsFile(page: Page, graph: Locator, file: string): Promise<Session> {
   const session = read(file);
   await fitAll(graph); // every node drawn
-  await expect.poll(async () => (await drawnIds(graph)).sort(), { timeout: 30_000 }).toEqual([...session.tree.byId.keys()].sort());
+  await expect.poll(async () => (await drawnIds(graph)).sort(), { timeout: 30_000 }).toEqual([...session.tree.ids()].sort());
   await expect(page.getByTestId("leaf-id")).toHaveText(session.leafId!);
   await expect(graph.locator(`[data-entry-id="${session.leafId}"][data-leaf="true"]`)).toHaveCount(1);
   return session;
@@ -195,7 +195,7 @@ test("pausing and resuming goes on from the byte where it stopped", async ({ pag
 
 test("with Follow on, the selection follows each new leaf", async ({ page }) => {
   const { file, rel } = copyFixture();
-  const root = [...read(file).tree.byId.values()].find((n) => n.parentId === null)!.entry.id;
+  const root = [...read(file).tree.nodes()].find((n) => n.parentId === null)!.entry.id;
   const graph = await open(page, rel, root);
   await expect.poll(() => selectedId(graph)).toBe(root);
 

@@ -94,9 +94,9 @@ test("Sent to model lists convertToLlm's messages with their entries, pi's exact
 
 test("a path through branch summaries marks them on the chart, and their text goes to the model as pi wraps it", async ({ page }) => {
   const session = openFixture("ca-branching-a");
-  const summaryIds = [...session.tree.byId.values()].filter((n) => n.entry.type === "branch_summary").map((n) => n.entry.id);
+  const summaryIds = [...session.tree.nodes()].filter((n) => n.entry.type === "branch_summary").map((n) => n.entry.id);
   // a leaf below a branch summary
-  const leaf = [...session.tree.byId.keys()].find((id) => session.tree.children(id).length === 0 && session.branch(id).some((e) => summaryIds.includes(e.id)))!;
+  const leaf = [...session.tree.ids()].find((id) => session.tree.children(id).length === 0 && session.branch(id).some((e) => summaryIds.includes(e.id)))!;
   expect(leaf).toBeDefined();
   const view = modelView(session, leaf);
   const marks = [...contextSizes(session.branch(leaf))].filter((p) => p.kind === "branchSummary");

@@ -60,7 +60,7 @@ test("the whole session's stats equal the core's", async ({ page }) => {
 
 test("the branch stats follow the selected entry", async ({ page }) => {
   const session = openFixture("ca-branching-a");
-  const leaves = [...session.tree.byId.keys()].filter((id) => session.tree.children(id).length === 0);
+  const leaves = [...session.tree.ids()].filter((id) => session.tree.children(id).length === 0);
   const [a, b] = [leaves[0]!, leaves[leaves.length - 1]!];
   await openStats(page, "ca-branching-a", a);
   await page.getByTestId("stats-scope-branch").click();

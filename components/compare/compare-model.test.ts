@@ -6,7 +6,7 @@ import { FIXTURES_DIR } from "@/lib/session/testing/golden";
 import { comparisonView } from "./compare-model";
 
 const session = Session.fromText(readFileSync(path.join(FIXTURES_DIR, "ca-branching-a.jsonl"), "utf8"));
-const leaves = [...session.tree.byId.keys()].filter((id) => session.tree.children(id).length === 0);
+const leaves = [...session.tree.ids()].filter((id) => session.tree.children(id).length === 0);
 
 describe("comparisonView", () => {
   it("marks A, B, the common ancestor and each segment's entries for the graph", () => {

@@ -46,7 +46,7 @@ describe("toFlowElements", () => {
   it("draws HX leaf entries as cursor markers with a dashed edge to their target", () => {
     const session = fixtureSession("hx-leaf-moves-a");
     const { nodes, edges, display } = elementsFor(session, null);
-    const moves = [...session.tree.byId.values()].filter((n) => n.entry.type === "leaf");
+    const moves = [...session.tree.nodes()].filter((n) => n.entry.type === "leaf");
     expect(nodes.filter((n) => n.type === "cursor").length).toBe(moves.length);
     const withTarget = moves.filter((m) => typeof m.entry.targetId === "string" && session.tree.get(m.entry.targetId as string));
     const cursorEdges = edges.filter((e) => e.id.startsWith("cursor:"));

@@ -39,8 +39,14 @@ export function factsOf(session: Session): EntryFacts {
       return d;
     },
     kind: (id) => kindOf(tree.get(id)!),
-    line: (id) => tree.node(id)?.line ?? 0,
-    parent: (id) => tree.node(id)?.parentId ?? null,
+    line(id) {
+      const slot = tree.slotOf(id);
+      return slot === -1 ? 0 : tree.lineAt(slot);
+    },
+    parent(id) {
+      const slot = tree.slotOf(id);
+      return slot === -1 ? null : tree.parentIdAt(slot);
+    },
     exists: (id) => tree.get(id) !== undefined,
     moveTarget(id) {
       const target = tree.get(id)?.targetId;

@@ -140,7 +140,7 @@ export function FilterMenu() {
   const shown = useMemo(() => {
     if (!session || !visible) return null;
     let n = 0;
-    for (const id of session.tree.byId.keys()) if (visible(id)) n++;
+    for (const id of session.tree.ids()) if (visible(id)) n++;
     return n;
   }, [session, visible]);
 

@@ -18,7 +18,7 @@ export interface StreamedQuery {
   query: string;
   limit: number;
   /** the line of each entry of the page's index, in file order */
-  entryLines: readonly number[];
+  entryLines: ArrayLike<number>;
   labels: [string, string][];
 }
 

@@ -55,7 +55,7 @@ describe("buildDisplayTree", () => {
   it("lists children in pi's order and keeps branch points visible", () => {
     const session = fixtureSession("ca-branching-a");
     const display = buildDisplayTree(session, { threshold: Infinity });
-    for (const [id] of session.tree.byId) {
+    for (const id of session.tree.ids()) {
       const node = display.nodes.get(id)!;
       expect(node.children).toEqual(session.tree.children(id));
     }
@@ -122,7 +122,7 @@ describe("buildDisplayTree", () => {
         expect(open.nodes.get(other)).toEqual(node);
       }
       expect(open.nodes.size).toBe(folded.nodes.size - 1 + run.length);
-      for (const id of session.tree.byId.keys()) {
+      for (const id of session.tree.ids()) {
         if (!run.includes(id)) expect(open.keyOf.get(id)).toBe(folded.keyOf.get(id));
       }
     }

@@ -23,7 +23,7 @@ describe("marks", () => {
   it("marks what compaction cut from the context", () => {
     const session = fixtureSession("ca-compaction-a");
     let checked = 0;
-    for (const [id] of session.tree.byId) {
+    for (const id of session.tree.ids()) {
       const kept = new Set(session.contextEntries(id).map((e) => e.id));
       const cut = cutFromContext(session, id);
       for (const entry of session.branch(id)) expect(cut.has(entry.id)).toBe(!kept.has(entry.id));
@@ -35,7 +35,8 @@ describe("marks", () => {
   it("marks model changes and assistant messages that switch the model", () => {
     const session = fixtureSession("ca-branching-a");
     const switches = modelSwitches(session);
-    for (const [id, entry] of session.tree.byId) {
+    for (const entry of session.tree.nodes()) {
+      const id = entry.entry.id;
       if (entry.entry.type === "model_change") expect(switches.has(id)).toBe(true);
       const message = entry.entry.message as { role?: string; provider?: string; model?: string } | undefined;
       if (message?.role !== "assistant") continue;

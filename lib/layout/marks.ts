@@ -60,18 +60,19 @@ function* switchesInFileOrder(session: Session): Steps<Map<string, string>> {
   /** the model in force after each entry, by its position among entry lines */
   const inForce: (string | null)[] = new Array<string | null>(tree.entries.length).fill(null);
   let visited = 0;
-  for (const node of tree.byId.values()) {
+  for (const slot of tree.nodeSlots()) {
     if (++visited % STEP_EVERY === 0) yield;
-    const parent = node.parentId === null ? undefined : tree.node(node.parentId);
-    const model = parent ? inForce[parent.index]! : null;
-    const entry = node.entry;
+    const parentId = tree.parentIdAt(slot);
+    const parent = parentId === null ? -1 : tree.slotOf(parentId);
+    const model = parent === -1 ? null : inForce[parent]!;
+    const entry = tree.entryAt(slot);
     let current = model;
     if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
       const next = modelOf(entry);
       if ((entry.type === "model_change" || next !== model) && next) out.set(entry.id, next);
       current = next;
     }
-    inForce[node.index] = current;
+    inForce[slot] = current;
   }
   return out;
 }

@@ -30,7 +30,7 @@ describe("newestLeafBelow", () => {
 
   it("agrees with a walk of pi's tree on every entry of a random session", () => {
     const session = fixtureSession("ca-medium-a");
-    for (const [id] of session.tree.byId) {
+    for (const id of session.tree.ids()) {
       let current = id;
       for (let c = session.tree.children(current); c.length; c = session.tree.children(current)) current = c[c.length - 1]!;
       expect(newestLeafBelow(session.tree, id)).toBe(current);

@@ -183,7 +183,7 @@ describe("filterChoices", () => {
   it("counts the file's entry types and message roles, most first", () => {
     const session = fixtureSession("ca-labels");
     const { types, roles } = filterChoices(session);
-    const count = (test: (e: Record<string, unknown>) => boolean) => [...session.tree.byId.values()].filter((n) => test(n.entry)).length;
+    const count = (test: (e: Record<string, unknown>) => boolean) => [...session.tree.nodes()].filter((n) => test(n.entry)).length;
     for (const [type, n] of types) expect(n).toBe(count((e) => e.type === type));
     for (const [role, n] of roles) expect(n).toBe(count((e) => e.type === "message" && (e.message as { role: string }).role === role));
     expect(types.reduce((sum, [, n]) => sum + n, 0)).toBe(session.tree.size);

@@ -163,11 +163,12 @@ export function filteredParents(session: Session, filter: TreeFilter): Map<strin
 export function filterChoices(session: Session): { types: [string, number][]; roles: [string, number][] } {
   const types = new Map<string, number>();
   const roles = new Map<string, number>();
-  for (const node of session.tree.byId.values()) {
-    const type = typeOf(node.entry);
+  for (const slot of session.tree.nodeSlots()) {
+    const entry = session.tree.entryAt(slot);
+    const type = typeOf(entry);
     types.set(type, (types.get(type) ?? 0) + 1);
-    if (node.entry.type === "message") {
-      const role = roleOf(node.entry) ?? "(none)";
+    if (entry.type === "message") {
+      const role = roleOf(entry) ?? "(none)";
       roles.set(role, (roles.get(role) ?? 0) + 1);
     }
   }

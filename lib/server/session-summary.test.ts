@@ -15,7 +15,7 @@ function expected(session: Session) {
   const account = session.account();
   const tree = session.tree;
   let branchCount = 0;
-  for (const id of tree.byId.keys()) if (tree.children(id).length > 1) branchCount++;
+  for (const id of tree.ids()) if (tree.children(id).length > 1) branchCount++;
   let firstMessage: string | null = null;
   for (const entry of tree.entries) {
     const message = entry.message as { role?: unknown; content?: unknown } | undefined;

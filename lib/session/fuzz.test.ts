@@ -233,7 +233,7 @@ function checkSession(parser: SessionParser, text: string, originalLines: Set<st
     const wellFormed = typeof entry.id === "string" && entry.id !== "" && originalLines.has(line.replace(/\r$/, ""));
     if (!wellFormed || migrated) return;
     // a well-formed, unchanged entry line is in the tree under its id, unless a later line took the id over
-    const node = tree.byId.get(entry.id as string);
+    const node = tree.node(entry.id as string);
     expect(node, `${context}: line ${n} id ${String(entry.id)} in the tree`).toBeDefined();
     if (lastLineOfId.get(entry.id as string) === n) {
       expect(node!.line, `${context}: line ${n}`).toBe(n);
@@ -252,9 +252,9 @@ function checkSession(parser: SessionParser, text: string, originalLines: Set<st
     reached.add(id);
     stack.push(...tree.children(id));
   }
-  expect(reached.size, `${context}: every entry is reached from the roots drawn`).toBe(tree.byId.size);
+  expect(reached.size, `${context}: every entry is reached from the roots drawn`).toBe(tree.size);
   query(`${context} leaf context`, () => session.context(session.leafId));
-  const ids = [...tree.byId.keys()];
+  const ids = [...tree.ids()];
   for (let k = 0; k < Math.min(6, ids.length); k++) {
     const id = pick(rand, ids);
     query(`${context} branch ${id}`, () => session.branch(id));

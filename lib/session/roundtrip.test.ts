@@ -23,7 +23,7 @@ function withoutParent(entry: TreeEntry): Record<string, unknown> {
 }
 
 function idsToFork(session: Session, name: string): string[] {
-  const ids = [...session.tree.byId.keys()];
+  const ids = [...session.tree.ids()];
   if (ids.length <= ALL_UP_TO) return ids;
   const rand = prng(SEED ^ name.length);
   const chosen = new Set<string>([ids[ids.length - 1]!]);

@@ -223,16 +223,18 @@ export class Session implements RuleInput {
     }
     // a migrated file's entries are no longer the text's objects (ids, parents and versions were filled in)
     const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.schemaChecked : undefined;
-    for (const node of this.tree.byId.values()) {
-      if (node.entry.type === "message" && node.entry.message == null) continue; // reported already
-      const issues = checked && node.line <= checked.lines ? (checked.issues.get(node.line) ?? []) : schemaIssues(node.entry);
+    for (const slot of this.tree.nodeSlots()) {
+      const entry = this.tree.entryAt(slot);
+      const line = this.tree.lineAt(slot);
+      if (entry.type === "message" && entry.message == null) continue; // reported already
+      const issues = checked && line <= checked.lines ? (checked.issues.get(line) ?? []) : schemaIssues(entry);
       if (issues.length)
         out.push({
-          line: node.line,
+          line,
           kind: "schema",
           severity: "info",
-          message: `${String(node.entry.type)} entry differs from what pi writes: ${issues.join("; ")}`,
-          entryId: node.entry.id,
+          message: `${String(entry.type)} entry differs from what pi writes: ${issues.join("; ")}`,
+          entryId: entry.id,
         });
     }
     this.schemaCache = { rev, value: out };

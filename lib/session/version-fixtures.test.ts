@@ -126,7 +126,7 @@ describe("the committed new-format fixtures, read by the pi that wrote them", ()
     let found = 0;
     for (const i of [1, 2]) {
       const session = Session.fromText(text(i));
-      for (const id of session.tree.byId.keys()) {
+      for (const id of session.tree.ids()) {
         const scanned = session.tree.entries.filter((e) => e.type === "context_edit" && e.targetId === id);
         expect(session.tree.editsOf(id)).toEqual(scanned);
         found += scanned.length;

@@ -231,7 +231,7 @@ describe("contextSizesAt", () => {
   it("answers contextSizes of the path, walks it once per entry and tree revision, and again once the tree grows", () => {
     for (const fixture of listFixtures()) {
       const session = Session.fromText(readFileSync(fixture.file, "utf8"));
-      for (const id of [...session.tree.byId.keys()].slice(-3)) {
+      for (const id of [...session.tree.ids()].slice(-3)) {
         let path;
         try {
           path = session.branch(id);
@@ -260,7 +260,7 @@ describe("contextSizesAt", () => {
     const rng = prng(11);
     for (const fixture of listFixtures()) {
       const session = Session.fromText(readFileSync(fixture.file, "utf8"));
-      const ids = [...session.tree.byId.keys()];
+      const ids = [...session.tree.ids()];
       const step = Math.max(1, Math.floor(ids.length / 80));
       const asked = ids.filter((_, i) => i % step === 0).sort(() => rng() - 0.5);
       for (const id of asked) {

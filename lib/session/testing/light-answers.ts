@@ -88,7 +88,7 @@ function makeCases(): Case[] {
 }
 
 function idsOf(session: Session): string[] {
-  const ids = [...session.tree.byId.keys()];
+  const ids = [...session.tree.ids()];
   if (ids.length <= PER_FILE) return ids;
   const rand = prng(ids.length);
   const chosen = new Set<string>();

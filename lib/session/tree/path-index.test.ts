@@ -22,7 +22,7 @@ function sameAsSet(session: Session, id: string, reader: RuleSetId): void {
   expect(index.size).toBe(ids.length);
   const first = new Map<string, number>();
   ids.forEach((other, i) => first.has(other) || first.set(other, i));
-  for (const other of session.tree.byId.keys()) expect(index.indexOf(other), `${reader} ${id}: ${other}`).toBe(first.get(other) ?? -1);
+  for (const other of session.tree.ids()) expect(index.indexOf(other), `${reader} ${id}: ${other}`).toBe(first.get(other) ?? -1);
   expect(index.has("not-an-id")).toBe(false);
 }
 
@@ -31,7 +31,7 @@ describe("PathIndex", () => {
     for (const fixture of listFixtures()) {
       const session = Session.fromText(readFileSync(fixture.file, "utf8"));
       // every entry of the small files, a spread of a big one's (each check looks at every entry)
-      const ids = [...session.tree.byId.keys()];
+      const ids = [...session.tree.ids()];
       const step = Math.max(1, Math.floor(ids.length / 60));
       for (const reader of READERS) for (let i = 0; i < ids.length; i += step) sameAsSet(session, ids[i]!, reader);
     }
@@ -45,7 +45,7 @@ describe("PathIndex", () => {
       [header, entry("a", null), entry("c", "b"), entry("d", "c"), entry("b", "a"), entry("e", "d"), entry("c", "b"), entry("f", "c")].join("\n") + "\n";
     const session = Session.fromText(text);
     expect(session.tree.structureRevision).toBeGreaterThan(0);
-    for (const reader of READERS) for (const id of session.tree.byId.keys()) sameAsSet(session, id, reader);
+    for (const reader of READERS) for (const id of session.tree.ids()) sameAsSet(session, id, reader);
   });
 
   it("answers a path of 20,000 entries by depth", () => {
@@ -66,7 +66,7 @@ describe("PathIndex", () => {
     let someCut = 0;
     for (const fixture of listFixtures()) {
       const session = Session.fromText(readFileSync(fixture.file, "utf8"));
-      const ids = [...session.tree.byId.keys()];
+      const ids = [...session.tree.ids()];
       const step = Math.max(1, Math.floor(ids.length / 20));
       for (let k = 0; k < ids.length; k += step) {
         let cut;

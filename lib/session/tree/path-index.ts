@@ -27,7 +27,7 @@ export class PathIndex implements IdSet {
     readonly path: readonly TreeEntry[],
   ) {
     const last = path[path.length - 1];
-    const depth = last ? tree.pathState(last.id)?.depth : 0;
+    const depth = last ? tree.depthAt(tree.slotOf(last.id)) : 0;
     // the path is the entry's chain of parents when its length is the last entry's depth (a harness path that stops
     // at a compaction is shorter, and is looked up in a table)
     this.byDepth = depth === path.length && (!last || tree.get(last.id) === last);
@@ -36,10 +36,10 @@ export class PathIndex implements IdSet {
   /** The position of `id` on the path, or -1. */
   indexOf(id: string): number {
     if (this.byDepth && this.tree.structureRevision === 0) {
-      const node = this.tree.node(id);
-      const depth = node?.state?.depth;
-      if (depth === undefined) return -1;
-      return this.path[depth - 1] === node!.entry ? depth - 1 : -1;
+      const slot = this.tree.slotOf(id);
+      const depth = slot === -1 ? -1 : this.tree.depthAt(slot);
+      if (depth === -1) return -1;
+      return this.path[depth - 1] === this.tree.entryAt(slot) ? depth - 1 : -1;
     }
     if (!this.table) {
       this.table = new Map();

@@ -47,7 +47,7 @@ export function treeShape(tree: SessionTree): TreeShape {
     }
   };
   for (const root of tree.roots) visit(root);
-  for (const id of tree.byId.keys()) {
+  for (const id of tree.ids()) {
     if (reached.has(id)) continue;
     // walk up until an id repeats: that stretch is the cycle
     const seen = new Map<string, number>();
@@ -81,10 +81,12 @@ export function treeShape(tree: SessionTree): TreeShape {
 }
 
 function selfParents(tree: SessionTree, diagnostics: Diagnostic[]): void {
-  for (const [id, node] of tree.byId) {
-    if (node.entry.parentId === id) {
+  for (const slot of tree.nodeSlots()) {
+    const entry = tree.entryAt(slot);
+    const id = entry.id;
+    if (entry.parentId === id) {
       diagnostics.push({
-        line: node.line,
+        line: tree.lineAt(slot),
         kind: "cycle",
         severity: "error",
         message: `entry ${id} is its own parent: pi lists it as a root but never finishes walking its path`,

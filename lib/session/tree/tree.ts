@@ -1,5 +1,6 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
+import { PathStates } from "./path-states";
 import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
@@ -32,31 +33,44 @@ export interface LabelState {
   line: number;
 }
 
-/** Per-entry bookkeeping, in file order. */
+/** One entry of the tree as `node` describes it (made when asked for: the index keeps its parts in columns). */
 export interface NodeInfo {
   entry: TreeEntry;
   line: number;
-  /** position among entry lines (0-based) — what pi's v1 migration counts */
+  /** position among entry lines (0-based): its slot, and what pi's v1 migration counts */
   index: number;
-  /** parent id as the tree uses it: null for roots and for parents that are missing */
+  /** parent id as the tree uses it: null for roots and for entries that name themselves */
   parentId: string | null;
-  /** pi's path-walk state here, computed when the entry arrives (valid while no ancestry changed) */
-  state: PathState | null;
-  /** the node `get(entry.parentId)` finds, remembered by parentNode while `upRevision` is the structure revision */
-  up: NodeInfo | null;
-  upRevision: number;
 }
+
+/** In a slot's child column: the slot has no child. */
+const NO_CHILD = -1;
+/** In a slot's child column: the slot has several children, listed by its id in `childLists`. */
+const MANY = -2;
 
 /**
  * The tree index of one session, filled one entry at a time (so a live tail can
  * extend it) and answering the questions pi's SessionManager answers. Lookups by
  * id follow pi: the last line with an id wins.
+ *
+ * Each entry line has a slot (its position among entry lines); what the index
+ * knows per entry sits in columns by slot, not in an object per entry: a deep
+ * session has a million entries, and objects cost the page memory and the
+ * collector time in proportion.
  */
 export class SessionTree {
   /** every entry object in file order, id-less ones included (pi keeps them too) */
   readonly entries: SessionEntry[] = [];
-  readonly entryLines: number[] = [];
-  readonly byId = new Map<string, NodeInfo>();
+  /** per slot: the entry's line */
+  private lines = new Int32Array(1024);
+  /** per slot: the slot `get(entry.parentId)` finds (-1: none), remembered by parentSlot while `upRevision` is the structure revision + 1 */
+  private up = new Int32Array(1024);
+  private upRevision = new Int32Array(1024);
+  /** per slot: NO_CHILD, the slot of its only child, or MANY */
+  private kids = new Int32Array(1024).fill(NO_CHILD);
+  /** the slot of the last line with each id */
+  private readonly slots = new Map<string, number>();
+  private readonly states = new PathStates();
   readonly diagnostics: Diagnostic[] = [];
   private readonly history: LeafStep[] = [];
   /** CA labels: insertion order matters (fork writes them in this order) */
@@ -71,7 +85,8 @@ export class SessionTree {
   private caLeafIdless = false;
   private hxLeaf: string | null = null;
   private lastSessionInfo: SessionEntry | null = null;
-  private readonly childIds = new Map<string | null, string[]>();
+  /** children of the roots (key null) and of entries with several children, in file order */
+  private readonly childLists = new Map<string | null, string[]>();
   /** context_edit entries by the id they name, in file order */
   private readonly editsByTarget = new Map<unknown, TreeEntry[]>();
   private readonly waitingForParent = new Map<string, string[]>();
@@ -97,7 +112,12 @@ export class SessionTree {
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.slots.size;
+  }
+
+  /** Each entry line's line number, by slot. */
+  get entryLines(): Int32Array {
+    return this.lines.subarray(0, this.entries.length);
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
@@ -201,9 +221,10 @@ export class SessionTree {
   add(entry: SessionEntry, line: number): void {
     this.version++;
     if (this.cutLines?.isCut(line)) this.cutEntryLine.set(entry, line);
-    const index = this.entries.length;
+    const slot = this.entries.length;
     this.entries.push(entry);
-    this.entryLines.push(line);
+    this.reserve(slot + 1);
+    this.lines[slot] = line;
     if (entry.type === "context_edit") {
       const edits = this.editsByTarget.get(entry.targetId);
       if (edits) edits.push(entry as TreeEntry);
@@ -218,16 +239,24 @@ export class SessionTree {
     }
     this.checkEnvelope(entry, line, id);
 
-    const previous = this.byId.get(id);
-    if (previous) {
-      this.report(line, "duplicate-id", "warning", `id ${id} was already used on line ${previous.line}; this line replaces it (pi: the last line wins)`, id);
+    const previous = this.slots.get(id);
+    if (previous !== undefined) {
+      this.report(
+        line,
+        "duplicate-id",
+        "warning",
+        `id ${id} was already used on line ${this.lines[previous]}; this line replaces it (pi: the last line wins)`,
+        id,
+      );
       this.shapeVersion++;
-      this.detach(id, previous.parentId);
+      this.detach(id, this.parentIdAt(previous));
+      // its children are listed by id: they are the new line's now
+      this.kids[slot] = this.kids[previous]!;
+      this.kids[previous] = NO_CHILD;
     }
-    const parentId = typeof entry.parentId === "string" && entry.parentId !== id ? entry.parentId : null;
-    const node: NodeInfo = { entry: entry as TreeEntry, line, index, parentId, state: this.initialState(entry as TreeEntry, id), up: null, upRevision: -1 };
-    this.byId.set(id, node);
-    this.attach(id, parentId);
+    this.states.set(slot, this.initialState(entry as TreeEntry, id));
+    this.slots.set(id, slot);
+    this.attach(id, this.parentIdAt(slot));
     const waiting = this.waitingForParent.get(id);
     if (waiting) {
       this.shapeVersion++;
@@ -250,6 +279,22 @@ export class SessionTree {
     this.hxLeaf = id;
   }
 
+  /** Makes room in the columns for slots below `size`. */
+  private reserve(size: number): void {
+    if (size <= this.lines.length) return;
+    const capacity = Math.max(size, this.lines.length * 2);
+    const grow = (old: Int32Array, fill = 0) => {
+      const next = new Int32Array(capacity);
+      next.set(old);
+      if (fill !== 0) next.fill(fill, old.length);
+      return next;
+    };
+    this.lines = grow(this.lines);
+    this.up = grow(this.up);
+    this.upRevision = grow(this.upRevision);
+    this.kids = grow(this.kids, NO_CHILD);
+  }
+
   /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
   editsOf(id: string): readonly TreeEntry[] {
     return this.editsByTarget.get(id) ?? [];
@@ -266,33 +311,79 @@ export class SessionTree {
   }
 
   get(id: string): TreeEntry | undefined {
-    return this.byId.get(id)?.entry;
+    const slot = this.slots.get(id);
+    return slot === undefined ? undefined : (this.entries[slot] as TreeEntry);
   }
 
   node(id: string): NodeInfo | undefined {
-    return this.byId.get(id);
+    const slot = this.slots.get(id);
+    if (slot === undefined) return undefined;
+    return { entry: this.entries[slot] as TreeEntry, line: this.lines[slot]!, index: slot, parentId: this.parentIdAt(slot) };
+  }
+
+  /** The slot of the last line with `id`, or -1. */
+  slotOf(id: string): number {
+    return this.slots.get(id) ?? -1;
+  }
+
+  /** The entry in `slot`. */
+  entryAt(slot: number): TreeEntry {
+    return this.entries[slot] as TreeEntry;
+  }
+
+  /** The line of the entry in `slot`. */
+  lineAt(slot: number): number {
+    return this.lines[slot]!;
+  }
+
+  /** The parent id of the entry in `slot` as the tree uses it: its `parentId` when a string other than its own id, else null. */
+  parentIdAt(slot: number): string | null {
+    const entry = this.entries[slot]!;
+    const parentId = entry.parentId;
+    return typeof parentId === "string" && parentId !== entry.id ? parentId : null;
+  }
+
+  /** The ids of the tree's entries, in the order they were first met. */
+  ids(): IterableIterator<string> {
+    return this.slots.keys();
+  }
+
+  /** Each of the tree's entries as `node` describes it, in the order their ids were first met. */
+  *nodes(): IterableIterator<NodeInfo> {
+    for (const id of this.slots.keys()) yield this.node(id)!;
+  }
+
+  /** The slot of each of the tree's entries (the last line with each id), in the order the ids were first met. */
+  nodeSlots(): IterableIterator<number> {
+    return this.slots.values();
   }
 
   /**
-   * The node of the entry's own `parentId` as `get` finds it (pi's walks follow that field, missing or not):
-   * walks up a long path step by step without a lookup by id each, once a walk has been there. An answer is
-   * kept until the structure revision moves: nothing else changes which node an id finds.
+   * The slot of the entry that `get(entry.parentId)` finds (pi's walks follow that field, missing or not), or -1:
+   * walks up a long path step by step without a lookup by id each, once a walk has been there. An answer is kept
+   * until the structure revision moves: nothing else changes which entry an id finds.
    */
-  parentNode(node: NodeInfo): NodeInfo | undefined {
-    if (node.upRevision === this.shapeVersion) return node.up ?? undefined;
-    const parentId = node.entry.parentId;
-    const up = parentId ? this.byId.get(parentId as string) : undefined;
-    node.up = up ?? null;
-    node.upRevision = this.shapeVersion;
+  parentSlot(slot: number): number {
+    const revision = this.shapeVersion + 1;
+    if (this.upRevision[slot] === revision) return this.up[slot]!;
+    const parentId = this.entries[slot]!.parentId;
+    const up = parentId ? (this.slots.get(parentId as string) ?? -1) : -1;
+    this.up[slot] = up;
+    this.upRevision[slot] = revision;
     return up;
   }
 
   /** Entries whose parent is `parentId` (null: the roots), in pi's `/tree` order; valid until the tree changes. */
   children(parentId: string | null): readonly string[] {
-    const ids = this.childIds.get(parentId);
+    if (parentId !== null) {
+      const slot = this.slots.get(parentId);
+      const kid = slot === undefined ? NO_CHILD : this.kids[slot]!;
+      if (kid === NO_CHILD) return NO_CHILDREN;
+      // nearly every entry has one child: nothing to sort or to remember (a walk over 100k entries asks for each)
+      if (kid !== MANY) return [this.entries[kid]!.id as string];
+    }
+    const ids = this.childLists.get(parentId);
     if (!ids) return NO_CHILDREN;
-    // nearly every entry has one child: nothing to sort or to remember (a walk over 100k entries asks for each)
-    if (ids.length === 1 && parentId !== null) return ids;
     let sorted = this.sortedChildren.get(parentId);
     if (!sorted) {
       // pi sorts by timestamp with this exact comparator (stable; NaN behaves as "equal or after")
@@ -327,11 +418,12 @@ export class SessionTree {
 
   /** Parent in the tree, or null for roots (missing parents count as roots). */
   parentOf(id: string): string | null {
-    return this.byId.get(id)?.parentId ?? null;
+    const slot = this.slots.get(id);
+    return slot === undefined ? null : this.parentIdAt(slot);
   }
 
   private attach(id: string, parentId: string | null): void {
-    if (parentId !== null && !this.byId.has(parentId)) {
+    if (parentId !== null && !this.slots.has(parentId)) {
       let list = this.waitingForParent.get(parentId);
       if (!list) this.waitingForParent.set(parentId, (list = []));
       list.push(id);
@@ -345,33 +437,53 @@ export class SessionTree {
     const waiting = parentId === null ? undefined : this.waitingForParent.get(parentId);
     const key = waiting?.includes(id) ? null : parentId;
     if (waiting?.includes(id)) waiting.splice(waiting.indexOf(id), 1);
-    const list = this.childIds.get(key);
+    this.sortedChildren.delete(key);
+    if (key !== null) {
+      const parent = this.slots.get(key)!;
+      const kid = this.kids[parent]!;
+      if (kid !== MANY) {
+        if (kid !== NO_CHILD && this.entries[kid]!.id === id) this.kids[parent] = NO_CHILD;
+        return;
+      }
+    }
+    const list = this.childLists.get(key);
     if (list) {
       const i = list.lastIndexOf(id);
       if (i >= 0) list.splice(i, 1);
     }
-    this.sortedChildren.delete(key);
   }
 
   private reattach(childId: string): void {
-    const list = this.childIds.get(null);
+    const list = this.childLists.get(null);
     if (list) {
       const i = list.indexOf(childId);
       if (i >= 0) list.splice(i, 1);
     }
     this.sortedChildren.delete(null);
-    this.pushChild(this.byId.get(childId)!.parentId, childId);
+    this.pushChild(this.parentOf(childId), childId);
   }
 
   private pushChild(parentId: string | null, id: string): void {
-    const list = this.childIds.get(parentId);
     this.sortedChildren.delete(parentId);
-    // nearly every entry has one child: an array made for one holds one (one grown by push holds room for 17)
-    if (!list) return void this.childIds.set(parentId, [id]);
+    let list: string[] | undefined;
+    if (parentId === null) {
+      list = this.childLists.get(null);
+      if (!list) return void this.childLists.set(null, [id]);
+    } else {
+      const parent = this.slots.get(parentId)!;
+      const kid = this.kids[parent]!;
+      if (kid === NO_CHILD) return void (this.kids[parent] = this.slots.get(id)!);
+      if (kid === MANY) list = this.childLists.get(parentId)!;
+      else {
+        list = [this.entries[kid]!.id as string];
+        this.childLists.set(parentId, list);
+        this.kids[parent] = MANY;
+      }
+    }
     // keep file order among siblings: a late-arriving parent can adopt children that come earlier in the file
-    const line = this.byId.get(id)!.line;
+    const line = this.lines[this.slots.get(id)!]!;
     let i = list.length;
-    while (i > 0 && this.byId.get(list[i - 1]!)!.line > line) i--;
+    while (i > 0 && this.lines[this.slots.get(list[i - 1]!)!]! > line) i--;
     list.splice(i, 0, id);
   }
 
@@ -412,7 +524,7 @@ export class SessionTree {
     let leaf = history.length ? history[history.length - 1]!.leafId : null;
     for (let i = history.length; i < this.entries.length; i++) {
       const entry = this.entries[i]!;
-      const line = this.entryLines[i]!;
+      const line = this.lines[i]!;
       const id = isNonEmptyString(entry.id) ? entry.id : null;
       let step: LeafStep;
       if (id === null) step = { line, entryId: null, leafId: leaf, previousLeafId: leaf, kind: "append" };
@@ -428,7 +540,13 @@ export class SessionTree {
   /** pi's path-walk state at `id` if it is known without walking (see context.ts for the fallback). */
   pathState(id: string): PathState | null {
     if (this.shapeVersion !== 0) return null;
-    return this.byId.get(id)?.state ?? null;
+    const slot = this.slots.get(id);
+    return slot === undefined ? null : this.states.get(slot);
+  }
+
+  /** The number of entries on the root → entry path of the entry in `slot`, if known without walking; else -1. */
+  depthAt(slot: number): number {
+    return this.shapeVersion !== 0 ? -1 : this.states.depthAt(slot);
   }
 
   /**
@@ -440,9 +558,10 @@ export class SessionTree {
     const raw = entry.parentId;
     if (raw === id) return CYCLE;
     if (!raw) return step(ROOT, entry);
-    const parent = this.byId.get(raw as string);
-    if (!parent) return step(ROOT, entry);
-    return parent.state && step(parent.state, entry);
+    const parent = this.slots.get(raw as string);
+    if (parent === undefined) return step(ROOT, entry);
+    const state = this.states.get(parent);
+    return state && step(state, entry);
   }
 
   report(line: number, kind: Diagnostic["kind"], severity: Diagnostic["severity"], message: string, entryId?: string): void {
@@ -461,7 +580,7 @@ function parentIdOf(entry: SessionEntry): string | null {
 const PLAIN_ID = /^[\w-]+$/;
 
 /** The first index of `sorted` whose value is ≥ `value`. */
-function lowerBound(sorted: readonly number[], value: number): number {
+function lowerBound(sorted: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -12,12 +12,12 @@ export function cycleError(id: string): SessionQueryError {
  */
 export function caBranch(tree: SessionTree, id: string): TreeEntry[] {
   const path: TreeEntry[] = [];
-  let node = tree.node(id);
+  let slot = tree.slotOf(id);
   const limit = tree.size;
-  while (node) {
-    path.push(node.entry);
+  while (slot !== -1) {
+    path.push(tree.entryAt(slot));
     if (path.length > limit) throw cycleError(id);
-    node = tree.parentNode(node);
+    slot = tree.parentSlot(slot);
   }
   return path.reverse();
 }
@@ -33,10 +33,10 @@ export function caBranchSinceCompaction(tree: SessionTree, id: string): TreeEntr
   const seen = new Set<string>();
   let firstKept: unknown;
   let compactionMet = false;
-  let node = tree.node(id);
+  let slot = tree.slotOf(id);
   const limit = tree.size;
-  while (node) {
-    const current = node.entry;
+  while (slot !== -1) {
+    const current = tree.entryAt(slot);
     path.push(current);
     if (path.length > limit) throw cycleError(id);
     if (compactionMet && current.id === firstKept) break;
@@ -46,7 +46,7 @@ export function caBranchSinceCompaction(tree: SessionTree, id: string): TreeEntr
       firstKept = current.firstKeptEntryId;
       if (seen.has(firstKept as string)) break;
     }
-    node = tree.parentNode(node);
+    slot = tree.parentSlot(slot);
   }
   return path.reverse();
 }

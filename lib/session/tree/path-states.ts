@@ -1,0 +1,129 @@
+import { CYCLE, type PathState } from "./path-state";
+import type { ModelRef } from "../types";
+
+/** Usage numbers per slot, in this order (see Usage). */
+const USAGE_FIELDS = 6;
+const UNKNOWN = -1;
+const CYCLIC = -2;
+
+/** Values that repeat across many slots (models, thinking levels, compaction ids), each kept once and named by number. */
+class Interned<T> {
+  private readonly values: T[] = [];
+  private readonly numbers = new Map<T, number>();
+
+  number(value: T): number {
+    let n = this.numbers.get(value);
+    if (n === undefined) this.numbers.set(value, (n = this.values.push(value) - 1));
+    return n;
+  }
+
+  value(n: number): T {
+    return this.values[n]!;
+  }
+}
+
+/**
+ * pi's path-walk state at every entry of a session, in columns: one slot per entry line. A deep session has
+ * hundreds of thousands of entries and every one has a state; as objects (a state, its usage, its numbers)
+ * they were a tenth of a page's index and a good part of what the collector walks. A state is made again
+ * when asked for.
+ */
+export class PathStates {
+  private depth = new Int32Array(0);
+  private model = new Int32Array(0);
+  private thinking = new Int32Array(0);
+  private compaction = new Int32Array(0);
+  private usage = new Float64Array(0);
+  private readonly errors = new Map<number, string>();
+  private readonly models = new Interned<ModelRef>();
+  /** model refs by provider, then model id: step() makes a new ref only when the model changes, so most slots share one */
+  private readonly modelNumbers = new Map<unknown, Map<unknown, number>>();
+  private readonly thinkingLevels = new Interned<unknown>();
+  private readonly compactionIds = new Interned<string>();
+
+  /** Makes room for slots below `size`; new slots are unknown. */
+  reserve(size: number): void {
+    if (size <= this.depth.length) return;
+    const capacity = Math.max(size, this.depth.length * 2, 1024);
+    const grow = <A extends Int32Array | Float64Array>(old: A, make: (n: number) => A, width = 1): A => {
+      const next = make(capacity * width);
+      next.set(old);
+      return next;
+    };
+    const depth = grow(this.depth, (n) => new Int32Array(n));
+    depth.fill(UNKNOWN, this.depth.length);
+    this.depth = depth;
+    this.model = grow(this.model, (n) => new Int32Array(n));
+    this.thinking = grow(this.thinking, (n) => new Int32Array(n));
+    this.compaction = grow(this.compaction, (n) => new Int32Array(n));
+    this.usage = grow(this.usage, (n) => new Float64Array(n), USAGE_FIELDS);
+  }
+
+  set(slot: number, state: PathState | null): void {
+    this.reserve(slot + 1);
+    this.errors.delete(slot);
+    if (state === null) {
+      this.depth[slot] = UNKNOWN;
+      return;
+    }
+    if (state.cycle) {
+      this.depth[slot] = CYCLIC;
+      return;
+    }
+    this.depth[slot] = state.depth;
+    this.model[slot] = state.model ? this.modelNumber(state.model) : -1;
+    this.thinking[slot] = this.thinkingLevels.number(state.thinkingLevel);
+    this.compaction[slot] = state.compactionId === null ? -1 : this.compactionIds.number(state.compactionId);
+    const u = state.usage;
+    const at = slot * USAGE_FIELDS;
+    const usage = this.usage;
+    usage[at] = u.input;
+    usage[at + 1] = u.output;
+    usage[at + 2] = u.cacheRead;
+    usage[at + 3] = u.cacheWrite;
+    usage[at + 4] = u.totalTokens;
+    usage[at + 5] = u.cost;
+    if (state.error !== null) this.errors.set(slot, state.error);
+  }
+
+  /** The state at `slot`, or null when it is not known. */
+  get(slot: number): PathState | null {
+    const depth = slot < this.depth.length ? this.depth[slot]! : UNKNOWN;
+    if (depth === UNKNOWN) return null;
+    if (depth === CYCLIC) return CYCLE;
+    const model = this.model[slot]!;
+    const compaction = this.compaction[slot]!;
+    const at = slot * USAGE_FIELDS;
+    const usage = this.usage;
+    return {
+      model: model === -1 ? null : this.models.value(model),
+      thinkingLevel: this.thinkingLevels.value(this.thinking[slot]!),
+      compactionId: compaction === -1 ? null : this.compactionIds.value(compaction),
+      depth,
+      usage: {
+        input: usage[at]!,
+        output: usage[at + 1]!,
+        cacheRead: usage[at + 2]!,
+        cacheWrite: usage[at + 3]!,
+        totalTokens: usage[at + 4]!,
+        cost: usage[at + 5]!,
+      },
+      error: this.errors.get(slot) ?? null,
+      cycle: false,
+    };
+  }
+
+  /** The number of entries on the root → slot path, or -1 when the state is not known (or the path is a cycle). */
+  depthAt(slot: number): number {
+    const depth = slot < this.depth.length ? this.depth[slot]! : UNKNOWN;
+    return depth < 0 ? -1 : depth;
+  }
+
+  private modelNumber(ref: ModelRef): number {
+    let byModel = this.modelNumbers.get(ref.provider);
+    if (!byModel) this.modelNumbers.set(ref.provider, (byModel = new Map()));
+    let n = byModel.get(ref.modelId);
+    if (n === undefined) byModel.set(ref.modelId, (n = this.models.number(ref)));
+    return n;
+  }
+}
