@@ -8,10 +8,14 @@ import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, useS
 import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
-import type { GraphFlowNode } from "./flow-elements";
-import { flowWindow, windowKey, windowRect } from "./flow-window";
+import type { IdSet, Session } from "@/lib/session";
+import type { DisplayTree } from "@/lib/layout/display-tree";
+import type { GraphLayout } from "@/lib/layout/tidy-layout";
+import { toFlowElements, type EntryFacts, type FlowElements, type GraphFlowNode } from "./flow-elements";
+import { windowKeys, windowKey, windowRect } from "./flow-window";
 import { runGraphAction, type ActionHost } from "./graph-actions";
 import { GraphMiniMap } from "./GraphMiniMap";
+import { drawCards, type MiniCards } from "./minimap-paths";
 import { GraphToolbar } from "./GraphToolbar";
 import { KIND_FILL } from "./icons";
 import { KeyHelp } from "./KeyHelp";
@@ -28,27 +32,41 @@ function announcement(model: GraphModel): string {
   const id = model.selectedId;
   if (id === null) return "";
   const key = model.display.keyOf.get(id);
-  const node = key === undefined ? undefined : model.flow.byId.get(key);
+  const node = key === undefined ? undefined : model.display.nodes.get(key);
   if (!node) return "";
-  if (node.type === "segment") return `${node.data.count} folded entries, entry ${node.data.selectedIndex} selected. Space expands.`;
-  if (node.type === "cursor") return `leaf move to ${node.data.target ?? "the start"}${node.data.leaf ? ", the leaf" : ""}`;
-  return `${node.data.title}: ${node.data.text || node.data.tools}${node.data.leaf ? ", the leaf" : ""}`;
+  if (node.kind === "segment") return `${node.ids.length} folded entries, entry ${node.ids.indexOf(id) + 1} selected. Space expands.`;
+  const leaf = id === model.leafId ? ", the leaf" : "";
+  const d = model.facts.describe(id);
+  if (d.kind === "leaf") return `leaf move to ${model.facts.moveTarget(id) ?? "the start"}${leaf}`;
+  return `${d.title}: ${d.text || d.tools.join(" · ")}${leaf}`;
 }
 
-function minimapColor(n: GraphFlowNode): string {
-  if (n.data.leaf) return "var(--accent)";
-  if (n.type === "segment") return n.data.activePath ? "color-mix(in oklab, var(--accent) 55%, #94a3b8)" : "#94a3b8";
-  if (n.type === "cursor") return KIND_FILL.leaf;
-  return KIND_FILL[n.data.kind];
+/** Every card in the minimap's colours: what it is, the leaf, a folded run on the active path. */
+function miniCards(display: DisplayTree, layout: GraphLayout, facts: EntryFacts, leafId: string | null, activePath: IdSet): MiniCards {
+  const leafKey = leafId === null ? undefined : display.keyOf.get(leafId);
+  return drawCards(layout.boxes.values(), (key) => {
+    if (key === leafKey) return "var(--accent)";
+    const node = display.nodes.get(key)!;
+    if (node.kind === "segment") return node.ids.length > 0 && activePath.has(node.ids[0]!) ? "color-mix(in oklab, var(--accent) 55%, #94a3b8)" : "#94a3b8";
+    return KIND_FILL[facts.kind(node.id)];
+  });
 }
 
-const NOTHING = { nodes: [], edges: [] };
+const NOTHING: FlowElements = { nodes: [], edges: [], byId: new Map() };
+/** the cards last made per session: a card whose data did not change is kept, and React skips it */
+const drawnNodes = new WeakMap<Session, ReadonlyMap<string, GraphFlowNode>>();
 
-/** The cards around the viewport (flow-window.ts); re-chosen only when a pan or zoom leaves their window. */
+/** The cards around the viewport (flow-window.ts), made only for it; the window is re-chosen only when a pan or zoom leaves it. */
 function useFlowWindow(model: GraphModel) {
   const key = useStore(windowKey);
-  const { flow } = model;
-  return useMemo(() => (key === null ? NOTHING : flowWindow(flow.nodes, flow.edges, flow.byId, windowRect(key))), [flow, key]);
+  const { session, display, layout, view, facts, cursors } = model;
+  const keys = useMemo(() => (key === null ? null : windowKeys(layout.boxes, layout.links.concat(cursors), windowRect(key))), [layout, cursors, key]);
+  return useMemo(() => {
+    if (keys === null) return NOTHING;
+    const elements = toFlowElements(display, layout, view, facts, drawnNodes.get(session), keys, cursors);
+    drawnNodes.set(session, elements.byId);
+    return elements;
+  }, [session, display, layout, view, facts, cursors, keys]);
 }
 
 export function GraphCanvas({ model }: { model: GraphModel }) {
@@ -94,8 +112,9 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
   };
 
   const newestFrom = model.selectedId ?? model.leafId;
-  const { nodes } = model.flow;
   const shown = useFlowWindow(model);
+  const { display, layout, facts, leafId, activePath } = model;
+  const cards = useMemo(() => miniCards(display, layout, facts, leafId, activePath), [display, layout, facts, leafId, activePath]);
 
   return (
     <div
@@ -144,11 +163,11 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
             </svg>
           </ControlButton>
         </Controls>
-        <GraphMiniMap nodes={nodes} colorOf={minimapColor} background="var(--graph-card)" mask={dark ? "rgb(0 0 0 / 0.45)" : "rgb(148 163 184 / 0.18)"} />
+        <GraphMiniMap cards={cards} background="var(--graph-card)" mask={dark ? "rgb(0 0 0 / 0.45)" : "rgb(148 163 184 / 0.18)"} />
       </ReactFlow>
       <GraphToolbar
         entries={model.session.tree.size}
-        nodes={nodes.length}
+        nodes={model.display.nodes.size}
         scrubbing={model.scrubbing}
         canGoNewest={newestFrom !== null}
         helpOpen={helpOpen}

@@ -8,15 +8,14 @@
  * subscription, and measures all nodes again on every viewport change: on a
  * 100k-entry session (3,000+ cards) that was a third of a second when the
  * graph first showed, and work on every frame of a pan. Here the cards are
- * drawn as one path per colour, built when the cards change, and a pan only
- * moves the window. Panning and zooming use @xyflow/system's XYMinimap, as
+ * drawn as one path per colour, built when the layout or the leaf changes (not
+ * the selection), and a pan only moves the window. Panning and zooming use @xyflow/system's XYMinimap, as
  * React Flow's does.
  */
 import { Panel, useStore, useStoreApi, type ReactFlowState } from "@xyflow/react";
 import { XYMinimap, type XYMinimapInstance } from "@xyflow/system";
-import { memo, useEffect, useMemo, useRef } from "react";
-import type { GraphFlowNode } from "./flow-elements";
-import { drawCards, union, type Box } from "./minimap-paths";
+import { memo, useEffect, useRef } from "react";
+import { union, type Box, type MiniCards } from "./minimap-paths";
 
 const WIDTH = 168;
 const HEIGHT = 120;
@@ -28,19 +27,18 @@ const sameViewport = (a: ReturnType<typeof viewportOf>, b: ReturnType<typeof vie
   a.tx === b.tx && a.ty === b.ty && a.zoom === b.zoom && a.width === b.width && a.height === b.height;
 
 interface GraphMiniMapProps {
-  nodes: readonly GraphFlowNode[];
-  colorOf: (node: GraphFlowNode) => string;
+  /** every card of the graph, drawn (minimap-paths.ts) */
+  cards: MiniCards;
   background: string;
   mask: string;
 }
 
-export const GraphMiniMap = memo(function GraphMiniMap({ nodes, colorOf, background, mask }: GraphMiniMapProps) {
+export const GraphMiniMap = memo(function GraphMiniMap({ cards, background, mask }: GraphMiniMapProps) {
   const store = useStoreApi();
   const svg = useRef<SVGSVGElement>(null);
   const view = useStore(viewportOf, sameViewport);
   const panZoom = useStore((s) => s.panZoom);
   const translateExtent = useStore((s) => s.translateExtent);
-  const cards = useMemo(() => drawCards(nodes, colorOf), [nodes, colorOf]);
 
   // what the pane shows, in flow coordinates
   const pane: Box = { x: -view.tx / view.zoom, y: -view.ty / view.zoom, width: view.width / view.zoom, height: view.height / view.zoom };

@@ -203,19 +203,47 @@ export interface FlowElements {
   byId: Map<string, GraphFlowNode>;
 }
 
+/** A cursor card's edge to the entry its move set the leaf to (by display keys). */
+export interface CursorLink {
+  source: string;
+  target: string;
+  /** the cursor entry */
+  id: string;
+}
+
+/** Every cursor card's edge: made once per display tree, and what a window needs to know of cursor edges before cards exist. */
+export function cursorLinks(display: DisplayTree, facts: EntryFacts): CursorLink[] {
+  const links: CursorLink[] = [];
+  for (const node of display.nodes.values()) {
+    if (node.kind === "segment" || facts.kind(node.id) !== "leaf") continue;
+    const target = facts.moveTarget(node.id);
+    const targetKey = target === null ? undefined : display.keyOf.get(target);
+    if (targetKey) links.push({ source: node.key, target: targetKey, id: node.id });
+  }
+  return links;
+}
+
+/**
+ * The React Flow nodes and edges of the display tree's cards: all of them, or only those whose keys `only`
+ * holds (the window around the viewport; an edge is made when both its ends are).
+ */
 export function toFlowElements(
   display: DisplayTree,
   layout: GraphLayout,
   view: ViewMarks,
   facts: EntryFacts,
   previous: ReadonlyMap<string, GraphFlowNode> = new Map(),
+  only: ReadonlySet<string> | null = null,
+  cursors: readonly CursorLink[] = cursorLinks(display, facts),
 ): FlowElements {
   const ghost = (id: string) => view.ghostAfterLine !== null && facts.line(id) > view.ghostAfterLine;
   const nodes: GraphFlowNode[] = [];
   const edges: Edge[] = [];
   const byId = new Map<string, GraphFlowNode>();
+  const held = (key: string) => only === null || only.has(key);
 
   for (const node of display.nodes.values()) {
+    if (!held(node.key)) continue;
     const box = layout.boxes.get(node.key)!;
     const base = {
       id: node.key,
@@ -263,18 +291,6 @@ export function toFlowElements(
       if (d.kind === "leaf") {
         const target = facts.moveTarget(id);
         flow = { ...base, type: "cursor", data: { ...marks, id, target, targetMissing: target !== null && !facts.exists(target) } };
-        const targetKey = target === null ? undefined : display.keyOf.get(target);
-        if (targetKey) {
-          edges.push({
-            id: `cursor:${id}`,
-            source: node.key,
-            target: targetKey,
-            sourceHandle: "move-out",
-            targetHandle: "move-in",
-            style: { stroke: "var(--graph-cursor)", strokeWidth: 1.5, strokeDasharray: "4 4", opacity: marks.ghost ? 0.25 : 0.7 },
-            zIndex: 0,
-          });
-        }
       } else {
         const runStart = display.runOf.get(id) === id ? id : null;
         flow = {
@@ -303,7 +319,20 @@ export function toFlowElements(
     byId.set(flow.id, flow);
   }
 
+  for (const link of cursors) {
+    if (!held(link.source) || !held(link.target)) continue;
+    edges.push({
+      id: `cursor:${link.id}`,
+      source: link.source,
+      target: link.target,
+      sourceHandle: "move-out",
+      targetHandle: "move-in",
+      style: { stroke: "var(--graph-cursor)", strokeWidth: 1.5, strokeDasharray: "4 4", opacity: ghost(link.id) ? 0.25 : 0.7 },
+      zIndex: 0,
+    });
+  }
   for (const link of layout.links) {
+    if (!held(link.source) || !held(link.target)) continue;
     const target = display.nodes.get(link.target)!;
     // a run on the path has its first entry there (see above)
     const onPath = view.activePath.has(idsOf(target)[0]!);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Edge } from "@xyflow/react";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import { displayTreeOf } from "@/lib/layout/display-tree";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import type { GraphFlowNode } from "./flow-elements";
-import { toFlowElements } from "./flow-elements";
-import { flowWindow, windowKey, windowRect, type FlowRect } from "./flow-window";
+import { cursorLinks, toFlowElements } from "./flow-elements";
+import { windowKeys, windowKey, windowRect, type FlowRect } from "./flow-window";
 import { factsOf, foldsFor, layoutFor, shownLeaf } from "./graph-model";
 
 function random(seed: number) {
@@ -13,10 +12,6 @@ function random(seed: number) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-}
-
-function cardAt(id: string, x: number, y: number): GraphFlowNode {
-  return { id, type: "cursor", position: { x, y }, width: 100, height: 40, data: {} as GraphFlowNode["data"] } as GraphFlowNode;
 }
 
 describe("windowKey", () => {
@@ -50,56 +45,70 @@ describe("windowKey", () => {
   });
 });
 
-describe("flowWindow", () => {
-  it("keeps every card that meets the rectangle and every edge that can cross it, with both its ends", () => {
-    const session = fixtureSession("ca-large");
-    const { leafId } = shownLeaf(session, null);
-    const labels = session.labels();
-    const display = displayTreeOf(foldsFor(session, new Set(), leafId, labels), new Set());
-    const layout = layoutFor(session, display);
-    const view = {
-      leafId,
-      activePath: pathIds(session, leafId),
-      selectedId: null,
-      cut: cutFromContext(session, null),
-      ghostAfterLine: null,
-      labels,
-      models: modelSwitches(session),
-    };
-    const { nodes, edges, byId } = toFlowElements(display, layout, view, factsOf(session));
-    const next = random(3);
-    const xs = nodes.map((n) => n.position.x);
-    const ys = nodes.map((n) => n.position.y);
-    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    for (let i = 0; i < 200; i++) {
-      const x0 = minX + next() * (maxX - minX);
-      const y0 = minY + next() * (maxY - minY);
-      const rect: FlowRect = { x0, y0, x1: x0 + 50 + next() * 1500, y1: y0 + 50 + next() * 1500 };
-      const shown = flowWindow(nodes, edges, byId, rect);
-      const kept = new Set(shown.nodes.map((n) => n.id));
-      for (const n of nodes) {
-        const meets = n.position.x < rect.x1 && n.position.x + n.width! > rect.x0 && n.position.y < rect.y1 && n.position.y + n.height! > rect.y0;
-        if (meets) expect(kept.has(n.id)).toBe(true);
+describe("windowKeys", () => {
+  it("holds every card that meets the rectangle and both ends of every edge that can cross it; cards made for it are the window's", () => {
+    const session = fixtureSession("hx-leaf-moves-a");
+    const big = fixtureSession("ca-large");
+    for (const s of [session, big]) {
+      const { leafId } = shownLeaf(s, null);
+      const labels = s.labels();
+      const display = displayTreeOf(foldsFor(s, new Set(), leafId, labels), new Set());
+      const layout = layoutFor(s, display);
+      const view = {
+        leafId,
+        activePath: pathIds(s, leafId),
+        selectedId: null,
+        cut: cutFromContext(s, null),
+        ghostAfterLine: null,
+        labels,
+        models: modelSwitches(s),
+      };
+      const facts = factsOf(s);
+      const cursors = cursorLinks(display, facts);
+      const { nodes, edges, byId } = toFlowElements(display, layout, view, facts);
+      const next = random(3);
+      const xs = nodes.map((n) => n.position.x);
+      const ys = nodes.map((n) => n.position.y);
+      const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      const meets = (n: GraphFlowNode, r: FlowRect) =>
+        n.position.x < r.x1 && n.position.x + n.width! > r.x0 && n.position.y < r.y1 && n.position.y + n.height! > r.y0;
+      for (let i = 0; i < 200; i++) {
+        const x0 = minX + next() * (maxX - minX);
+        const y0 = minY + next() * (maxY - minY);
+        const rect: FlowRect = { x0, y0, x1: x0 + 50 + next() * 1500, y1: y0 + 50 + next() * 1500 };
+        const kept = windowKeys(layout.boxes, layout.links.concat(cursors), rect);
+        for (const n of nodes) if (meets(n, rect)) expect(kept.has(n.id)).toBe(true);
+        for (const e of edges) {
+          const s = byId.get(e.source)!;
+          const t = byId.get(e.target)!;
+          const x = Math.min(s.position.x, t.position.x);
+          const y = Math.min(s.position.y, t.position.y);
+          const box = {
+            position: { x, y },
+            width: Math.max(s.position.x + s.width!, t.position.x + t.width!) - x,
+            height: Math.max(s.position.y + s.height!, t.position.y + t.height!) - y,
+          };
+          if (meets(box as GraphFlowNode, rect)) expect(kept.has(e.source) && kept.has(e.target), e.id).toBe(true);
+        }
+        // the window's cards are the whole graph's cards for those keys, and its edges those between them
+        const shown = toFlowElements(display, layout, view, facts, new Map(), kept, cursors);
+        expect(shown.nodes).toEqual(nodes.filter((n) => kept.has(n.id)));
+        expect(shown.edges).toEqual(edges.filter((e) => kept.has(e.source) && kept.has(e.target)));
+        if (s === big) expect(shown.nodes.length).toBeLessThan(nodes.length);
       }
-      for (const e of shown.edges) expect(kept.has(e.source) && kept.has(e.target)).toBe(true);
-      for (const e of edges) {
-        if (kept.has(e.source) && kept.has(e.target)) expect(shown.edges).toContain(e);
-      }
-      expect(shown.nodes.length).toBeLessThan(nodes.length);
     }
   });
 
   it("brings both ends of a long edge that passes through the rectangle", () => {
-    const a = cardAt("a", -5000, 0);
-    const b = cardAt("b", 5000, 400);
-    const c = cardAt("c", 5000, 5000);
-    const nodes = [a, b, c];
-    const edges: Edge[] = [
-      { id: "ab", source: "a", target: "b" },
-      { id: "bc", source: "b", target: "c" },
+    const boxes = new Map([
+      ["a", { x: -5000, y: 0, width: 100, height: 40 }],
+      ["b", { x: 5000, y: 400, width: 100, height: 40 }],
+      ["c", { x: 5000, y: 5000, width: 100, height: 40 }],
+    ]);
+    const links = [
+      { source: "a", target: "b" },
+      { source: "b", target: "c" },
     ];
-    const shown = flowWindow(nodes, edges, new Map(nodes.map((n) => [n.id, n])), { x0: 0, y0: 100, x1: 200, y1: 300 });
-    expect(shown.nodes.map((n) => n.id)).toEqual(["a", "b"]);
-    expect(shown.edges.map((e) => e.id)).toEqual(["ab"]);
+    expect([...windowKeys(boxes, links, { x0: 0, y0: 100, x1: 200, y1: 300 })]).toEqual(["a", "b"]);
   });
 });

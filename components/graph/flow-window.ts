@@ -4,10 +4,10 @@
  * (internals, handles, lookups) every time the node list changes, whether or
  * not it draws them; on a session of half a million entries that was the
  * longest task of the load. The window is the viewport widened by a screen on
- * each side, snapped to a grid, so a pan changes it only now and then.
+ * each side, snapped to a grid, so a pan changes it only now and then. Cards
+ * are made only for the window: a new selection remakes a few hundred, not
+ * every card of the session.
  */
-import type { Edge } from "@xyflow/react";
-import type { GraphFlowNode } from "./flow-elements";
 
 /** A rectangle in flow coordinates. */
 export interface FlowRect {
@@ -44,38 +44,37 @@ export function windowRect(key: string): FlowRect {
   return { x0: (cx - 1) * cw, y0: (cy - 1) * ch, x1: (cx + 3) * cw, y1: (cy + 3) * ch };
 }
 
-export interface FlowWindow {
-  nodes: GraphFlowNode[];
-  edges: Edge[];
+/** A card's place in flow coordinates (a layout box). */
+export interface Placed {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 const overlaps = (ax0: number, ay0: number, ax1: number, ay1: number, r: FlowRect) => ax0 < r.x1 && ax1 > r.x0 && ay0 < r.y1 && ay1 > r.y0;
 
 /**
- * The nodes that meet the rectangle, and every edge that can cross it: an
- * edge whose bounding box meets it brings both its ends along (React Flow
- * draws an edge only between nodes it holds), so a long edge between two
- * cards off screen still shows where it passes. Order follows `nodes`.
+ * The keys of the cards that meet the rectangle, and of both ends of every
+ * link that can cross it: React Flow draws an edge only between nodes it
+ * holds, so a long edge between two cards off screen brings them along and
+ * still shows where it passes. Cards are only ever made for these keys.
  */
-export function flowWindow(nodes: readonly GraphFlowNode[], edges: readonly Edge[], byId: ReadonlyMap<string, GraphFlowNode>, rect: FlowRect): FlowWindow {
+export function windowKeys(boxes: ReadonlyMap<string, Placed>, links: Iterable<{ source: string; target: string }>, rect: FlowRect): Set<string> {
   const kept = new Set<string>();
-  for (const n of nodes) {
-    const { x, y } = n.position;
-    if (overlaps(x, y, x + (n.width ?? 0), y + (n.height ?? 0), rect)) kept.add(n.id);
-  }
-  for (const e of edges) {
-    const s = byId.get(e.source);
-    const t = byId.get(e.target);
-    if (!s || !t || (kept.has(s.id) && kept.has(t.id))) continue;
-    const x0 = Math.min(s.position.x, t.position.x);
-    const y0 = Math.min(s.position.y, t.position.y);
-    const x1 = Math.max(s.position.x + (s.width ?? 0), t.position.x + (t.width ?? 0));
-    const y1 = Math.max(s.position.y + (s.height ?? 0), t.position.y + (t.height ?? 0));
+  for (const [key, b] of boxes) if (overlaps(b.x, b.y, b.x + b.width, b.y + b.height, rect)) kept.add(key);
+  for (const { source, target } of links) {
+    if (kept.has(source) && kept.has(target)) continue;
+    const s = boxes.get(source);
+    const t = boxes.get(target);
+    if (!s || !t) continue;
+    const x0 = Math.min(s.x, t.x);
+    const y0 = Math.min(s.y, t.y);
+    const x1 = Math.max(s.x + s.width, t.x + t.width);
+    const y1 = Math.max(s.y + s.height, t.y + t.height);
     if (!overlaps(x0, y0, x1, y1, rect)) continue;
-    kept.add(s.id);
-    kept.add(t.id);
+    kept.add(source);
+    kept.add(target);
   }
-  // every edge between two nodes held, those brought along included
-  const shownEdges = edges.filter((e) => kept.has(e.source) && kept.has(e.target));
-  return { nodes: nodes.filter((n) => kept.has(n.id)), edges: shownEdges };
+  return kept;
 }

@@ -4,7 +4,7 @@ import { idsOf } from "@/lib/layout/display-tree";
 import { modelSwitches, pathIds } from "@/lib/layout/marks";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
-import { toFlowElements } from "./flow-elements";
+import { cursorLinks } from "./flow-elements";
 import { runGraphAction, type ActionHost } from "./graph-actions";
 import { displayTreeOf } from "@/lib/layout/display-tree";
 import { foldsFor, factsOf, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
@@ -19,8 +19,9 @@ function model(session: Session): GraphModel {
   const layout = layoutFor(session, display);
   const activePath = pathIds(session, leafId);
   const view = { leafId, activePath, selectedId: state.selectedId, cut: new Set<string>(), ghostAfterLine, labels, models: modelSwitches(session) };
-  const flow = toFlowElements(display, layout, view, factsOf(session));
-  return { session, display, layout, flow, leafId, activePath, selectedId: state.selectedId, scrubbing: ghostAfterLine !== null };
+  const facts = factsOf(session);
+  const cursors = cursorLinks(display, facts);
+  return { session, display, layout, facts, cursors, view, leafId, activePath, selectedId: state.selectedId, scrubbing: ghostAfterLine !== null };
 }
 
 const selections: { id: string; kind: string }[] = [];

@@ -1,7 +1,8 @@
 /**
  * The steps of the graph pipeline that the hook memoises one by one, as plain
  * functions (no React): session + view state → display tree → layout → marks
- * → React Flow elements. Tests compose them directly.
+ * → React Flow elements (those of the viewport's window, made by the canvas).
+ * Tests compose them directly.
  */
 import type { ViewerState } from "@/components/viewer/store";
 import type { IdSet, Session } from "@/lib/session";
@@ -10,13 +11,17 @@ import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@
 import { drain, type Steps } from "@/lib/layout/last-answer";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
 import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
-import type { EntryFacts, FlowElements } from "./flow-elements";
+import type { CursorLink, EntryFacts, ViewMarks } from "./flow-elements";
 
 export interface GraphModel {
   session: Session;
   display: DisplayTree;
   layout: GraphLayout;
-  flow: FlowElements;
+  facts: EntryFacts;
+  /** every cursor card's edge (a window needs them before it has cards) */
+  cursors: readonly CursorLink[];
+  /** what the cards mark: the canvas makes the cards of its window from these */
+  view: ViewMarks;
   /** the leaf the graph marks: the scrubbed-to leaf while scrubbing, else the session's */
   leafId: string | null;
   activePath: IdSet;

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { GraphFlowNode } from "./flow-elements";
 import { drawCards, union } from "./minimap-paths";
 
-const card = (id: string, x: number, y: number, kind: string) =>
-  ({ id, position: { x, y }, width: 200, height: 50, type: "entry", data: { kind } }) as unknown as GraphFlowNode;
+const card = (key: string, x: number, y: number) => ({ key, x, y, width: 200, height: 50 });
+const kinds: Record<string, string> = { a: "user", b: "assistant", c: "user" };
 
 describe("minimap paths", () => {
   it("draw one path per fill, every card a closed rectangle, and box them all", () => {
-    const nodes = [card("a", 0, 0, "user"), card("b", 0, 100, "assistant"), card("c", -300, 200, "user")];
-    const { paths, bounds } = drawCards(nodes, (n) => (n.data as { kind: string }).kind);
+    const nodes = [card("a", 0, 0), card("b", 0, 100), card("c", -300, 200)];
+    const { paths, bounds } = drawCards(nodes, (key) => kinds[key]!);
     expect(paths).toEqual([
       ["user", "M0,0h200v50h-200zM-300,200h200v50h-200z"],
       ["assistant", "M0,100h200v50h-200z"],

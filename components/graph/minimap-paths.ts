@@ -1,6 +1,4 @@
 // What the minimap draws: the cards as one path per fill, and the box around them (see GraphMiniMap.tsx).
-import type { GraphFlowNode } from "./flow-elements";
-
 export interface Box {
   x: number;
   y: number;
@@ -8,18 +6,30 @@ export interface Box {
   height: number;
 }
 
+/** A card as the minimap sees it: where it is (a layout box), named by its key. */
+export interface MiniCard extends Box {
+  key: string;
+}
+
+export interface MiniCards {
+  paths: [string, string][];
+  bounds: Box | null;
+}
+
 /** Rectangles grouped by fill, as path data, and the box around them all. */
-export function drawCards(nodes: readonly GraphFlowNode[], colorOf: (node: GraphFlowNode) => string): { paths: [string, string][]; bounds: Box | null } {
+export function drawCards(cards: Iterable<MiniCard>, colorOf: (key: string) => string): MiniCards {
   const byColor = new Map<string, string[]>();
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const node of nodes) {
-    const { x, y } = node.position;
-    const w = node.width ?? 0;
-    const h = node.height ?? 0;
-    const color = colorOf(node);
+  let any = false;
+  for (const card of cards) {
+    any = true;
+    const { x, y } = card;
+    const w = card.width;
+    const h = card.height;
+    const color = colorOf(card.key);
     let parts = byColor.get(color);
     if (!parts) byColor.set(color, (parts = []));
     parts.push(`M${x},${y}h${w}v${h}h${-w}z`);
@@ -29,7 +39,7 @@ export function drawCards(nodes: readonly GraphFlowNode[], colorOf: (node: Graph
     y1 = Math.max(y1, y + h);
   }
   const paths = [...byColor].map(([color, parts]): [string, string] => [color, parts.join("")]);
-  return { paths, bounds: nodes.length ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null };
+  return { paths, bounds: any ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null };
 }
 
 export function union(a: Box | null, b: Box): Box {

@@ -2,8 +2,9 @@
 
 /**
  * The graph's pipeline (graph-model.ts), memoised step by step on the store
- * slices it reads. Selection changes recompute only the marks and the
- * elements; unchanged cards keep their node objects and skip rendering.
+ * slices it reads. Selection changes recompute only the marks; the canvas
+ * makes the cards of its window from them, and unchanged cards keep their
+ * node objects and skip rendering.
  */
 import { useMemo } from "react";
 import { sessionOf, useViewer } from "@/components/viewer/store";
@@ -11,7 +12,7 @@ import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import type { Session } from "@/lib/session";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
-import { toFlowElements, type GraphFlowNode } from "./flow-elements";
+import { cursorLinks, type ViewMarks } from "./flow-elements";
 import { displayFor, factsOf, foldsFor, layoutFor, shownLeaf, type GraphModel } from "./graph-model";
 
 export type { GraphModel } from "./graph-model";
@@ -19,8 +20,6 @@ export type { GraphModel } from "./graph-model";
 const EMPTY = new Set<string>();
 const NO_LABELS: ReturnType<Session["labels"]> = new Map();
 const NO_MODELS = new Map<string, string>();
-/** the last React Flow nodes drawn per session */
-const drawnNodes = new WeakMap<Session, ReadonlyMap<string, GraphFlowNode>>();
 
 export function useGraphModel(): GraphModel | null {
   const session = useViewer(sessionOf);
@@ -45,14 +44,13 @@ export function useGraphModel(): GraphModel | null {
   const activePath = useSessionMemo((open) => pathIds(open, leafId), [leafId]) ?? EMPTY;
   const cut = useSessionMemo((open) => (overlay ? cutFromContext(open, selectedId) : EMPTY), [overlay, selectedId]) ?? EMPTY;
 
-  const flow = useMemo(() => {
-    if (!session || !display || !layout || !facts || !shown) return null;
-    const view = { leafId, activePath, selectedId, cut, ghostAfterLine: shown.ghostAfterLine, labels, models };
-    const elements = toFlowElements(display, layout, view, facts, drawnNodes.get(session));
-    drawnNodes.set(session, elements.byId);
-    return elements;
-  }, [session, display, layout, facts, shown, leafId, activePath, selectedId, cut, labels, models]);
+  const cursors = useMemo(() => (display && facts ? cursorLinks(display, facts) : null), [display, facts]);
+  const ghostAfterLine = shown?.ghostAfterLine ?? null;
+  const view = useMemo(
+    (): ViewMarks => ({ leafId, activePath, selectedId, cut, ghostAfterLine, labels, models }),
+    [leafId, activePath, selectedId, cut, ghostAfterLine, labels, models],
+  );
 
-  if (!session || !display || !layout || !flow || !shown) return null;
-  return { session, display, layout, flow, leafId, activePath, selectedId, scrubbing: shown.ghostAfterLine !== null, visible };
+  if (!session || !display || !layout || !facts || !cursors || !shown) return null;
+  return { session, display, layout, facts, cursors, view, leafId, activePath, selectedId, scrubbing: ghostAfterLine !== null, visible };
 }
