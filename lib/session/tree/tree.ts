@@ -95,7 +95,13 @@ export class SessionTree {
   private shapeVersion = 0;
   /** where the full text of entries added from cut light lines is (see light-lines.ts) */
   private cutLines: LineTexts | null = null;
-  private readonly cutEntryLine = new WeakMap<object, number>();
+  /** per slot: 1 when the entry was read from a cut light line (its content is read from cutLines) */
+  private cut = new Uint8Array(1024);
+  /**
+   * the slots of entries that their id does not find (no id, or an id a later line took over): by object, as
+   * few as such lines (a WeakMap entry per entry costs the collector more than the entry itself)
+   */
+  private readonly unnamedSlots = new WeakMap<object, number>();
   /** full entries read lately, by line: the selection and its context are read again on every render */
   private readonly fullCache = new Map<number, TreeEntry>();
   /** while readLightly runs: the lines whose content it asked for and got light */
@@ -137,8 +143,8 @@ export class SessionTree {
    * the shape of the content) is the same in both.
    */
   full<T extends SessionEntry>(entry: T): T {
-    const line = this.cutEntryLine.get(entry);
-    if (line === undefined) return entry;
+    const line = this.cutLineOf(entry);
+    if (line === -1) return entry;
     const cache = this.fullCache;
     let full = cache.get(line);
     if (full) {
@@ -186,8 +192,8 @@ export class SessionTree {
 
   /** Whether full(entry) would wait for content that has not been read from the file yet. */
   waitsFor(entry: SessionEntry): boolean {
-    const line = this.cutEntryLine.get(entry);
-    return line !== undefined && !this.fullCache.has(line) && !this.cutLines!.ready(line);
+    const line = this.cutLineOf(entry);
+    return line !== -1 && !this.fullCache.has(line) && !this.cutLines!.ready(line);
   }
 
   /**
@@ -198,7 +204,7 @@ export class SessionTree {
   askFor(entries: Iterable<SessionEntry>): void {
     const asked = this.lightReads;
     if (!asked) return;
-    for (const entry of entries) if (this.waitsFor(entry)) asked.push(this.cutEntryLine.get(entry)!);
+    for (const entry of entries) if (this.waitsFor(entry)) asked.push(this.cutLineOf(entry));
   }
 
   /**
@@ -220,11 +226,11 @@ export class SessionTree {
 
   add(entry: SessionEntry, line: number): void {
     this.version++;
-    if (this.cutLines?.isCut(line)) this.cutEntryLine.set(entry, line);
     const slot = this.entries.length;
     this.entries.push(entry);
     this.reserve(slot + 1);
     this.lines[slot] = line;
+    if (this.cutLines?.isCut(line)) this.cut[slot] = 1;
     if (entry.type === "context_edit") {
       const edits = this.editsByTarget.get(entry.targetId);
       if (edits) edits.push(entry as TreeEntry);
@@ -232,6 +238,7 @@ export class SessionTree {
     }
     const id = entry.id;
     if (!isNonEmptyString(id)) {
+      this.unnamedSlots.set(entry, slot);
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
       this.caLeafIdless = true;
       this.caLeaf = null;
@@ -249,6 +256,7 @@ export class SessionTree {
         id,
       );
       this.shapeVersion++;
+      this.unnamedSlots.set(this.entries[previous]!, previous);
       this.detach(id, this.parentIdAt(previous));
       // its children are listed by id: they are the new line's now
       this.kids[slot] = this.kids[previous]!;
@@ -279,6 +287,15 @@ export class SessionTree {
     this.hxLeaf = id;
   }
 
+  /** The line whose full text holds `entry` when it was read from a cut light line, else -1. */
+  private cutLineOf(entry: SessionEntry): number {
+    if (!this.cutLines) return -1;
+    const id = entry.id;
+    let slot = typeof id === "string" ? this.slots.get(id) : undefined;
+    if (slot === undefined || this.entries[slot] !== entry) slot = this.unnamedSlots.get(entry);
+    return slot !== undefined && this.cut[slot] === 1 ? this.lines[slot]! : -1;
+  }
+
   /** Makes room in the columns for slots below `size`. */
   private reserve(size: number): void {
     if (size <= this.lines.length) return;
@@ -293,6 +310,9 @@ export class SessionTree {
     this.up = grow(this.up);
     this.upRevision = grow(this.upRevision);
     this.kids = grow(this.kids, NO_CHILD);
+    const cut = new Uint8Array(capacity);
+    cut.set(this.cut);
+    this.cut = cut;
   }
 
   /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
