@@ -24,5 +24,5 @@ export function readerBadge(session: Session): ReaderBadge {
 
 /** Entries in the file: a v4 log's lines also hold lanes, facts and records, which are not entries. */
 export function entryCountOf(session: Session): number {
-  return session.v4 ? session.tree.entries.length : session.account().entry;
+  return session.v4 ? session.tree.entryCount : session.account().entry;
 }

@@ -187,7 +187,7 @@ async function answer(args: Args, session: Session): Promise<string> {
           {
             header: session.header,
             name: session.name,
-            entryCount: session.tree.entries.length,
+            entryCount: session.tree.entryCount,
             leafId: session.leafId,
             reader: session.reader,
             labels: labelsJson(session),

@@ -284,7 +284,7 @@ export function redactSession(session: Session, rules: RedactionRules = BUILT_IN
   const counts: RedactionCounts = {};
   const lines: ReadLine[] = [];
   if (session.header) lines.push({ kind: "value", value: redactJsonValue(session.header, counts, rules) });
-  for (const entry of session.tree.entries) lines.push({ kind: "value", value: redactJsonValue(session.tree.full(entry), counts, rules) as JsonObject });
+  for (const entry of session.tree.allEntries()) lines.push({ kind: "value", value: redactJsonValue(session.tree.full(entry), counts, rules) as JsonObject });
   const parser = new SessionParser();
   parser.pushLines(lines);
   return { value: new Session(parser.end(null), { reader: session.reader }), counts, total: totalCount(counts) };

@@ -58,7 +58,7 @@ function* switchesInFileOrder(session: Session): Steps<Map<string, string>> {
   const tree = session.tree;
   const out = new Map<string, string>();
   /** the model in force after each entry, by its position among entry lines */
-  const inForce: (string | null)[] = new Array<string | null>(tree.entries.length).fill(null);
+  const inForce: (string | null)[] = new Array<string | null>(tree.entryCount).fill(null);
   let visited = 0;
   for (const slot of tree.nodeSlots()) {
     if (++visited % STEP_EVERY === 0) yield;

@@ -154,14 +154,18 @@ const indexes = new WeakMap<Session, Index>();
  */
 function extend(session: Session, index: Index, deadline: number, ask: boolean): boolean {
   const tree = session.tree;
-  const entries = tree.entries;
   const add = (entryId: string, field: SearchField, text: string) => {
     if (text.trim()) index.docs.push({ entryId, entry: index.built - 1, field, text, lower: foldCase(text) });
   };
-  while (index.built < entries.length) {
-    const light = entries[index.built]!;
+  const count = tree.entryCount;
+  while (index.built < count) {
+    const light = tree.entryAt(index.built);
     if (tree.waitsFor(light)) {
-      if (ask) tree.askFor(entries.slice(index.built, index.built + READ_BATCH));
+      if (ask) {
+        const batch: SessionEntry[] = [];
+        for (let slot = index.built; slot < Math.min(count, index.built + READ_BATCH); slot++) batch.push(tree.entryAt(slot));
+        tree.askFor(batch);
+      }
       return false;
     }
     index.built++;
@@ -175,7 +179,7 @@ function extend(session: Session, index: Index, deadline: number, ask: boolean):
     // a clock read per 64 entries: cheap next to decoding and lowercasing them
     if ((index.built & 63) === 0 && performance.now() >= deadline) break;
   }
-  return index.built >= entries.length;
+  return index.built >= count;
 }
 
 function indexFor(session: Session): Index {
@@ -199,7 +203,7 @@ export function prepareSearch(session: Session, budgetMs: number): boolean {
   const index = indexFor(session);
   if (extend(session, index, performance.now() + budgetMs, false)) return true;
   // stopped at content not read from the file yet: nothing more to build ahead (the query reads it)
-  return session.tree.waitsFor(session.tree.entries[index.built]!);
+  return session.tree.waitsFor(session.tree.entryAt(index.built));
 }
 
 function snippetOf(text: string, at: number, length: number): { snippet: string; start: number; end: number } {

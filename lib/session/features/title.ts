@@ -13,7 +13,7 @@ export function messageTitle(content: unknown, maxChars = TITLE_CHARS): string |
 }
 
 /** The session's name, else the first user message among `entries` (the whole file unless given) as a title; null when neither. */
-export function sessionTitle(session: Session, entries: Iterable<SessionEntry> = session.tree.entries, maxChars = TITLE_CHARS): string | null {
+export function sessionTitle(session: Session, entries: Iterable<SessionEntry> = session.tree.allEntries(), maxChars = TITLE_CHARS): string | null {
   if (session.name) return session.name;
   for (const entry of entries) {
     const message = entry.message as { role?: unknown; content?: unknown } | undefined;

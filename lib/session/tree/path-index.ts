@@ -30,7 +30,7 @@ export class PathIndex implements IdSet {
     const depth = last ? tree.depthAt(tree.slotOf(last.id)) : 0;
     // the path is the entry's chain of parents when its length is the last entry's depth (a harness path that stops
     // at a compaction is shorter, and is looked up in a table)
-    this.byDepth = depth === path.length && (!last || tree.get(last.id) === last);
+    this.byDepth = depth === path.length;
   }
 
   /** The position of `id` on the path, or -1. */
@@ -39,7 +39,8 @@ export class PathIndex implements IdSet {
       const slot = this.tree.slotOf(id);
       const depth = slot === -1 ? -1 : this.tree.depthAt(slot);
       if (depth === -1) return -1;
-      return this.path[depth - 1] === this.tree.entryAt(slot) ? depth - 1 : -1;
+      // the entry at that depth of this path is the one `id` names (ids are unique in a tree nothing reshaped)
+      return this.path[depth - 1]?.id === id ? depth - 1 : -1;
     }
     if (!this.table) {
       this.table = new Map();

@@ -115,7 +115,7 @@ export class PathStates {
 
   /** The number of entries on the root → slot path, or -1 when the state is not known (or the path is a cycle). */
   depthAt(slot: number): number {
-    const depth = slot < this.depth.length ? this.depth[slot]! : UNKNOWN;
+    const depth = slot >= 0 && slot < this.depth.length ? this.depth[slot]! : UNKNOWN;
     return depth < 0 ? -1 : depth;
   }
 

@@ -47,6 +47,12 @@ export interface NodeInfo {
 const NO_CHILD = -1;
 /** In a slot's child column: the slot has several children, listed by its id in `childLists`. */
 const MANY = -2;
+/** In a slot's parent column: no parent (none named, not a string, or the entry names itself: see SELF) */
+const NO_PARENT = -1;
+/** In a slot's parent column: the parent it names was not in the file when it came (the name is in `missingParents`). */
+const MISSING_PARENT = -2;
+/** In a slot's parent column: the entry names itself (pi's walk finds it again and again). */
+const SELF_PARENT = -3;
 
 /**
  * The tree index of one session, filled one entry at a time (so a live tail can
@@ -60,7 +66,13 @@ const MANY = -2;
  */
 export class SessionTree {
   /** every entry object in file order, id-less ones included (pi keeps them too) */
-  readonly entries: SessionEntry[] = [];
+  private readonly kept: SessionEntry[] = [];
+  /** per slot: the entry's id (undefined for an entry without one) */
+  private readonly slotIds: (string | undefined)[] = [];
+  /** per slot: the slot of the entry its `parentId` named when it came, or NO_PARENT, MISSING_PARENT, SELF_PARENT */
+  private parents = new Int32Array(1024);
+  /** per slot whose parent was missing when it came: the id it names */
+  private readonly missingParents = new Map<number, string>();
   /** per slot: the entry's line */
   private lines = new Int32Array(1024);
   /** per slot: the slot `get(entry.parentId)` finds (-1: none), remembered by parentSlot while `upRevision` is the structure revision + 1 */
@@ -123,7 +135,7 @@ export class SessionTree {
 
   /** Each entry line's line number, by slot. */
   get entryLines(): Int32Array {
-    return this.lines.subarray(0, this.entries.length);
+    return this.lines.subarray(0, this.slotIds.length);
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
@@ -214,7 +226,7 @@ export class SessionTree {
   readContent(lines: readonly number[]): Promise<void> {
     if (!this.cutLines || !lines.length) return Promise.resolve();
     return this.cutLines.load(lines, (line, text) => {
-      const id = this.entries[lowerBound(this.entryLines, line)]?.id;
+      const id = this.slotIds[lowerBound(this.entryLines, line)];
       // a plain id looked for as text (cheap next to parsing the line, which its reader does anyway); full()
       // checks any id once the line is parsed
       if (typeof id !== "string" || !PLAIN_ID.test(id)) return null;
@@ -226,17 +238,29 @@ export class SessionTree {
 
   add(entry: SessionEntry, line: number): void {
     this.version++;
-    const slot = this.entries.length;
-    this.entries.push(entry);
+    const slot = this.slotIds.length;
+    this.kept.push(entry);
+    const id = entry.id;
+    this.slotIds.push(isNonEmptyString(id) ? id : undefined);
     this.reserve(slot + 1);
     this.lines[slot] = line;
+    const named = entry.parentId;
+    if (typeof named !== "string") this.parents[slot] = NO_PARENT;
+    else if (named === id) this.parents[slot] = SELF_PARENT;
+    else {
+      const parent = this.slots.get(named);
+      // (a duplicate id's later line takes the name over: the name, not the slot, is what the parent is)
+      if (parent === undefined) {
+        this.parents[slot] = MISSING_PARENT;
+        this.missingParents.set(slot, named);
+      } else this.parents[slot] = parent;
+    }
     if (this.cutLines?.isCut(line)) this.cut[slot] = 1;
     if (entry.type === "context_edit") {
       const edits = this.editsByTarget.get(entry.targetId);
       if (edits) edits.push(entry as TreeEntry);
       else this.editsByTarget.set(entry.targetId, [entry as TreeEntry]);
     }
-    const id = entry.id;
     if (!isNonEmptyString(id)) {
       this.unnamedSlots.set(entry, slot);
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
@@ -256,7 +280,7 @@ export class SessionTree {
         id,
       );
       this.shapeVersion++;
-      this.unnamedSlots.set(this.entries[previous]!, previous);
+      this.unnamedSlots.set(this.kept[previous]!, previous);
       this.detach(id, this.parentIdAt(previous));
       // its children are listed by id: they are the new line's now
       this.kids[slot] = this.kids[previous]!;
@@ -292,7 +316,7 @@ export class SessionTree {
     if (!this.cutLines) return -1;
     const id = entry.id;
     let slot = typeof id === "string" ? this.slots.get(id) : undefined;
-    if (slot === undefined || this.entries[slot] !== entry) slot = this.unnamedSlots.get(entry);
+    if (slot === undefined || this.kept[slot] !== entry) slot = this.unnamedSlots.get(entry);
     return slot !== undefined && this.cut[slot] === 1 ? this.lines[slot]! : -1;
   }
 
@@ -307,6 +331,7 @@ export class SessionTree {
       return next;
     };
     this.lines = grow(this.lines);
+    this.parents = grow(this.parents);
     this.up = grow(this.up);
     this.upRevision = grow(this.upRevision);
     this.kids = grow(this.kids, NO_CHILD);
@@ -332,13 +357,13 @@ export class SessionTree {
 
   get(id: string): TreeEntry | undefined {
     const slot = this.slots.get(id);
-    return slot === undefined ? undefined : (this.entries[slot] as TreeEntry);
+    return slot === undefined ? undefined : this.entryAt(slot);
   }
 
   node(id: string): NodeInfo | undefined {
     const slot = this.slots.get(id);
     if (slot === undefined) return undefined;
-    return { entry: this.entries[slot] as TreeEntry, line: this.lines[slot]!, index: slot, parentId: this.parentIdAt(slot) };
+    return { entry: this.entryAt(slot), line: this.lines[slot]!, index: slot, parentId: this.parentIdAt(slot) };
   }
 
   /** The slot of the last line with `id`, or -1. */
@@ -348,7 +373,7 @@ export class SessionTree {
 
   /** The entry in `slot`. */
   entryAt(slot: number): TreeEntry {
-    return this.entries[slot] as TreeEntry;
+    return this.kept[slot] as TreeEntry;
   }
 
   /** The line of the entry in `slot`. */
@@ -358,9 +383,32 @@ export class SessionTree {
 
   /** The parent id of the entry in `slot` as the tree uses it: its `parentId` when a string other than its own id, else null. */
   parentIdAt(slot: number): string | null {
-    const entry = this.entries[slot]!;
-    const parentId = entry.parentId;
-    return typeof parentId === "string" && parentId !== entry.id ? parentId : null;
+    const parent = this.parents[slot]!;
+    if (parent >= 0) return this.slotIds[parent]!;
+    return parent === MISSING_PARENT ? this.missingParents.get(slot)! : null;
+  }
+
+  /** The id of the entry in `slot` (undefined for an entry without one). */
+  idAt(slot: number): string | undefined {
+    return this.slotIds[slot];
+  }
+
+  /** How many entry lines the tree holds (id-less ones and lines whose id a later line took over included). */
+  get entryCount(): number {
+    return this.slotIds.length;
+  }
+
+  /**
+   * Every entry in file order, id-less ones included (pi keeps them too), as one array: what tests and whole-file
+   * answers read. Code that goes through entries one at a time reads entryAt or allEntries.
+   */
+  get entries(): readonly SessionEntry[] {
+    return this.kept;
+  }
+
+  /** Every entry in file order, id-less ones included (pi keeps them too). */
+  *allEntries(): IterableIterator<SessionEntry> {
+    for (let slot = 0; slot < this.slotIds.length; slot++) yield this.entryAt(slot);
   }
 
   /** The ids of the tree's entries, in the order they were first met. */
@@ -386,8 +434,11 @@ export class SessionTree {
   parentSlot(slot: number): number {
     const revision = this.shapeVersion + 1;
     if (this.upRevision[slot] === revision) return this.up[slot]!;
-    const parentId = this.entries[slot]!.parentId;
-    const up = parentId ? (this.slots.get(parentId as string) ?? -1) : -1;
+    const parent = this.parents[slot]!;
+    // the id the entry's parentId names (a string: no other kind finds an entry)
+    const named =
+      parent >= 0 ? this.slotIds[parent] : parent === MISSING_PARENT ? this.missingParents.get(slot) : parent === SELF_PARENT ? this.slotIds[slot] : undefined;
+    const up = named ? (this.slots.get(named) ?? -1) : -1;
     this.up[slot] = up;
     this.upRevision[slot] = revision;
     return up;
@@ -400,7 +451,7 @@ export class SessionTree {
       const kid = slot === undefined ? NO_CHILD : this.kids[slot]!;
       if (kid === NO_CHILD) return NO_CHILDREN;
       // nearly every entry has one child: nothing to sort or to remember (a walk over 100k entries asks for each)
-      if (kid !== MANY) return [this.entries[kid]!.id as string];
+      if (kid !== MANY) return [this.slotIds[kid]!];
     }
     const ids = this.childLists.get(parentId);
     if (!ids) return NO_CHILDREN;
@@ -462,7 +513,7 @@ export class SessionTree {
       const parent = this.slots.get(key)!;
       const kid = this.kids[parent]!;
       if (kid !== MANY) {
-        if (kid !== NO_CHILD && this.entries[kid]!.id === id) this.kids[parent] = NO_CHILD;
+        if (kid !== NO_CHILD && this.slotIds[kid] === id) this.kids[parent] = NO_CHILD;
         return;
       }
     }
@@ -495,7 +546,7 @@ export class SessionTree {
       if (kid === NO_CHILD) return void (this.kids[parent] = this.slots.get(id)!);
       if (kid === MANY) list = this.childLists.get(parentId)!;
       else {
-        list = [this.entries[kid]!.id as string];
+        list = [this.slotIds[kid]!];
         this.childLists.set(parentId, list);
         this.kids[parent] = MANY;
       }
@@ -542,8 +593,8 @@ export class SessionTree {
   get leafHistory(): readonly LeafStep[] {
     const history = this.history;
     let leaf = history.length ? history[history.length - 1]!.leafId : null;
-    for (let i = history.length; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
+    for (let i = history.length; i < this.slotIds.length; i++) {
+      const entry = this.entryAt(i);
       const line = this.lines[i]!;
       const id = isNonEmptyString(entry.id) ? entry.id : null;
       let step: LeafStep;

@@ -8,7 +8,7 @@ import type { SessionParser } from "../../read/parse";
 export function harnessRefusal(parser: SessionParser): string | null {
   const objects = new Map<number, unknown>();
   const tree = parser.tree;
-  for (let i = 0; i < tree.entries.length; i++) objects.set(tree.entryLines[i]!, tree.entries[i]);
+  for (let i = 0; i < tree.entryCount; i++) objects.set(tree.lineAt(i), tree.entryAt(i));
   for (const { line, value } of parser.extraHeaders) objects.set(line, value);
   if (parser.header) objects.set(parser.headerLine, parser.header);
 
