@@ -26,6 +26,18 @@ describe("readSessionIndex answers as readSessionFile: content read from the fil
     }
   });
 
+  it.each(cases().map((c, i) => ({ ...c, i })))("$name, with 8 entry objects kept and the rest read again from the file", async ({ name, text, i }) => {
+    const file = path.join(tmp, `few-${i}.jsonl`);
+    writeFileSync(file, text);
+    const full = await readSessionFile(file);
+    const indexed = await readSessionIndex(file, { keepEntries: 8 });
+    try {
+      await sameAnswers(full, indexed.session, name);
+    } finally {
+      indexed.close();
+    }
+  });
+
   it("says so when content is asked for after the file was let go", async () => {
     const file = path.join(tmp, "closed.jsonl");
     const long = "x".repeat(4000);

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { Session, SessionParser, type OpenOptions } from "@/lib/session";
 import { LightReader } from "@/lib/session/read/light-lines";
 import { LightSessionReader } from "@/lib/session/read/light-session";
+import { FileEntries } from "./file-entries";
 import { FileLineTexts } from "./file-line-texts";
 
 /** Bytes read per chunk: the same 1 MiB pi's own loader uses. */
@@ -25,25 +26,38 @@ export async function readSessionFile(file: string, options?: OpenOptions & { si
  * Index a session file without keeping its content: the index is built from
  * its light lines (long strings cut, lib/session/read/light-lines.ts) and an
  * entry's content is read again from the file, by byte range, when something
- * shows, exports or projects it. For files larger than memory; the answers are
+ * shows, exports or projects it. Nor are its entry objects kept, but the most
+ * recently used: the index holds columns, and an entry is read again from its
+ * line (FileEntries). For files larger than memory; the answers are
  * readSessionFile's. The Session reads from the file until `close()`.
  */
-export async function readSessionIndex(file: string, options?: OpenOptions & { signal?: AbortSignal }): Promise<{ session: Session; close(): void }> {
+export async function readSessionIndex(
+  file: string,
+  /** keepEntries: entry objects kept in memory (the most recently used; the rest are read again from the file) */
+  options?: OpenOptions & { signal?: AbortSignal; keepEntries?: number },
+): Promise<{ session: Session; close(): void }> {
   const lines = new FileLineTexts(file);
+  const entries = new FileEntries(file);
+  const close = () => {
+    lines.close();
+    entries.close();
+  };
   try {
     const reader = new LightReader();
-    const index = new LightSessionReader(lines);
+    const index = new LightSessionReader(lines, entries, options?.keepEntries);
     const stream = createReadStream(file, { highWaterMark: CHUNK, signal: options?.signal });
     for await (const chunk of stream) {
       const buffer = chunk as Buffer;
-      const light = reader.push(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      entries.add(bytes);
+      const light = reader.push(bytes);
       if (light) index.push(light);
     }
     const rest = reader.flush();
     if (rest) index.push(rest);
-    return { session: new Session(index.end(reader.end()), options), close: () => lines.close() };
+    return { session: new Session(index.end(reader.end()), options), close };
   } catch (error) {
-    lines.close();
+    close();
     throw error;
   }
 }

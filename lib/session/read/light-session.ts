@@ -1,6 +1,7 @@
 import { ElidedLines } from "./elided-lines";
 import { RangedLines } from "./ranged-lines";
 import type { LineTexts } from "./line-texts";
+import type { EntrySource } from "../tree/entry-source";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
@@ -19,9 +20,17 @@ export class LightSessionReader {
   private texts: string[] | null = [];
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-  /** `lines`: where the changed lines' text is read from (their bytes kept in memory, unless a file can be read again) */
-  constructor(readonly lines: LineTexts = new ElidedLines()) {
+  /**
+   * `lines`: where the changed lines' text is read from (their bytes kept in memory, unless a file can be read
+   * again); `entries`: where the index reads entries again, keeping only the most recent (a file read again)
+   */
+  constructor(
+    readonly lines: LineTexts = new ElidedLines(),
+    entries?: EntrySource,
+    keepEntries?: number,
+  ) {
     this.parser.readCutLinesFrom(this.lines);
+    if (entries) this.parser.tree.readEntriesFrom(entries, keepEntries);
   }
 
   /** the chunk being read, and how far */

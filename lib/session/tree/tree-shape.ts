@@ -82,9 +82,8 @@ export function treeShape(tree: SessionTree): TreeShape {
 
 function selfParents(tree: SessionTree, diagnostics: Diagnostic[]): void {
   for (const slot of tree.nodeSlots()) {
-    const entry = tree.entryAt(slot);
-    const id = entry.id;
-    if (entry.parentId === id) {
+    if (tree.namesItselfAt(slot)) {
+      const id = tree.idAt(slot)!;
       diagnostics.push({
         line: tree.lineAt(slot),
         kind: "cycle",

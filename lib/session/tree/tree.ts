@@ -1,6 +1,7 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
 import { PathStates } from "./path-states";
+import type { EntrySource } from "./entry-source";
 import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
@@ -65,8 +66,15 @@ const SELF_PARENT = -3;
  * collector time in proportion.
  */
 export class SessionTree {
-  /** every entry object in file order, id-less ones included (pi keeps them too) */
+  /** every entry object in file order, id-less ones included (pi keeps them too); none when they are read from `source` */
   private readonly kept: SessionEntry[] = [];
+  /** where entries are read again from when the tree keeps only the most recent (readEntriesFrom) */
+  private source: EntrySource | null = null;
+  /** with a source: the entries used most recently, by slot, least recent first */
+  private readonly recent = new Map<number, SessionEntry>();
+  /** with a source: the slot of each entry object handed out (what full() and waitsFor() find an entry by) */
+  private readonly handedOut = new WeakMap<object, number>();
+  private keepRecent = RECENT_ENTRIES;
   /** per slot: the entry's id (undefined for an entry without one) */
   private readonly slotIds: (string | undefined)[] = [];
   /** per slot: the slot of the entry its `parentId` named when it came, or NO_PARENT, MISSING_PARENT, SELF_PARENT */
@@ -136,6 +144,16 @@ export class SessionTree {
   /** Each entry line's line number, by slot. */
   get entryLines(): Int32Array {
     return this.lines.subarray(0, this.slotIds.length);
+  }
+
+  /**
+   * The tree keeps only the entries used most recently, and reads others again from `source` when asked for: for
+   * a session larger than memory (the command line reads its file again by byte range). Before the first add.
+   */
+  readEntriesFrom(source: EntrySource, keep = RECENT_ENTRIES): void {
+    if (this.slotIds.length) throw new Error("SessionTree.readEntriesFrom: entries were added already");
+    this.source = source;
+    this.keepRecent = Math.max(1, keep);
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
@@ -239,7 +257,8 @@ export class SessionTree {
   add(entry: SessionEntry, line: number): void {
     this.version++;
     const slot = this.slotIds.length;
-    this.kept.push(entry);
+    if (this.source) this.remember(slot, entry);
+    else this.kept.push(entry);
     const id = entry.id;
     this.slotIds.push(isNonEmptyString(id) ? id : undefined);
     this.reserve(slot + 1);
@@ -280,7 +299,7 @@ export class SessionTree {
         id,
       );
       this.shapeVersion++;
-      this.unnamedSlots.set(this.kept[previous]!, previous);
+      if (!this.source) this.unnamedSlots.set(this.kept[previous]!, previous);
       this.detach(id, this.parentIdAt(previous));
       // its children are listed by id: they are the new line's now
       this.kids[slot] = this.kids[previous]!;
@@ -314,9 +333,13 @@ export class SessionTree {
   /** The line whose full text holds `entry` when it was read from a cut light line, else -1. */
   private cutLineOf(entry: SessionEntry): number {
     if (!this.cutLines) return -1;
-    const id = entry.id;
-    let slot = typeof id === "string" ? this.slots.get(id) : undefined;
-    if (slot === undefined || this.kept[slot] !== entry) slot = this.unnamedSlots.get(entry);
+    let slot: number | undefined;
+    if (this.source) slot = this.handedOut.get(entry);
+    else {
+      const id = entry.id;
+      slot = typeof id === "string" ? this.slots.get(id) : undefined;
+      if (slot === undefined || this.kept[slot] !== entry) slot = this.unnamedSlots.get(entry);
+    }
     return slot !== undefined && this.cut[slot] === 1 ? this.lines[slot]! : -1;
   }
 
@@ -373,7 +396,20 @@ export class SessionTree {
 
   /** The entry in `slot`. */
   entryAt(slot: number): TreeEntry {
-    return this.kept[slot] as TreeEntry;
+    if (!this.source) return this.kept[slot] as TreeEntry;
+    let entry = this.recent.get(slot);
+    if (entry) {
+      this.recent.delete(slot);
+      this.recent.set(slot, entry);
+    } else this.remember(slot, (entry = this.source.entry(slot, this.lines[slot]!)));
+    return entry as TreeEntry;
+  }
+
+  /** Keeps `entry` among the most recently used (with a source), and knows its slot while it lives. */
+  private remember(slot: number, entry: SessionEntry): void {
+    this.handedOut.set(entry, slot);
+    this.recent.set(slot, entry);
+    if (this.recent.size > this.keepRecent) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /** The line of the entry in `slot`. */
@@ -386,6 +422,11 @@ export class SessionTree {
     const parent = this.parents[slot]!;
     if (parent >= 0) return this.slotIds[parent]!;
     return parent === MISSING_PARENT ? this.missingParents.get(slot)! : null;
+  }
+
+  /** Whether the entry in `slot` names itself as its parent (pi lists it as a root but never finishes its walk). */
+  namesItselfAt(slot: number): boolean {
+    return this.parents[slot] === SELF_PARENT;
   }
 
   /** The id of the entry in `slot` (undefined for an entry without one). */
@@ -403,7 +444,7 @@ export class SessionTree {
    * answers read. Code that goes through entries one at a time reads entryAt or allEntries.
    */
   get entries(): readonly SessionEntry[] {
-    return this.kept;
+    return this.source ? Array.from(this.allEntries()) : this.kept;
   }
 
   /** Every entry in file order, id-less ones included (pi keeps them too). */
@@ -641,6 +682,8 @@ export class SessionTree {
 }
 
 const FULL_CACHE = 512;
+/** entries a tree that reads them from a source keeps: a context or a screen of cards, and a walk's recent steps */
+const RECENT_ENTRIES = 4096;
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 function parentIdOf(entry: SessionEntry): string | null {

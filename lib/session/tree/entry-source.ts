@@ -1,0 +1,12 @@
+import type { SessionEntry } from "../types";
+
+/**
+ * Where a tree reads an entry object again once it has let it go
+ * (SessionTree.readEntriesFrom): the object must equal the one the tree was
+ * given for that line, made again from the same text. A tree that reads its
+ * entries from a source keeps only the most recently used objects.
+ */
+export interface EntrySource {
+  /** The entry in `slot` (its position among entry lines), written on `line` (1-based). */
+  entry(slot: number, line: number): SessionEntry;
+}
