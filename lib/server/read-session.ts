@@ -33,7 +33,7 @@ export async function readSessionFile(file: string, options?: OpenOptions & { si
  */
 export async function readSessionIndex(
   file: string,
-  /** keepEntries: entry objects kept in memory (the most recently used; the rest are read again from the file) */
+  /** keepEntries: entry objects kept in memory (the last ones read; the rest are read again from the file) */
   options?: OpenOptions & { signal?: AbortSignal; keepEntries?: number },
 ): Promise<{ session: Session; close(): void }> {
   const lines = new FileLineTexts(file);

@@ -4,7 +4,7 @@ import type { SessionEntry } from "../types";
  * Where a tree reads an entry object again once it has let it go
  * (SessionTree.readEntriesFrom): the object must equal the one the tree was
  * given for that line, made again from the same text. A tree that reads its
- * entries from a source keeps only the most recently used objects.
+ * entries from a source keeps only the last objects it made or read.
  */
 export interface EntrySource {
   /** The entry in `slot` (its position among entry lines), written on `line` (1-based). */

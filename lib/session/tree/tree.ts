@@ -70,11 +70,16 @@ export class SessionTree {
   private readonly kept: SessionEntry[] = [];
   /** where entries are read again from when the tree keeps only the most recent (readEntriesFrom) */
   private source: EntrySource | null = null;
-  /** with a source: the entries used most recently, by slot, least recent first */
+  /** with a source: the entries kept, by slot */
   private readonly recent = new Map<number, SessionEntry>();
+  /**
+   * with a source: the kept slots in the order they came, a ring: the oldest goes first (dropping a Map's first
+   * key instead makes V8 step over every key deleted before it, each time)
+   */
+  private keptOrder = new Int32Array(0);
+  private keptAt = 0;
   /** with a source: the slot of each entry object handed out (what full() and waitsFor() find an entry by) */
   private readonly handedOut = new WeakMap<object, number>();
-  private keepRecent = RECENT_ENTRIES;
   /** per slot: the entry's id (undefined for an entry without one) */
   private readonly slotIds: (string | undefined)[] = [];
   /** per slot: the slot of the entry its `parentId` named when it came, or NO_PARENT, MISSING_PARENT, SELF_PARENT */
@@ -147,13 +152,13 @@ export class SessionTree {
   }
 
   /**
-   * The tree keeps only the entries used most recently, and reads others again from `source` when asked for: for
+   * The tree keeps only the last `keep` entries it made or read, and reads others again from `source` when asked for: for
    * a session larger than memory (the command line reads its file again by byte range). Before the first add.
    */
   readEntriesFrom(source: EntrySource, keep = RECENT_ENTRIES): void {
     if (this.slotIds.length) throw new Error("SessionTree.readEntriesFrom: entries were added already");
     this.source = source;
-    this.keepRecent = Math.max(1, keep);
+    this.keptOrder = new Int32Array(Math.max(1, keep)).fill(-1);
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
@@ -398,18 +403,21 @@ export class SessionTree {
   entryAt(slot: number): TreeEntry {
     if (!this.source) return this.kept[slot] as TreeEntry;
     let entry = this.recent.get(slot);
-    if (entry) {
-      this.recent.delete(slot);
-      this.recent.set(slot, entry);
-    } else this.remember(slot, (entry = this.source.entry(slot, this.lines[slot]!)));
+    if (!entry) this.remember(slot, (entry = this.source.entry(slot, this.lines[slot]!)));
     return entry as TreeEntry;
   }
 
-  /** Keeps `entry` among the most recently used (with a source), and knows its slot while it lives. */
+  /** Keeps `entry` among the last ones made or read (with a source), and knows its slot while it lives. */
   private remember(slot: number, entry: SessionEntry): void {
     this.handedOut.set(entry, slot);
+    if (!this.recent.has(slot)) {
+      const order = this.keptOrder;
+      const oldest = order[this.keptAt]!;
+      if (oldest !== -1) this.recent.delete(oldest);
+      order[this.keptAt] = slot;
+      this.keptAt = (this.keptAt + 1) % order.length;
+    }
     this.recent.set(slot, entry);
-    if (this.recent.size > this.keepRecent) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /** The line of the entry in `slot`. */
