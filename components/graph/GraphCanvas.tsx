@@ -8,16 +8,13 @@ import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, useS
 import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
-import type { IdSet, Session } from "@/lib/session";
-import type { DisplayTree } from "@/lib/layout/display-tree";
-import type { GraphLayout } from "@/lib/layout/tidy-layout";
-import { toFlowElements, type EntryFacts, type FlowElements, type GraphFlowNode } from "./flow-elements";
+import type { Session } from "@/lib/session";
+import { toFlowElements, type FlowElements, type GraphFlowNode } from "./flow-elements";
 import { windowKeys, windowKey, windowRect } from "./flow-window";
 import { runGraphAction, type ActionHost } from "./graph-actions";
 import { GraphMiniMap } from "./GraphMiniMap";
-import { drawCards, type MiniCards } from "./minimap-paths";
+import { miniCards } from "./mini-cards";
 import { GraphToolbar } from "./GraphToolbar";
-import { KIND_FILL } from "./icons";
 import { KeyHelp } from "./KeyHelp";
 import { actionForKey } from "./keys";
 import { nodeTypes } from "./node-types";
@@ -39,17 +36,6 @@ function announcement(model: GraphModel): string {
   const d = model.facts.describe(id);
   if (d.kind === "leaf") return `leaf move to ${model.facts.moveTarget(id) ?? "the start"}${leaf}`;
   return `${d.title}: ${d.text || d.tools.join(" · ")}${leaf}`;
-}
-
-/** Every card in the minimap's colours: what it is, the leaf, a folded run on the active path. */
-function miniCards(display: DisplayTree, layout: GraphLayout, facts: EntryFacts, leafId: string | null, activePath: IdSet): MiniCards {
-  const leafKey = leafId === null ? undefined : display.keyOf.get(leafId);
-  return drawCards(layout.boxes.values(), (key) => {
-    if (key === leafKey) return "var(--accent)";
-    const node = display.nodes.get(key)!;
-    if (node.kind === "segment") return node.ids.length > 0 && activePath.has(node.ids[0]!) ? "color-mix(in oklab, var(--accent) 55%, #94a3b8)" : "#94a3b8";
-    return KIND_FILL[facts.kind(node.id)];
-  });
 }
 
 const NOTHING: FlowElements = { nodes: [], edges: [], byId: new Map() };
