@@ -30,7 +30,7 @@ export const CUT_OVER = 512;
 export const CUT_KEEP = 256;
 
 /** keys whose string values the index, the rules or the schema check read in full */
-const NEVER_CUT = new Set([
+const NEVER_CUT_KEYS = [
   "id",
   "parentId",
   "targetId",
@@ -56,7 +56,28 @@ const NEVER_CUT = new Set([
   "kind",
   "mimeType",
   "activeToolNames",
-]);
+];
+
+/** ASCII keys as bytes, by length: a key (as written) is looked up without making a string of it, for every long value. */
+class ByteKeys {
+  private readonly byLength: Uint8Array[][] = [];
+
+  constructor(keys: readonly string[]) {
+    for (const key of keys) (this.byLength[key.length] ??= []).push(Uint8Array.from(key, (c) => c.charCodeAt(0)));
+  }
+
+  has(b: Uint8Array, start: number, end: number): boolean {
+    const candidates = this.byLength[end - start];
+    if (!candidates) return false;
+    next: for (const key of candidates) {
+      for (let i = 0; i < key.length; i++) if (b[start + i] !== key[i]) continue next;
+      return true;
+    }
+    return false;
+  }
+}
+
+const NEVER_CUT = new ByteKeys(NEVER_CUT_KEYS);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -178,16 +199,16 @@ function writeEscaped(b: Uint8Array, start: number, end: number, out: ByteSink):
  * edit's texts and diff. In a line that is scanned anyway (one over CUT_OVER bytes, or not ASCII), such a value
  * over BULK_OVER bytes keeps only BULK_KEEP: a page's index holds less.
  */
-const BULK = new Set(["thinkingSignature", "signature", "diff", "oldText", "newText"]);
+const BULK = new ByteKeys(["thinkingSignature", "signature", "diff", "oldText", "newText"]);
 const BULK_OVER = 64;
 const BULK_KEEP = 16;
 
 function isBulk(b: Uint8Array, keyStart: number, keyEnd: number): boolean {
-  return keyEnd - keyStart <= 32 && BULK.has(String.fromCharCode(...b.subarray(keyStart, keyEnd)));
+  return BULK.has(b, keyStart, keyEnd);
 }
 
 function neverCut(b: Uint8Array, keyStart: number, keyEnd: number): boolean {
-  return keyEnd - keyStart <= 32 && NEVER_CUT.has(String.fromCharCode(...b.subarray(keyStart, keyEnd)));
+  return NEVER_CUT.has(b, keyStart, keyEnd);
 }
 
 function isSpace(c: number | undefined): boolean {
