@@ -286,7 +286,7 @@ export class SessionTree {
       else this.editsByTarget.set(entry.targetId, [entry as TreeEntry]);
     }
     if (!isNonEmptyString(id)) {
-      this.unnamedSlots.set(entry, slot);
+      if (!this.source) this.unnamedSlots.set(entry, slot);
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
       this.caLeafIdless = true;
       this.caLeaf = null;
@@ -484,9 +484,8 @@ export class SessionTree {
     const revision = this.shapeVersion + 1;
     if (this.upRevision[slot] === revision) return this.up[slot]!;
     const parent = this.parents[slot]!;
-    // the id the entry's parentId names (a string: no other kind finds an entry)
-    const named =
-      parent >= 0 ? this.slotIds[parent] : parent === MISSING_PARENT ? this.missingParents.get(slot) : parent === SELF_PARENT ? this.slotIds[slot] : undefined;
+    // the id the entry's parentId names (a string: no other kind finds an entry); an entry naming itself finds itself
+    const named = this.parents[slot] === SELF_PARENT ? this.slotIds[slot] : this.parentIdAt(slot);
     const up = named ? (this.slots.get(named) ?? -1) : -1;
     this.up[slot] = up;
     this.upRevision[slot] = revision;
