@@ -6,7 +6,7 @@
  */
 import type { ViewerState } from "@/components/viewer/store";
 import type { IdSet, Session } from "@/lib/session";
-import { describeEntry, kindOf, type EntryDescription } from "@/lib/layout/describe";
+import { describeEntry, kindAt, type EntryDescription } from "@/lib/layout/describe";
 import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { drain, type Steps } from "@/lib/layout/last-answer";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
@@ -43,7 +43,7 @@ export function factsOf(session: Session): EntryFacts {
       if (!d) descriptions.set(entry, (d = describeEntry(entry)));
       return d;
     },
-    kind: (id) => kindOf(tree.get(id)!),
+    kind: (id) => kindAt(tree, tree.slotOf(id)),
     line(id) {
       const slot = tree.slotOf(id);
       return slot === -1 ? 0 : tree.lineAt(slot);
@@ -52,7 +52,7 @@ export function factsOf(session: Session): EntryFacts {
       const slot = tree.slotOf(id);
       return slot === -1 ? null : tree.parentIdAt(slot);
     },
-    exists: (id) => tree.get(id) !== undefined,
+    exists: (id) => tree.slotOf(id) !== -1,
     moveTarget(id) {
       const target = tree.get(id)?.targetId;
       return typeof target === "string" ? target : null;

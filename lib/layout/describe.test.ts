@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Session } from "../session";
-import { clip, countKinds, describeEntry, kindOf, modelOf, toolCallLabel } from "./describe";
+import { clip, countKinds, describeEntry, kindAt, kindOf, modelAt, modelOf, toolCallLabel } from "./describe";
 import { prng } from "../session/testing/prng";
 import { allFixtureSessions } from "./testing/fixtures";
 import { fixtureSession } from "./testing/fixtures";
@@ -65,6 +65,25 @@ describe("describeEntry", () => {
       expect(kindOf(entry)).toBe(describeEntry(entry).kind);
       expect(modelOf(entry)).toBe(describeEntry(entry).model);
     }
+  });
+
+  it.each(allFixtureSessions())("kindAt and modelAt read from the tree's columns what kindOf and modelOf read from each entry of $name", ({ session }) => {
+    const tree = session.tree;
+    for (let slot = 0; slot < tree.entryCount; slot++) {
+      const entry = tree.entryAt(slot);
+      expect([kindAt(tree, slot), modelAt(tree, slot)]).toEqual([kindOf(entry), modelOf(entry)]);
+    }
+  });
+
+  it("gives no kind to types and roles that name an object's own properties", () => {
+    const text = [
+      JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" }),
+      JSON.stringify({ type: "constructor", id: "a", parentId: null, timestamp: "t" }),
+      JSON.stringify({ type: "message", id: "b", parentId: "a", timestamp: "t", message: { role: "toString" } }),
+      JSON.stringify({ type: "__proto__", id: "c", parentId: "b", timestamp: "t" }),
+    ].join("\n");
+    const tree = Session.fromText(text).tree;
+    for (let slot = 0; slot < 3; slot++) expect([kindAt(tree, slot), kindOf(tree.entryAt(slot))]).toEqual(["unknown", "unknown"]);
   });
 
   it("reads only the start of huge contents", () => {

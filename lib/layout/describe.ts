@@ -3,7 +3,7 @@
  * text, and flags (error, model). Pure and tolerant: entries are arbitrary
  * JSON, so every field is checked before use.
  */
-import type { SessionEntry } from "../session";
+import type { SessionEntry, SessionTree } from "../session";
 import { markdownPreview } from "./markdown-preview";
 import { isObject } from "../session/json";
 
@@ -128,6 +128,12 @@ export function modelOf(entry: SessionEntry): string | null {
   return null;
 }
 
+/** modelOf the entry in `slot`, from the tree's columns. */
+export function modelAt(tree: SessionTree, slot: number): string | null {
+  const named = tree.modelAt(slot);
+  return named && modelName(named.provider, named.model);
+}
+
 function modelName(provider: unknown, model: unknown): string | null {
   const p = str(provider);
   const m = str(model);
@@ -243,7 +249,12 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
   }
 }
 
-const TYPE_KINDS: Record<string, EntryKind> = {
+/** A lookup table without a prototype: a type or role named "constructor" or "toString" is no kind. */
+function kindTable(kinds: Record<string, EntryKind>): Record<string, EntryKind | undefined> {
+  return Object.assign(Object.create(null) as Record<string, EntryKind | undefined>, kinds);
+}
+
+const TYPE_KINDS = kindTable({
   model_change: "model",
   thinking_level_change: "thinking",
   compaction: "compaction",
@@ -255,8 +266,8 @@ const TYPE_KINDS: Record<string, EntryKind> = {
   leaf: "leaf",
   usage: "usage",
   context_edit: "contextEdit",
-};
-const ROLE_KINDS: Record<string, EntryKind> = {
+});
+const ROLE_KINDS = kindTable({
   user: "user",
   assistant: "assistant",
   toolResult: "toolResult",
@@ -266,7 +277,17 @@ const ROLE_KINDS: Record<string, EntryKind> = {
   branchSummary: "branchSummary",
   compactionSummary: "compaction",
   system: "system",
-};
+});
+
+/** The kind of the entry in `slot` (what kindOf says), from the tree's columns: no entry object is read. */
+export function kindAt(tree: SessionTree, slot: number): EntryKind {
+  const type = tree.typeAt(slot);
+  if (type === "message") {
+    const role = tree.roleAt(slot);
+    return (role !== undefined && ROLE_KINDS[role]) || "unknown";
+  }
+  return (type !== undefined && TYPE_KINDS[type]) || "unknown";
+}
 
 /** The kind alone (what describeEntry(entry).kind says), without reading any text. */
 export function kindOf(entry: SessionEntry): EntryKind {

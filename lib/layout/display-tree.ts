@@ -10,7 +10,7 @@
  * the expanded segments to that plan.
  * Not responsible for positions (see tidy-layout.ts) or for highlighting.
  */
-import type { Session, TreeEntry } from "../session";
+import type { Session, SessionTree } from "../session";
 import { drain, STEP_EVERY, type Steps } from "./last-answer";
 import { FOLD_THRESHOLD } from "./sizes";
 import { visibleForest } from "./tree-filter";
@@ -85,10 +85,11 @@ export function segmentNodeKey(segment: string): string {
 const LANDMARK_TYPES = new Set(["compaction", "branch_summary", "model_change", "leaf"]);
 const LANDMARK_ROLES = new Set(["branchSummary", "compactionSummary"]);
 
-function isLandmark(entry: TreeEntry): boolean {
-  if (typeof entry.type === "string" && LANDMARK_TYPES.has(entry.type)) return true;
-  const message = entry.message as { role?: unknown } | null | undefined;
-  return entry.type === "message" && typeof message?.role === "string" && LANDMARK_ROLES.has(message.role);
+function isLandmark(tree: SessionTree, slot: number): boolean {
+  const type = tree.typeAt(slot);
+  if (type !== undefined && LANDMARK_TYPES.has(type)) return true;
+  const role = tree.roleAt(slot);
+  return role !== undefined && LANDMARK_ROLES.has(role);
 }
 
 /** One step of the fold walk, in pre-order: an entry of its own, or a run long enough to fold. */
@@ -146,8 +147,8 @@ export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "
   const visited: Pick<Set<string>, "has" | "add"> = tree.structureRevision === 0 && !forest ? NONE_VISITED : new Set<string>();
 
   // each entry is looked up once: at 100k entries every extra map read is felt when a session opens
-  const foldable = (id: string, entry: TreeEntry | undefined, children: readonly string[]): boolean =>
-    entry !== undefined && children.length === 1 && !isRoot.has(id) && !collapsed.has(id) && !keep.has(id) && !labelled.has(id) && !isLandmark(entry);
+  const foldable = (id: string, slot: number, children: readonly string[]): boolean =>
+    slot !== -1 && children.length === 1 && !isRoot.has(id) && !collapsed.has(id) && !keep.has(id) && !labelled.has(id) && !isLandmark(tree, slot);
 
   const placeEntry = (id: string, parent: number, childCount: number): FoldItem & { kind: "entry" } => {
     const item = { kind: "entry" as const, id, parent, childCount, hidden: 0 };
@@ -179,18 +180,18 @@ export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "
     if (++steps % STEP_EVERY === 0) yield;
     const { id, parent } = stack.pop()!;
     if (visited.has(id)) continue;
-    const entry = tree.get(id);
-    if (!entry) continue;
+    const slot = tree.slotOf(id);
+    if (slot === -1) continue;
     visited.add(id);
     const children = childrenOf(id);
 
-    if (foldable(id, entry, children)) {
+    if (foldable(id, slot, children)) {
       const run = [id];
       let next = children[0]!;
       while (!visited.has(next)) {
         if (++steps % STEP_EVERY === 0) yield;
         const after = childrenOf(next);
-        if (!foldable(next, tree.get(next), after)) break;
+        if (!foldable(next, tree.slotOf(next), after)) break;
         visited.add(next);
         run.push(next);
         next = after[0]!;

@@ -5,7 +5,7 @@
  * broken message) yields an empty mark instead of an error.
  */
 import type { IdSet, Session } from "../session";
-import { modelOf } from "./describe";
+import { modelAt } from "./describe";
 import { drain, lastAnswer, lastAnswerSteps, STEP_EVERY, type Steps } from "./last-answer";
 
 /** Ids on `session.branch(id)` (root → id, by the session's reader); empty if pi cannot walk it. */
@@ -65,11 +65,10 @@ function* switchesInFileOrder(session: Session): Steps<Map<string, string>> {
     const parentId = tree.parentIdAt(slot);
     const parent = parentId === null ? -1 : tree.slotOf(parentId);
     const model = parent === -1 ? null : inForce[parent]!;
-    const entry = tree.entryAt(slot);
     let current = model;
-    if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
-      const next = modelOf(entry);
-      if ((entry.type === "model_change" || next !== model) && next) out.set(entry.id, next);
+    if (tree.modelAt(slot)) {
+      const next = modelAt(tree, slot);
+      if ((tree.typeAt(slot) === "model_change" || next !== model) && next) out.set(tree.idAt(slot)!, next);
       current = next;
     }
     inForce[slot] = current;
@@ -94,14 +93,12 @@ function* switchesByWalk(session: Session): Steps<Map<string, string>> {
     const { id, model } = stack.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    const entry = tree.get(id);
-    if (!entry) continue;
+    const slot = tree.slotOf(id);
+    if (slot === -1) continue;
     let current = model;
-    if (entry.type === "model_change" || (entry.type === "message" && (entry.message as { role?: unknown } | null)?.role === "assistant")) {
-      const next = modelOf(entry);
-      if (entry.type === "model_change" || next !== model) {
-        if (next) out.set(id, next);
-      }
+    if (tree.modelAt(slot)) {
+      const next = modelAt(tree, slot);
+      if ((tree.typeAt(slot) === "model_change" || next !== model) && next) out.set(id, next);
       current = next;
     }
     for (const child of tree.children(id)) stack.push({ id: child, model: current });

@@ -1,26 +1,12 @@
 import { CYCLE, type PathState } from "./path-state";
 import type { ModelRef } from "../types";
+import { grown } from "./columns";
+import { Interned } from "./interned";
 
 /** Usage numbers per slot, in this order (see Usage). */
 const USAGE_FIELDS = 6;
 const UNKNOWN = -1;
 const CYCLIC = -2;
-
-/** Values that repeat across many slots (models, thinking levels, compaction ids), each kept once and named by number. */
-class Interned<T> {
-  private readonly values: T[] = [];
-  private readonly numbers = new Map<T, number>();
-
-  number(value: T): number {
-    let n = this.numbers.get(value);
-    if (n === undefined) this.numbers.set(value, (n = this.values.push(value) - 1));
-    return n;
-  }
-
-  value(n: number): T {
-    return this.values[n]!;
-  }
-}
 
 /**
  * pi's path-walk state at every entry of a session, in columns: one slot per entry line. A deep session has
@@ -43,20 +29,11 @@ export class PathStates {
 
   /** Makes room for slots below `size`; new slots are unknown. */
   reserve(size: number): void {
-    if (size <= this.depth.length) return;
-    const capacity = Math.max(size, this.depth.length * 2, 1024);
-    const grow = <A extends Int32Array | Float64Array>(old: A, make: (n: number) => A, width = 1): A => {
-      const next = make(capacity * width);
-      next.set(old);
-      return next;
-    };
-    const depth = grow(this.depth, (n) => new Int32Array(n));
-    depth.fill(UNKNOWN, this.depth.length);
-    this.depth = depth;
-    this.model = grow(this.model, (n) => new Int32Array(n));
-    this.thinking = grow(this.thinking, (n) => new Int32Array(n));
-    this.compaction = grow(this.compaction, (n) => new Int32Array(n));
-    this.usage = grow(this.usage, (n) => new Float64Array(n), USAGE_FIELDS);
+    this.depth = grown(this.depth, size, UNKNOWN);
+    this.model = grown(this.model, size);
+    this.thinking = grown(this.thinking, size);
+    this.compaction = grown(this.compaction, size);
+    this.usage = grown(this.usage, size, 0, USAGE_FIELDS);
   }
 
   set(slot: number, state: PathState | null): void {

@@ -1,6 +1,8 @@
 import { isNonEmptyString, isObject, timeOf } from "../json";
 import { CYCLE, ROOT, step, type PathState } from "./path-state";
 import { PathStates } from "./path-states";
+import { grown } from "./columns";
+import { EntryShapes, type NamedModel } from "./entry-shapes";
 import type { EntrySource } from "./entry-source";
 import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
@@ -96,6 +98,7 @@ export class SessionTree {
   /** the slot of the last line with each id */
   private readonly slots = new Map<string, number>();
   private readonly states = new PathStates();
+  private readonly shapes = new EntryShapes();
   readonly diagnostics: Diagnostic[] = [];
   private readonly history: LeafStep[] = [];
   /** CA labels: insertion order matters (fork writes them in this order) */
@@ -268,6 +271,7 @@ export class SessionTree {
     this.slotIds.push(isNonEmptyString(id) ? id : undefined);
     this.reserve(slot + 1);
     this.lines[slot] = line;
+    this.shapes.set(slot, entry);
     const named = entry.parentId;
     if (typeof named !== "string") this.parents[slot] = NO_PARENT;
     else if (named === id) this.parents[slot] = SELF_PARENT;
@@ -351,21 +355,12 @@ export class SessionTree {
   /** Makes room in the columns for slots below `size`. */
   private reserve(size: number): void {
     if (size <= this.lines.length) return;
-    const capacity = Math.max(size, this.lines.length * 2);
-    const grow = (old: Int32Array, fill = 0) => {
-      const next = new Int32Array(capacity);
-      next.set(old);
-      if (fill !== 0) next.fill(fill, old.length);
-      return next;
-    };
-    this.lines = grow(this.lines);
-    this.parents = grow(this.parents);
-    this.up = grow(this.up);
-    this.upRevision = grow(this.upRevision);
-    this.kids = grow(this.kids, NO_CHILD);
-    const cut = new Uint8Array(capacity);
-    cut.set(this.cut);
-    this.cut = cut;
+    this.lines = grown(this.lines, size);
+    this.parents = grown(this.parents, size);
+    this.up = grown(this.up, size);
+    this.upRevision = grown(this.upRevision, size);
+    this.kids = grown(this.kids, size, NO_CHILD);
+    this.cut = grown(this.cut, size);
   }
 
   /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
@@ -432,6 +427,26 @@ export class SessionTree {
     return parent === MISSING_PARENT ? this.missingParents.get(slot)! : null;
   }
 
+  /** The `parentId` the entry in `slot` names, if a string (its own id included). */
+  private namedParentAt(slot: number): string | null {
+    return this.parents[slot] === SELF_PARENT ? this.slotIds[slot]! : this.parentIdAt(slot);
+  }
+
+  /** The entry's `type` in `slot`, if a string (read without the entry object). */
+  typeAt(slot: number): string | undefined {
+    return this.shapes.typeAt(slot);
+  }
+
+  /** The `message.role` of a message entry in `slot`, if a string; undefined for every other entry. */
+  roleAt(slot: number): string | undefined {
+    return this.shapes.roleAt(slot);
+  }
+
+  /** The model that a model_change or assistant message in `slot` names; null for every other entry. */
+  modelAt(slot: number): NamedModel | null {
+    return this.shapes.modelAt(slot);
+  }
+
   /** Whether the entry in `slot` names itself as its parent (pi lists it as a root but never finishes its walk). */
   namesItselfAt(slot: number): boolean {
     return this.parents[slot] === SELF_PARENT;
@@ -483,9 +498,8 @@ export class SessionTree {
   parentSlot(slot: number): number {
     const revision = this.shapeVersion + 1;
     if (this.upRevision[slot] === revision) return this.up[slot]!;
-    const parent = this.parents[slot]!;
     // the id the entry's parentId names (a string: no other kind finds an entry); an entry naming itself finds itself
-    const named = this.parents[slot] === SELF_PARENT ? this.slotIds[slot] : this.parentIdAt(slot);
+    const named = this.namedParentAt(slot);
     const up = named ? (this.slots.get(named) ?? -1) : -1;
     this.up[slot] = up;
     this.upRevision[slot] = revision;
@@ -642,14 +656,13 @@ export class SessionTree {
     const history = this.history;
     let leaf = history.length ? history[history.length - 1]!.leafId : null;
     for (let i = history.length; i < this.slotIds.length; i++) {
-      const entry = this.entryAt(i);
       const line = this.lines[i]!;
-      const id = isNonEmptyString(entry.id) ? entry.id : null;
+      const id = this.slotIds[i] ?? null;
+      const target = this.shapes.leafTargetAt(i);
       let step: LeafStep;
       if (id === null) step = { line, entryId: null, leafId: leaf, previousLeafId: leaf, kind: "append" };
-      else if (entry.type === "leaf")
-        step = { line, entryId: id, leafId: typeof entry.targetId === "string" ? entry.targetId : null, previousLeafId: leaf, kind: "leaf-entry" };
-      else step = { line, entryId: id, leafId: id, previousLeafId: leaf, kind: parentIdOf(entry) === leaf ? "append" : "branch" };
+      else if (target !== undefined) step = { line, entryId: id, leafId: target, previousLeafId: leaf, kind: "leaf-entry" };
+      else step = { line, entryId: id, leafId: id, previousLeafId: leaf, kind: this.namedParentAt(i) === leaf ? "append" : "branch" };
       history.push(step);
       leaf = step.leafId;
     }
@@ -692,10 +705,6 @@ const FULL_CACHE = 512;
 /** entries a tree that reads them from a source keeps: a context or a screen of cards, and a walk's recent steps */
 const RECENT_ENTRIES = 4096;
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
-
-function parentIdOf(entry: SessionEntry): string | null {
-  return typeof entry.parentId === "string" ? entry.parentId : null;
-}
 
 /** ids that a line can only write one way, and that are safe in a RegExp */
 const PLAIN_ID = /^[\w-]+$/;
