@@ -33,7 +33,7 @@ test("the window meter, the token count and pi's verdict are the core's, with th
   await expect(meter).toHaveAttribute("aria-valuenow", String(view.tokens!.tokens));
   await expect(meter).toHaveAttribute("aria-valuemax", String(known.contextWindow));
   await expect(page.getByTestId("context-tokens")).toHaveAttribute("data-tokens", String(view.tokens!.tokens));
-  const path = session.branch(leaf);
+  const path = session.sharedBranch(leaf);
   const check = autoCompactAfter(session.tree.get(leaf)!, view, path, known.contextWindow, DEFAULT_COMPACTION_SETTINGS);
   await expect(page.getByTestId("auto-compact")).toHaveAttribute("data-verdict", check.verdict ? "yes" : "no");
   // the chart marks each compaction on the path, and a mark selects its entry
@@ -99,7 +99,7 @@ test("a path through branch summaries marks them on the chart, and their text go
   const leaf = [...session.tree.ids()].find((id) => session.tree.children(id).length === 0 && session.branch(id).some((e) => summaryIds.includes(e.id)))!;
   expect(leaf).toBeDefined();
   const view = modelView(session, leaf);
-  const marks = [...contextSizes(session.branch(leaf))].filter((p) => p.kind === "branchSummary");
+  const marks = [...contextSizes(session.sharedBranch(leaf))].filter((p) => p.kind === "branchSummary");
   await openContext(page, "ca-branching-a", leaf, "&ctx=llm");
   await expect(page.locator("[data-chart-kind=branchSummary]")).toHaveCount(marks.length);
   const converted = view.llm.filter((m) => m.from === "branchSummary");

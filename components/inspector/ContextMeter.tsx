@@ -11,14 +11,14 @@ import { useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { PI_COMPACTION_DEFAULTS } from "@/components/viewer/view-params";
 import { modelOfContext } from "@/lib/models/model-catalogue";
-import { autoCompactAfter, type ModelView, type TreeEntry } from "@/lib/session";
+import { autoCompactAfter, type ModelView, type TreeEntry, type TreePath } from "@/lib/session";
 import { ContextChart } from "./ContextChart";
 import { useModelCatalogue } from "./use-model-catalogue";
 import { compactNumber } from "./UsageLine";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-export function ContextMeter({ view, entry, path }: { view: ModelView; entry: TreeEntry; path: readonly TreeEntry[] }) {
+export function ContextMeter({ view, entry, path }: { view: ModelView; entry: TreeEntry; path: TreePath }) {
   const catalogue = useModelCatalogue();
   const settings = useViewer((s) => s.compactionSettings);
   const [editing, setEditing] = useState(false);

@@ -84,7 +84,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   return (
     <div className="flex h-full min-h-0 flex-col">
       <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
-      {model.path.length ? <ContextMeter view={model.view} entry={model.path[model.path.length - 1]!} path={model.path} /> : null}
+      {model.path.length ? <ContextMeter view={model.view} entry={model.path.at(model.path.length - 1)!} path={model.path} /> : null}
       <CompactionPreview id={id} />
       <ModeSwitch mode={mode} />
       {mode === "llm" ? (

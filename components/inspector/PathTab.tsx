@@ -2,7 +2,7 @@
 
 /** The Path tab: `session.branch(id)` root → selected entry, one row per entry; clicking a row selects it. */
 import { viewer } from "@/components/viewer/store";
-import type { Session } from "@/lib/session";
+import { TreePath, type Session } from "@/lib/session";
 import { entryKind, entrySnippet } from "./entry-kind";
 import { KindBadge } from "./KindBadge";
 import { BranchSummaryPreview } from "./BranchSummaryPreview";
@@ -19,11 +19,11 @@ export function PathTab({ session, id }: { session: Session; id: string }) {
       try {
         return { path: open.sharedBranch(id), summary: open.pathSummary(id), error: null };
       } catch (error) {
-        return { path: [], summary: null, error };
+        return { path: TreePath.ofEntries([]), summary: null, error };
       }
     },
     [id],
-  ) ?? { path: [], summary: null, error: new Error("No session is open.") };
+  ) ?? { path: TreePath.ofEntries([]), summary: null, error: new Error("No session is open.") };
   const labels = session.labels();
 
   if (result.error) return <QueryError error={result.error} what="path" />;
@@ -49,10 +49,10 @@ export function PathTab({ session, id }: { session: Session; id: string }) {
         count={path.length}
         revealIndex={path.length - 1}
         estimateSize={() => ROW_HEIGHT}
-        getKey={(i) => `${i}:${path[i]!.id}`}
-        rowProps={(i) => ({ "data-entry-id": path[i]!.id })}
+        getKey={(i) => `${i}:${path.idAt(i)!}`}
+        rowProps={(i) => ({ "data-entry-id": path.idAt(i)! })}
         renderRow={(i) => {
-          const entry = path[i]!;
+          const entry = path.at(i)!;
           const selected = i === path.length - 1;
           const label = labels.get(entry.id);
           return (

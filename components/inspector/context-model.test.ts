@@ -53,7 +53,7 @@ describe("contextModel", () => {
     expect(excluded.length).toBeGreaterThan(0);
     expect(model.view.llm.length).toBe(messages.length - excluded.length);
     expect(model.view).toEqual(modelView(session, leaf));
-    expect(model.path.map((e) => e.id)).toEqual(session.branch(leaf).map((e) => e.id));
+    expect(model.path.entries().map((e) => e.id)).toEqual(session.branch(leaf).map((e) => e.id));
   });
 
   it("follows the harness on leaf-entry files: its context, retained tails, and the entries behind its short path", () => {

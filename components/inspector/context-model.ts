@@ -6,7 +6,7 @@
  * only arranges them.
  */
 import { modelView, type ContextMessage, type JsonObject, type ModelRef, type ModelView, type RuleSet, type Session, type TreeEntry } from "@/lib/session";
-import type { Usage } from "@/lib/session";
+import type { TreePath, Usage } from "@/lib/session";
 
 export interface ContextEntryView {
   entry: TreeEntry;
@@ -26,7 +26,7 @@ export interface ContextModel {
   /** the context after convertToLlm, each message's estimateTokens, and pi's estimate of the whole */
   view: ModelView;
   /** root → the entry, by the session's rules */
-  path: readonly TreeEntry[];
+  path: TreePath;
   /** path entries the context leaves out (listed when asked for: a deep path's are hundreds of thousands), and the compaction whose summary stands for them */
   cut: { compactionId: string | null; count: number; entries(): readonly TreeEntry[] } | null;
   usage: { depth: number; usage: Usage } | null;

@@ -4,6 +4,7 @@ export { LineReader, readLine, type ReadLine } from "./read/lines";
 export { ContentNotReadError, type LineTexts } from "./read/line-texts";
 export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree/tree";
 export { PathCut, PathIndex, type IdSet } from "./tree/path-index";
+export { TreePath } from "./tree/tree-path";
 export { Session, formatDiagnostic, type OpenOptions, type SchemaChecked } from "./session";
 export { RULE_SETS, DEFAULT_RULES } from "./rules/registry";
 export type { RuleSet, RuleInput } from "./rules/rule-set";

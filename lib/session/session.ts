@@ -8,6 +8,7 @@ import { pathSummary } from "./rules/coding-agent-0.84/context";
 import type { V4Lane, V4Log } from "./read/v4-log";
 import { RevisionCache } from "./tree/revision-cache";
 import { PathCut, PathIndex } from "./tree/path-index";
+import type { TreePath } from "./tree/tree-path";
 import { headerSchema, schemaIssues } from "./read/schema";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
@@ -45,7 +46,7 @@ export class Session implements RuleInput {
   private schemaCache: { rev: number; value: Diagnostic[] } | null = null;
   private schemaChecked: SchemaChecked | undefined;
   private schemaLater: boolean;
-  private readonly walks = new RevisionCache<readonly TreeEntry[]>(8);
+  private readonly walks = new RevisionCache<TreePath>(8);
   private readonly indexes = new RevisionCache<PathIndex>(8);
   private readonly cuts = new RevisionCache<PathCut>(4);
 
@@ -243,12 +244,12 @@ export class Session implements RuleInput {
 
   /** getBranch: root → id, by the chosen rules (the harness's path stops at compactions). A fresh array: callers may change it. */
   branch(id: string, reader: RuleSetId = this.reader): TreeEntry[] {
-    return this.sharedBranch(id, reader).slice();
+    return this.sharedBranch(id, reader).entries();
   }
 
-  /** What `branch` answers, shared, not copied (a deep path holds hundreds of thousands of entries): read it, do not change it. */
-  sharedBranch(id: string, reader: RuleSetId = this.reader): readonly TreeEntry[] {
-    return this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branch(this, id));
+  /** What `branch` answers, remembered, as the tree's slots where it can (a deep path holds hundreds of thousands of entries). */
+  sharedBranch(id: string, reader: RuleSetId = this.reader): TreePath {
+    return this.walks.get(this.tree.revision, `${reader}\0${id}`, () => RULE_SETS[reader].branchPath(this, id));
   }
 
   /** `sharedBranch` as a set of ids that knows each one's position on the path, without a table of them where it can. */

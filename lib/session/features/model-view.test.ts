@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "../session";
+import { TreePath } from "../tree/tree-path";
 import { SessionQueryError } from "../types";
 import { listFixtures } from "../testing/golden";
 import {
@@ -110,7 +111,7 @@ describe("contextSizes", () => {
     const fixture = listFixtures().find((f) => f.name === "ca-compaction-a")!;
     const session = Session.fromText(readFileSync(fixture.file, "utf8"));
     const path = session.branch(session.leafId!);
-    const points = [...contextSizes(path)];
+    const points = [...contextSizes(TreePath.ofEntries(path))];
     const compactions = path.filter((e) => e.type === "compaction");
     expect(points.filter((p) => p.kind === "compaction").map((p) => [p.entryId, p.tokens])).toEqual(compactions.map((e) => [e.id, e.tokensBefore]));
     for (const point of points.filter((p) => p.kind === "usage")) {
@@ -174,7 +175,7 @@ describe("autoCompactAfter (pi 0.84's threshold check after a reply)", () => {
     ...extra,
   });
   const check = (session: Session, id: string, window: number | null) =>
-    autoCompactAfter(session.tree.get(id)!, modelView(session, id), session.branch(id), window, settings);
+    autoCompactAfter(session.tree.get(id)!, modelView(session, id), session.sharedBranch(id), window, settings);
 
   it("compacts once the reply's own usage passes window − reserve", () => {
     const over = linearSession([{ role: "user", content: "hi", timestamp: 1 }, reply(200000 - 16383)]);
@@ -238,9 +239,9 @@ describe("contextSizesAt", () => {
         } catch {
           continue; // a path pi cannot walk has no sizes either
         }
-        expect(session.sharedBranch(id), fixture.name).toEqual(path);
+        expect(session.sharedBranch(id).entries(), fixture.name).toEqual(path);
         const sizes = contextSizesAt(session, id);
-        expect([...sizes], fixture.name).toEqual([...contextSizes(path)]);
+        expect([...sizes], fixture.name).toEqual([...contextSizes(TreePath.ofEntries(path))]);
         expect(contextSizesAt(session, id)).toBe(sizes);
       }
     }
@@ -270,7 +271,7 @@ describe("contextSizesAt", () => {
         } catch {
           continue;
         }
-        const direct = contextSizes(path);
+        const direct = contextSizes(TreePath.ofEntries(path));
         const sizes = contextSizesAt(session, id);
         expect([...sizes], `${fixture.name} ${id}`).toEqual([...direct]);
         expect(sizes.replies).toBe([...direct].filter((p) => p.kind === "usage").length);

@@ -8,6 +8,7 @@ import type { LlmMessage } from "../rules/coding-agent-0.84/llm";
 import { calculateContextTokens, shouldCompact, type CompactionSettings, type TokenEstimate } from "../rules/coding-agent-0.84/tokens";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
+import type { TreePath } from "../tree/tree-path";
 import type { PathIndex } from "../tree/path-index";
 import { isObject } from "../json";
 import type { JsonObject, RuleSetId, SessionContext, TreeEntry } from "../types";
@@ -175,7 +176,7 @@ export function contextSizesAt(session: Session, id: string): ContextSizes {
 
 function sizesFrom(path: PathIndex, known: ReadonlyMap<string, KnownSizes>): ContextSizes {
   const length = path.size;
-  const id = path.path[length - 1]?.id;
+  const id = path.path.idAt(length - 1);
   if (id === undefined) return ContextSizes.of([]);
   let base: { at: number; sizes: ContextSizes } | null = null;
   for (const [other, k] of known) {
@@ -196,10 +197,12 @@ function sizesFrom(path: PathIndex, known: ReadonlyMap<string, KnownSizes>): Con
  * zero), and the compactions and branch summaries that cut it back; from
  * position `from` on (all of the path by default).
  */
-export function contextSizes(path: readonly TreeEntry[], from = 0): ContextSizes {
+export function contextSizes(path: TreePath, from = 0): ContextSizes {
   const out = ContextSizes.builder();
   for (let index = from; index < path.length; index++) {
-    const entry = path[index]!;
+    const type = path.typeAt(index);
+    if (type !== "compaction" && type !== "branch_summary" && type !== "message") continue;
+    const entry = path.at(index)!;
     if (entry.type === "compaction") {
       out.push(entry.id, index, 1, typeof entry.tokensBefore === "number" ? entry.tokensBefore : null);
     } else if (entry.type === "branch_summary") {
@@ -283,7 +286,7 @@ export interface AutoCompactCheck {
 export function autoCompactAfter(
   entry: TreeEntry,
   view: ModelView,
-  path: readonly TreeEntry[],
+  path: TreePath,
   contextWindow: number | null,
   settings: CompactionSettings,
 ): AutoCompactCheck {
@@ -292,7 +295,7 @@ export function autoCompactAfter(
   if (!settings.enabled) return { verdict: false, tokens: null, reason: "auto-compaction is off" };
   if (message.stopReason === "aborted") return { verdict: false, tokens: null, reason: "pi does not check after an aborted reply" };
   let compaction: TreeEntry | null = null;
-  for (let i = path.length - 1; i >= 0 && !compaction; i--) if (path[i]!.type === "compaction") compaction = path[i]!;
+  for (let i = path.length - 1; i >= 0 && !compaction; i--) if (path.typeAt(i) === "compaction") compaction = path.at(i)!;
   const compactedAt = compaction ? new Date(String(compaction.timestamp)).getTime() : null;
   const olderThanCompaction = (m: JsonObject) => compactedAt !== null && typeof m.timestamp === "number" && m.timestamp <= compactedAt;
   if (olderThanCompaction(message)) return { verdict: false, tokens: null, reason: "the reply is older than the branch's latest compaction" };

@@ -5,6 +5,7 @@ import type { CompactionPreview } from "./coding-agent-0.84/compaction";
 import type { LlmMessage } from "./coding-agent-0.84/llm";
 import type { TokenEstimate } from "./coding-agent-0.84/tokens";
 import type { V4Log } from "../read/v4-log";
+import type { TreePath } from "../tree/tree-path";
 import type { ForkOptions, ForkResult } from "./coding-agent-0.84/fork";
 
 /** What rules read: the indexed file, its header, and a v4 log's own records when the file is one. */
@@ -44,6 +45,8 @@ export interface RuleSet {
   labels(input: RuleInput): ReadonlyMap<string, LabelState>;
   /** getBranch: root → id. A fresh array. */
   branch(input: RuleInput, id: string): TreeEntry[];
+  /** `branch` as the tree's slots where these rules' path entries are the tree's own (entries are made when read) */
+  branchPath(input: RuleInput, id: string): TreePath;
   /** buildContextEntries: the entries whose messages make up the context at `id`; null: before any entry */
   contextEntries(input: RuleInput, id: string | null): TreeEntry[];
   /** buildSessionContext with `id` as the leaf; null: before any entry */

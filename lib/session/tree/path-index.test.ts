@@ -12,7 +12,7 @@ const READERS: RuleSetId[] = ["ca", "hx"];
 function sameAsSet(session: Session, id: string, reader: RuleSetId): void {
   let path;
   try {
-    path = session.sharedBranch(id, reader);
+    path = session.sharedBranch(id, reader).entries();
   } catch {
     return; // pi cannot walk it: nothing to index
   }
@@ -52,7 +52,7 @@ describe("PathIndex", () => {
     const session = Session.fromText(deepChain(20_000));
     const leaf = session.leafId!;
     const index = session.pathIndex(leaf);
-    const path = session.sharedBranch(leaf);
+    const path = session.branch(leaf);
     expect(index.size).toBe(20_000);
     for (let i = 0; i < path.length; i += 997) expect(index.indexOf(path[i]!.id)).toBe(i);
     const middle = path[10_000]!.id;
@@ -73,7 +73,7 @@ describe("PathIndex", () => {
         let chain;
         try {
           cut = session.cutFromContext(ids[k]!);
-          chain = session.sharedBranch(ids[(k * 7) % ids.length]!, "ca").map((e) => e.id);
+          chain = session.branch(ids[(k * 7) % ids.length]!, "ca").map((e) => e.id);
         } catch {
           continue;
         }

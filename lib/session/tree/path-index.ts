@@ -1,5 +1,6 @@
 import type { TreeEntry } from "../types";
 import type { SessionTree } from "./tree";
+import type { TreePath } from "./tree-path";
 
 /** What the graph asks of a set of ids: a path's, or the part of it a context leaves out. */
 export interface IdSet {
@@ -24,10 +25,10 @@ export class PathIndex implements IdSet {
 
   constructor(
     private readonly tree: SessionTree,
-    readonly path: readonly TreeEntry[],
+    readonly path: TreePath,
   ) {
-    const last = path[path.length - 1];
-    const depth = last ? tree.depthAt(tree.slotOf(last.id)) : 0;
+    const last = path.idAt(path.length - 1);
+    const depth = last !== undefined ? tree.depthAt(tree.slotOf(last)) : 0;
     // the path is the entry's chain of parents when its length is the last entry's depth (a harness path that stops
     // at a compaction is shorter, and is looked up in a table)
     this.byDepth = depth === path.length;
@@ -40,12 +41,12 @@ export class PathIndex implements IdSet {
       const depth = slot === -1 ? -1 : this.tree.depthAt(slot);
       if (depth === -1) return -1;
       // the entry at that depth of this path is the one `id` names (ids are unique in a tree nothing reshaped)
-      return this.path[depth - 1]?.id === id ? depth - 1 : -1;
+      return this.path.idAt(depth - 1) === id ? depth - 1 : -1;
     }
     if (!this.table) {
       this.table = new Map();
       // the first position of an id, as a walk from the root meets it
-      for (let i = this.path.length - 1; i >= 0; i--) this.table.set(this.path[i]!.id, i);
+      for (let i = this.path.length - 1; i >= 0; i--) this.table.set(this.path.idAt(i)!, i);
     }
     return this.table.get(id) ?? -1;
   }
@@ -59,7 +60,7 @@ export class PathIndex implements IdSet {
   }
 
   *[Symbol.iterator](): Iterator<string> {
-    for (const entry of this.path) yield entry.id;
+    for (let i = 0; i < this.path.length; i++) yield this.path.idAt(i)!;
   }
 }
 
@@ -94,7 +95,7 @@ export class PathCut implements IdSet {
     // an id that sits on the path more than once (a reshaped tree) is kept wherever it sits, as its id says
     if (count < ids.size) {
       for (let i = 0; i < path.length; i++) {
-        if (kept[i] || !ids.has(path[i]!.id)) continue;
+        if (kept[i] || !ids.has(path.idAt(i)!)) continue;
         kept[i] = 1;
         count++;
       }
@@ -133,7 +134,7 @@ export class PathCut implements IdSet {
     if (!this.list) {
       const path = this.index.path;
       const out: TreeEntry[] = [];
-      for (let i = 0; i < path.length; i++) if (!this.kept[i]) out.push(path[i]!);
+      for (let i = 0; i < path.length; i++) if (!this.kept[i]) out.push(path.at(i)!);
       this.list = out;
     }
     return this.list;
@@ -141,7 +142,7 @@ export class PathCut implements IdSet {
 
   *[Symbol.iterator](): Iterator<string> {
     const path = this.index.path;
-    for (let i = 0; i < path.length; i++) if (!this.kept[i]) yield path[i]!.id;
+    for (let i = 0; i < path.length; i++) if (!this.kept[i]) yield path.idAt(i)!;
   }
 }
 

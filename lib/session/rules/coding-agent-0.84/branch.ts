@@ -11,15 +11,28 @@ export function cycleError(id: string): SessionQueryError {
  * Where pi would loop forever on a parent cycle we throw a "cycle" error.
  */
 export function caBranch(tree: SessionTree, id: string): TreeEntry[] {
-  const path: TreeEntry[] = [];
+  return Array.from(caBranchSlots(tree, id), (slot) => tree.entryAt(slot));
+}
+
+/** `caBranch(tree, id)` as the entries' slots, root first: no entry is read. */
+export function caBranchSlots(tree: SessionTree, id: string): Int32Array {
   let slot = tree.slotOf(id);
+  const depth = slot === -1 ? 0 : tree.depthAt(slot);
+  // the depth known since indexing is the path's length (a cycle has none): one array of the right size
+  let path = new Int32Array(depth > 0 ? depth : 16);
+  let length = 0;
   const limit = tree.size;
   while (slot !== -1) {
-    path.push(tree.entryAt(slot));
-    if (path.length > limit) throw cycleError(id);
+    if (length === path.length) {
+      const grown = new Int32Array(path.length * 2);
+      grown.set(path);
+      path = grown;
+    }
+    path[length++] = slot;
+    if (length > limit) throw cycleError(id);
     slot = tree.parentSlot(slot);
   }
-  return path.reverse();
+  return (length === path.length ? path : path.slice(0, length)).reverse();
 }
 
 /**

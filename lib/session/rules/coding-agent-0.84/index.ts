@@ -1,5 +1,6 @@
 import type { RuleSet } from "../rule-set";
-import { caBranch, caBranchSinceCompaction } from "./branch";
+import { caBranch, caBranchSinceCompaction, caBranchSlots } from "./branch";
+import { TreePath } from "../../tree/tree-path";
 import { caContext, caContextEntries, caMessages } from "./context";
 import { forkSession } from "./fork";
 import { branchSummaryPreview, dateTime, fullEntry } from "./branch-summary";
@@ -20,6 +21,7 @@ export const codingAgent084: RuleSet = {
   leaf: ({ tree }) => tree.leaf("ca"),
   labels: ({ tree }) => tree.labels("ca"),
   branch: ({ tree }, id) => caBranch(tree, id),
+  branchPath: ({ tree }, id) => TreePath.ofSlots(tree, caBranchSlots(tree, id)),
   contextEntries: ({ tree }, id) => (id === null ? [] : caContextEntries(tree, id)),
   context: ({ tree }, id) => caContext(tree, id),
   messages: caMessages,

@@ -1,5 +1,6 @@
 import { codingAgent084 } from "../coding-agent-0.84";
 import type { RuleSet } from "../rule-set";
+import { TreePath } from "../../tree/tree-path";
 import { hxBranch } from "./branch";
 import { hxContext, hxContextEntries, hxMessages } from "./context";
 import { estimateContextTokens, estimateTokens, type TokenRules } from "../coding-agent-0.84/tokens";
@@ -23,6 +24,7 @@ export const harness083: RuleSet = {
   leaf: ({ tree }) => tree.leaf("hx"),
   labels: ({ tree }) => tree.labels("hx"),
   branch: ({ tree }, id) => hxBranch(tree, id),
+  branchPath: ({ tree }, id) => TreePath.ofEntries(hxBranch(tree, id)),
   contextEntries: ({ tree }, id) => hxContextEntries(hxBranch(tree, id)),
   context: ({ tree }, id) => hxContext(tree, id),
   messages: hxMessages,

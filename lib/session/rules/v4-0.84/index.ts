@@ -1,6 +1,7 @@
 import { SessionQueryError } from "../../types";
 import type { LabelState } from "../../tree/tree";
 import type { RuleSet } from "../rule-set";
+import { TreePath } from "../../tree/tree-path";
 import { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context";
 import { forkV4Log } from "./fork";
 import { harness083, HARNESS_TOKENS } from "../harness-0.83";
@@ -28,6 +29,7 @@ export const v4Log084: RuleSet = {
     return out;
   },
   branch: ({ tree }, id) => v4Branch(tree, id),
+  branchPath: ({ tree }, id) => TreePath.ofEntries(v4Branch(tree, id)),
   contextEntries: ({ tree }, id) => (id === null ? [] : v4ContextEntries(v4Branch(tree, id))),
   context: ({ tree }, id) => v4Context(tree, id),
   messages: v4Messages,
