@@ -1,4 +1,4 @@
-type Column = Int32Array | Uint8Array | Float64Array;
+type Column = Int32Array | Uint8Array | Uint16Array | Float64Array;
 
 /**
  * `column` with room for at least `size` slots of `width` numbers each: itself when it has it, else a copy

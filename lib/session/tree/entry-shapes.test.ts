@@ -67,4 +67,21 @@ describe("EntryShapes", () => {
     expect(shapes.leafTargetAt(5)).toBeNull();
     expect(shapes.leafTargetAt(6)).toBeUndefined();
   });
+
+  it("keeps every type and role of a file with more distinct ones than a column numbers", () => {
+    const shapes = new EntryShapes();
+    const count = 70_000;
+    for (let slot = 0; slot < count; slot++) {
+      shapes.set(slot, { type: slot % 2 ? `t${slot}` : "message", id: `e${slot}`, message: { role: `r${slot}` } } as SessionEntry);
+    }
+    const wrong: number[] = [];
+    for (let slot = 0; slot < count; slot++) {
+      const [type, role] = slot % 2 ? [`t${slot}`, undefined] : ["message", `r${slot}`];
+      if (shapes.typeAt(slot) !== type || shapes.roleAt(slot) !== role) wrong.push(slot);
+    }
+    expect(wrong).toEqual([]);
+    // a slot set again forgets what it held
+    shapes.set(count - 1, { type: "leaf", id: "x", targetId: "e1" });
+    expect([shapes.typeAt(count - 1), shapes.roleAt(count - 1), shapes.leafTargetAt(count - 1)]).toEqual(["leaf", undefined, "e1"]);
+  });
 });

@@ -4,14 +4,16 @@ import { grown } from "./columns";
 import { Interned } from "./interned";
 
 /** In a string column: the entry has no such string (not written, or not a string). */
-const NONE = -1;
+const NONE = 0;
+/** In a string column: the string is one of the rare ones past the column's range, kept in `overflow`. */
+const OVERFLOW = 0xffff;
 
 /** The model an entry names: a model_change's provider and modelId, an assistant message's provider and model. */
 export interface NamedModel {
   /** as written; "" when not a string */
-  provider: string;
+  readonly provider: string;
   /** as written; "" when not a string */
-  model: string;
+  readonly model: string;
 }
 
 /**
@@ -21,57 +23,54 @@ export interface NamedModel {
  * columns, they need no entry object (a tree reading from a source would make each one again).
  */
 export class EntryShapes {
-  private type = new Int32Array(0);
-  private role = new Int32Array(0);
-  /** NONE for an entry that names no model */
-  private provider = new Int32Array(0);
+  /** per slot: 1 + the type's number among `strings`, NONE, or OVERFLOW */
+  private type = new Uint16Array(0);
+  private role = new Uint16Array(0);
+  /** per slot: -1 for an entry that names no model, else the number of its (provider, model) pair */
   private model = new Int32Array(0);
   private readonly strings = new Interned<string>();
+  private readonly models = new Interned<NamedModel>();
+  /** model pairs by provider, then model: each pair is made once */
+  private readonly modelNumbers = new Map<string, Map<string, number>>();
+  /** types and roles past the columns' range, by slot (a file with tens of thousands of distinct types) */
+  private readonly typeOverflow = new Map<number, string>();
+  private readonly roleOverflow = new Map<number, string>();
   /** per `leaf` entry's slot: its targetId, null when not a string */
   private readonly leafTargets = new Map<number, string | null>();
 
   set(slot: number, entry: SessionEntry): void {
     const size = slot + 1;
-    this.type = grown(this.type, size, NONE);
-    this.role = grown(this.role, size, NONE);
-    this.provider = grown(this.provider, size, NONE);
-    this.model = grown(this.model, size, NONE);
+    if (size > this.model.length) {
+      this.type = grown(this.type, size);
+      this.role = grown(this.role, size);
+      this.model = grown(this.model, size, -1);
+    }
     const type = entry.type;
-    this.type[slot] = this.numberOf(type);
+    this.setString(this.type, this.typeOverflow, slot, type);
     this.leafTargets.delete(slot);
     const message = type === "message" && isObject(entry.message) ? entry.message : null;
-    this.role[slot] = message ? this.numberOf(message.role) : NONE;
-    let provider: unknown = undefined;
-    let model: unknown = undefined;
-    let names = false;
-    if (type === "model_change") {
-      names = true;
-      provider = entry.provider;
-      model = entry.modelId;
-    } else if (message?.role === "assistant") {
-      names = true;
-      provider = message.provider;
-      model = message.model;
-    } else if (type === "leaf") this.leafTargets.set(slot, typeof entry.targetId === "string" ? entry.targetId : null);
-    this.provider[slot] = names ? this.strings.number(typeof provider === "string" ? provider : "") : NONE;
-    this.model[slot] = names ? this.strings.number(typeof model === "string" ? model : "") : NONE;
+    this.setString(this.role, this.roleOverflow, slot, message?.role);
+    let model = -1;
+    if (type === "model_change") model = this.modelNumber(entry.provider, entry.modelId);
+    else if (message?.role === "assistant") model = this.modelNumber(message.provider, message.model);
+    else if (type === "leaf") this.leafTargets.set(slot, typeof entry.targetId === "string" ? entry.targetId : null);
+    this.model[slot] = model;
   }
 
   /** The entry's `type`, if a string. */
   typeAt(slot: number): string | undefined {
-    return this.stringAt(this.type, slot);
+    return this.stringAt(this.type, this.typeOverflow, slot);
   }
 
   /** A message entry's `message.role`, if a string (undefined for every other entry). */
   roleAt(slot: number): string | undefined {
-    return this.stringAt(this.role, slot);
+    return this.stringAt(this.role, this.roleOverflow, slot);
   }
 
   /** The model a model_change or an assistant message names; null for every other entry. */
   modelAt(slot: number): NamedModel | null {
-    const provider = this.provider[slot] ?? NONE;
-    if (provider === NONE) return null;
-    return { provider: this.strings.value(provider), model: this.strings.value(this.model[slot]!) };
+    const model = this.model[slot] ?? -1;
+    return model === -1 ? null : this.models.value(model);
   }
 
   /** Where a `leaf` entry moves the cursor (null: its targetId is not a string); undefined when the entry is not one. */
@@ -79,12 +78,34 @@ export class EntryShapes {
     return this.leafTargets.get(slot);
   }
 
-  private numberOf(value: unknown): number {
-    return typeof value === "string" ? this.strings.number(value) : NONE;
+  private modelNumber(providerValue: unknown, modelValue: unknown): number {
+    const provider = typeof providerValue === "string" ? providerValue : "";
+    const model = typeof modelValue === "string" ? modelValue : "";
+    let byModel = this.modelNumbers.get(provider);
+    if (!byModel) this.modelNumbers.set(provider, (byModel = new Map()));
+    let n = byModel.get(model);
+    if (n === undefined) byModel.set(model, (n = this.models.number({ provider, model })));
+    return n;
   }
 
-  private stringAt(column: Int32Array, slot: number): string | undefined {
+  private setString(column: Uint16Array, overflow: Map<number, string>, slot: number, value: unknown): void {
+    overflow.delete(slot);
+    if (typeof value !== "string") {
+      column[slot] = NONE;
+      return;
+    }
+    const n = this.strings.number(value) + 1;
+    if (n < OVERFLOW) {
+      column[slot] = n;
+      return;
+    }
+    column[slot] = OVERFLOW;
+    overflow.set(slot, value);
+  }
+
+  private stringAt(column: Uint16Array, overflow: Map<number, string>, slot: number): string | undefined {
     const n = column[slot] ?? NONE;
-    return n === NONE ? undefined : this.strings.value(n);
+    if (n === NONE) return undefined;
+    return n === OVERFLOW ? overflow.get(slot) : this.strings.value(n - 1);
   }
 }
