@@ -163,7 +163,7 @@ async function run(argv: string[]): Promise<string> {
   if (!stat.isFile()) throw new CliError(`${args.file}:0: error: not a regular file`);
   // indexed without its content, which is read from the file by byte range when an answer needs it: a session
   // larger than memory is answered too
-  const indexed = await readSessionIndex(args.file, { reader: args.reader });
+  const indexed = await readSessionIndex(args.file, { reader: args.reader, checkSchema: args.command === "info" });
   try {
     return await answer(args, indexed.session);
   } finally {

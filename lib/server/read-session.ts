@@ -33,8 +33,12 @@ export async function readSessionFile(file: string, options?: OpenOptions & { si
  */
 export async function readSessionIndex(
   file: string,
-  /** keepEntries: entry objects kept in memory (the last ones read; the rest are read again from the file) */
-  options?: OpenOptions & { signal?: AbortSignal; keepEntries?: number },
+  /**
+   * keepEntries: entry objects kept in memory (the last ones read; the rest are read again from the file);
+   * checkSchema: check each entry against pi's schemas as it is indexed (for the schema diagnostics, which would
+   * otherwise read every entry again)
+   */
+  options?: OpenOptions & { signal?: AbortSignal; keepEntries?: number; checkSchema?: boolean },
 ): Promise<{ session: Session; close(): void }> {
   const lines = new FileLineTexts(file);
   const entries = new FileEntries(file);
@@ -45,6 +49,7 @@ export async function readSessionIndex(
   try {
     const reader = new LightReader();
     const index = new LightSessionReader(lines, entries, options?.keepEntries);
+    if (options?.checkSchema) index.checkSchemaAsRead();
     const stream = createReadStream(file, { highWaterMark: CHUNK, signal: options?.signal });
     for await (const chunk of stream) {
       const buffer = chunk as Buffer;
@@ -55,7 +60,9 @@ export async function readSessionIndex(
     }
     const rest = reader.flush();
     if (rest) index.push(rest);
-    return { session: new Session(index.end(reader.end()), options), close };
+    const parser = index.end(reader.end());
+    const checked = parser.schemaCheckedAsRead;
+    return { session: new Session(parser, checked ? { ...options, schemaChecked: checked } : options), close };
   } catch (error) {
     close();
     throw error;

@@ -225,10 +225,13 @@ export class Session implements RuleInput {
     // a migrated file's entries are no longer the text's objects (ids, parents and versions were filled in)
     const checked = this.parser.sourceVersion === CURRENT_VERSION ? this.schemaChecked : undefined;
     for (const slot of this.tree.nodeSlots()) {
-      const entry = this.tree.entryAt(slot);
       const line = this.tree.lineAt(slot);
+      const known = checked && line <= checked.lines;
+      // a line checked elsewhere is read again only when it has issues (a tree may keep no entry objects)
+      if (known && !checked.issues.has(line)) continue;
+      const entry = this.tree.entryAt(slot);
       if (entry.type === "message" && entry.message == null) continue; // reported already
-      const issues = checked && line <= checked.lines ? (checked.issues.get(line) ?? []) : schemaIssues(entry);
+      const issues = known ? checked.issues.get(line)! : schemaIssues(entry);
       if (issues.length)
         out.push({
           line,

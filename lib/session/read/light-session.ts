@@ -33,6 +33,11 @@ export class LightSessionReader {
     if (entries) this.parser.tree.readEntriesFrom(entries, keepEntries);
   }
 
+  /** Checks each entry line against pi's schemas as it is read (SessionParser.checkSchemaAsRead). Before the first push. */
+  checkSchemaAsRead(): void {
+    this.parser.checkSchemaAsRead();
+  }
+
   /** the chunk being read, and how far */
   private current: { chunk: LightChunk; at: number } | null = null;
 

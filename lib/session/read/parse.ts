@@ -4,6 +4,8 @@ import type { LineTexts } from "./line-texts";
 import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";
+import { schemaIssues } from "./schema";
+import type { SchemaChecked } from "../session";
 import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "../types";
 
 export const CURRENT_VERSION = 3;
@@ -45,6 +47,22 @@ export class SessionParser {
   private reopens = 0;
   private cutLines: LineTexts | null = null;
   private accounted: { revision: number; value: LineAccount } | null = null;
+  /** per entry line, by line: what schemaIssues found as it was read (checkSchemaAsRead); null when not asked to */
+  private issuesAsRead: Map<number, string[]> | null = null;
+
+  /**
+   * From now on, each entry line is checked against pi's schemas as it is read. A reader that keeps no entry
+   * objects (the command line's index of a file larger than memory) checks each one once here, instead of
+   * reading every entry again for the session's schema diagnostics.
+   */
+  checkSchemaAsRead(): void {
+    this.issuesAsRead ??= new Map();
+  }
+
+  /** What checkSchemaAsRead found, as Session's `schemaChecked`; null when it was not asked for. */
+  get schemaCheckedAsRead(): SchemaChecked | null {
+    return this.issuesAsRead && { lines: this.lineNo, issues: this.issuesAsRead };
+  }
 
   /**
    * The text pushed from now on is light lines (LightReader): the lines `lines`
@@ -282,6 +300,10 @@ export class SessionParser {
       this.legacy.lines.push(n);
       this.legacy.parsed.push(value);
       return;
+    }
+    if (this.issuesAsRead) {
+      const issues = schemaIssues(value);
+      if (issues.length) this.issuesAsRead.set(n, issues);
     }
     this.tree.add(value, n);
   }
