@@ -228,18 +228,18 @@ test.describe("session graph", () => {
     const slider = page.getByRole("slider", { name: "Leaf history step" });
     await expect(slider).toHaveValue(String(history.length - 1));
 
-    const rewind = history.findIndex((step, i) => step.kind === "leaf-entry" && step.leafId !== null && i < history.length - 1);
+    const rewind = [...history].findIndex((step, i) => step.kind === "leaf-entry" && step.leafId !== null && i < history.length - 1);
     expect(rewind).toBeGreaterThan(0);
     await slider.fill(String(rewind));
-    await expect(graph.locator("[data-leaf=true]")).toHaveAttribute("data-entry-id", history[rewind]!.leafId!);
+    await expect(graph.locator("[data-leaf=true]")).toHaveAttribute("data-entry-id", history.at(rewind)!.leafId!);
     const ghosts = await idsWhere(graph, "[data-ghost=true]");
-    const later = [...session.tree.nodes()].filter((node) => node.line > history[rewind]!.line).map((node) => node.entry.id);
+    const later = [...session.tree.nodes()].filter((node) => node.line > history.at(rewind)!.line).map((node) => node.entry.id);
     expect(new Set(ghosts)).toEqual(new Set(later));
     await page.screenshot({ path: "test-results/graph-scrub-light.png" });
 
     await slider.focus();
     await slider.press("ArrowLeft");
-    const previous = history[rewind - 1]!;
+    const previous = history.at(rewind - 1)!;
     if (previous.leafId !== null) await expect(graph.locator("[data-leaf=true]")).toHaveAttribute("data-entry-id", previous.leafId);
     else await expect(graph.locator("[data-leaf=true]")).toHaveCount(0);
 

@@ -31,14 +31,14 @@ export function LeafTimeline({ className = "" }: { className?: string }) {
       const at = Math.round((i / (count - 1)) * 1000) / 10;
       if (seen.has(at) || out.length >= MAX_TICKS) continue;
       seen.add(at);
-      out.push({ i, kind: history[i]!.kind, at });
+      out.push({ i, kind: history.kindAt(i), at });
     }
     return out;
   }, [history, rewinds, count]);
 
   if (!session || !history || count === 0) return null;
   const current = historyStep ?? count - 1;
-  const step = history[current]!;
+  const step = history.at(current)!;
   const now = historyStep === null;
 
   const go = (i: number | null) => viewer.scrubHistory(i === null ? null : Math.max(0, Math.min(count - 1, i)));

@@ -59,7 +59,7 @@ describe("toFlowElements", () => {
 
   it("ghosts what was written after the scrubbed line and moves the leaf mark", () => {
     const session = fixtureSession("hx-leaf-moves-a");
-    const step = session.tree.leafHistory.findIndex((s) => s.kind === "leaf-entry" && s.leafId !== null);
+    const step = [...session.tree.leafHistory].findIndex((s) => s.kind === "leaf-entry" && s.leafId !== null);
     const { nodes } = elementsFor(session, null, step);
     const { leafId, ghostAfterLine } = shownLeaf(session, step);
     expect(nodes.filter((n) => n.data.leaf).map((n) => (n.type === "segment" ? n.data.segment : n.data.id))).toEqual([leafId]);

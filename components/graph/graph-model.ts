@@ -62,7 +62,7 @@ export function factsOf(session: Session): EntryFacts {
 
 /** The leaf the graph marks: the one at the scrubbed history step, else the file's. */
 export function shownLeaf(session: Session, historyStep: number | null): { leafId: string | null; ghostAfterLine: number | null } {
-  const step = historyStep === null ? null : (session.tree.leafHistory[historyStep] ?? null);
+  const step = historyStep === null ? null : (session.tree.leafHistory.at(historyStep) ?? null);
   return step ? { leafId: step.leafId, ghostAfterLine: step.line } : { leafId: session.leafId, ghostAfterLine: null };
 }
 

@@ -4,8 +4,8 @@ import { fixtureSession } from "./testing/fixtures";
 
 describe("leaf history", () => {
   const session = fixtureSession("hx-leaf-moves-a");
-  const history = session.tree.leafHistory;
-  const rewinds = rewindIndices(history);
+  const rewinds = rewindIndices(session.tree.leafHistory);
+  const history = [...session.tree.leafHistory];
 
   it("marks branches and leaf entries as rewinds, appends not", () => {
     expect(rewinds.length).toBe(history.filter((s) => s.kind === "branch" || s.kind === "leaf-entry").length);

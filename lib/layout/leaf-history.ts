@@ -3,7 +3,7 @@
  * somewhere other than the entry just written below it), and how to step
  * between them. Pure; the steps come from `session.tree.leafHistory`.
  */
-import type { LeafStep, Session } from "../session";
+import type { LeafStep, LeafSteps, Session } from "../session";
 import { lastAnswer } from "./last-answer";
 
 /** A step where the cursor moved back instead of following the append: a branch or an HX leaf entry. */
@@ -12,11 +12,9 @@ export function isRewind(step: LeafStep): boolean {
 }
 
 /** Indices of the rewind steps, in file order. */
-export function rewindIndices(history: readonly LeafStep[]): number[] {
+export function rewindIndices(history: Pick<LeafSteps, "length" | "kindAt">): number[] {
   const out: number[] = [];
-  history.forEach((step, i) => {
-    if (isRewind(step)) out.push(i);
-  });
+  for (let i = 0; i < history.length; i++) if (history.kindAt(i) !== "append") out.push(i);
   return out;
 }
 

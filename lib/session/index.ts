@@ -3,6 +3,7 @@ export { SessionParser, parseSessionText } from "./read/parse";
 export { LineReader, readLine, type ReadLine } from "./read/lines";
 export { ContentNotReadError, type LineTexts } from "./read/line-texts";
 export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree/tree";
+export type { LeafSteps } from "./tree/leaf-steps";
 export { PathCut, PathIndex, type IdSet } from "./tree/path-index";
 export { TreePath } from "./tree/tree-path";
 export { Session, formatDiagnostic, type OpenOptions, type SchemaChecked } from "./session";

@@ -18,7 +18,7 @@ function observed(session: Session) {
     diagnostics: session.diagnostics(),
     entries: session.tree.entries,
     entryLines: session.tree.entryLines,
-    leafHistory: session.tree.leafHistory,
+    leafHistory: [...session.tree.leafHistory],
     reader: session.rulesChoice,
     leafId: session.leafId,
     endsWithNewline: p.endsWithNewline,

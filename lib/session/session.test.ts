@@ -14,7 +14,7 @@ const user = (id: string, parentId: string | null, text = id, ts = "2026-01-01T0
 describe("leaf history", () => {
   it("records every append, and marks appends away from the previous leaf as branches", () => {
     const s = Session.fromText(header + user("a", null) + user("b", "a") + user("c", "a") + user("d", null));
-    expect(s.tree.leafHistory.map((h) => [h.line, h.entryId, h.leafId, h.previousLeafId, h.kind])).toEqual([
+    expect([...s.tree.leafHistory].map((h) => [h.line, h.entryId, h.leafId, h.previousLeafId, h.kind])).toEqual([
       [2, "a", "a", null, "append"],
       [3, "b", "b", "a", "append"],
       [4, "c", "c", "b", "branch"],
@@ -33,7 +33,7 @@ describe("leaf history", () => {
     expect(s.reader).toBe("hx");
     expect(s.leafId).toBeNull();
     expect(s.tree.leaf("ca")).toBe("m2");
-    expect(s.tree.leafHistory.map((h) => [h.kind, h.leafId])).toEqual([
+    expect([...s.tree.leafHistory].map((h) => [h.kind, h.leafId])).toEqual([
       ["append", "a"],
       ["append", "b"],
       ["leaf-entry", "a"],
@@ -47,7 +47,7 @@ describe("leaf history", () => {
     expect(s.reader).toBe("hx");
     expect(s.leafId).toBe(golden.harness.load.fileLeafId);
     expect(s.tree.leaf("ca")).toBe(golden.codingAgent.load.fileLeafId);
-    const last = s.tree.leafHistory[s.tree.leafHistory.length - 1]!;
+    const last = s.tree.leafHistory.at(s.tree.leafHistory.length - 1)!;
     expect(last.leafId).toBe(golden.harness.load.fileLeafId);
   });
 });

@@ -123,7 +123,7 @@ export async function sameAnswers(full: Session, light: Session, where: string, 
   expect(light.header, where).toEqual(full.header);
   expect([light.name, light.leafId, light.reader, light.rulesChoice.reason], where).toEqual([full.name, full.leafId, full.reader, full.rulesChoice.reason]);
   expect([...light.labels()], where).toEqual([...full.labels()]);
-  expect(light.tree.leafHistory, where).toEqual(full.tree.leafHistory);
+  expect([...light.tree.leafHistory], where).toEqual([...full.tree.leafHistory]);
   expect(light.shape().roots, where).toEqual(full.shape().roots);
   await same((s) => scopeStats(s, { kind: "session" }), where);
   for (const query of ["the", "é ü", "漢字", 'hi"', "error"]) await same((s) => searchSession(s, query), `${where} search ${query}`);

@@ -3,29 +3,13 @@ import { CYCLE, ROOT, step, type PathState } from "./path-state";
 import { PathStates } from "./path-states";
 import { grown } from "./columns";
 import { EntryShapes, type NamedModel } from "./entry-shapes";
+import { LeafSteps } from "./leaf-steps";
 import type { EntrySource } from "./entry-source";
 import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
-/** How the cursor got where it is after one line of the file. */
-export type LeafMoveKind =
-  /** an entry appended as a child of the previous leaf */
-  | "append"
-  /** an entry appended somewhere else: the writer moved the leaf first (a branch, a reset) */
-  | "branch"
-  /** an HX `leaf` entry: an explicit move */
-  | "leaf-entry";
-
-export interface LeafStep {
-  line: number;
-  /** The entry written on this line. */
-  entryId: string | null;
-  /** The leaf after this line (reader-specific). */
-  leafId: string | null;
-  previousLeafId: string | null;
-  kind: LeafMoveKind;
-}
+export type { LeafMoveKind, LeafStep } from "./leaf-steps";
 
 export interface LabelState {
   label: string;
@@ -100,7 +84,7 @@ export class SessionTree {
   private readonly states = new PathStates();
   private readonly shapes = new EntryShapes();
   readonly diagnostics: Diagnostic[] = [];
-  private readonly history: LeafStep[] = [];
+  private readonly history = new LeafSteps(this);
   /** CA labels: insertion order matters (fork writes them in this order) */
   readonly caLabels = new Map<string, LabelState>();
   /** HX labels: trimmed, whitespace-only clears */
@@ -428,7 +412,7 @@ export class SessionTree {
   }
 
   /** The `parentId` the entry in `slot` names, if a string (its own id included). */
-  private namedParentAt(slot: number): string | null {
+  namedParentAt(slot: number): string | null {
     return this.parents[slot] === SELF_PARENT ? this.slotIds[slot]! : this.parentIdAt(slot);
   }
 
@@ -440,6 +424,11 @@ export class SessionTree {
   /** The `message.role` of a message entry in `slot`, if a string; undefined for every other entry. */
   roleAt(slot: number): string | undefined {
     return this.shapes.roleAt(slot);
+  }
+
+  /** Where a `leaf` entry in `slot` moves the cursor (null: its targetId is not a string); undefined for every other entry. */
+  leafTargetAt(slot: number): string | null | undefined {
+    return this.shapes.leafTargetAt(slot);
   }
 
   /** The model that a model_change or assistant message in `slot` names; null for every other entry. */
@@ -652,21 +641,9 @@ export class SessionTree {
    * and only on demand (the index does not pay for it while loading); extended
    * incrementally as the file grows.
    */
-  get leafHistory(): readonly LeafStep[] {
-    const history = this.history;
-    let leaf = history.length ? history[history.length - 1]!.leafId : null;
-    for (let i = history.length; i < this.slotIds.length; i++) {
-      const line = this.lines[i]!;
-      const id = this.slotIds[i] ?? null;
-      const target = this.shapes.leafTargetAt(i);
-      let step: LeafStep;
-      if (id === null) step = { line, entryId: null, leafId: leaf, previousLeafId: leaf, kind: "append" };
-      else if (target !== undefined) step = { line, entryId: id, leafId: target, previousLeafId: leaf, kind: "leaf-entry" };
-      else step = { line, entryId: id, leafId: id, previousLeafId: leaf, kind: this.namedParentAt(i) === leaf ? "append" : "branch" };
-      history.push(step);
-      leaf = step.leafId;
-    }
-    return history;
+  get leafHistory(): LeafSteps {
+    this.history.extend(this.slotIds.length);
+    return this.history;
   }
 
   /** pi's path-walk state at `id` if it is known without walking (see context.ts for the fallback). */
