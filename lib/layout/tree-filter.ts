@@ -59,14 +59,17 @@ export interface ModeContext {
 
 /** pi's per-entry test: an assistant message with only tool calls never shows (unless it is the leaf, an error or aborted), then the mode decides. */
 export function passesMode(entry: SessionEntry, mode: TreeFilterMode, context: ModeContext): boolean {
-  const id = entry.id as string;
-  const role = roleOf(entry);
+  return modeAllows(typeOf(entry), roleOf(entry), entry.id as string, () => entry, mode, context);
+}
+
+/** passesMode from the entry's type and role; `read` gives the entry, asked for only for an assistant message. */
+function modeAllows(type: string, role: string | null, id: string, read: () => SessionEntry, mode: TreeFilterMode, context: ModeContext): boolean {
   if (role === "assistant" && id !== context.leafId) {
-    const message = entry.message as { content?: unknown; stopReason?: unknown };
+    const message = read().message as { content?: unknown; stopReason?: unknown };
     const errorOrAborted = !!message.stopReason && message.stopReason !== "stop" && message.stopReason !== "toolUse";
     if (!hasTextContent(message.content) && !errorOrAborted) return false;
   }
-  const settings = SETTINGS_TYPES.has(typeOf(entry));
+  const settings = SETTINGS_TYPES.has(type);
   switch (mode) {
     case "user-only":
       return role === "user";
@@ -81,7 +84,10 @@ export function passesMode(entry: SessionEntry, mode: TreeFilterMode, context: M
   }
 }
 
-/** The filter as a predicate over entry ids; null when it shows everything. */
+/**
+ * The filter as a predicate over entry ids; null when it shows everything. Types and roles come from the tree's
+ * columns: an entry object is read only where pi's rule looks into an assistant message's content.
+ */
 export function visibilityOf(session: Session, filter: TreeFilter): ((id: string) => boolean) | null {
   if (!isFiltering(filter)) return null;
   const tree = session.tree;
@@ -90,12 +96,16 @@ export function visibilityOf(session: Session, filter: TreeFilter): ((id: string
   return (id) => {
     let shown = cache.get(id);
     if (shown === undefined) {
-      const entry = tree.get(id);
-      shown =
-        !!entry &&
-        !filter.hiddenTypes.has(typeOf(entry)) &&
-        !(entry.type === "message" && filter.hiddenRoles.has(roleOf(entry) ?? "(none)")) &&
-        (filter.mode === null || passesMode(entry, filter.mode, context));
+      const slot = tree.slotOf(id);
+      if (slot === -1) shown = false;
+      else {
+        const type = tree.typeAt(slot) ?? "(none)";
+        const role = type === "message" ? (tree.roleAt(slot) ?? null) : null;
+        shown =
+          !filter.hiddenTypes.has(type) &&
+          !(type === "message" && filter.hiddenRoles.has(role ?? "(none)")) &&
+          (filter.mode === null || modeAllows(type, role, id, () => tree.entryAt(slot), filter.mode, context));
+      }
       cache.set(id, shown);
     }
     return shown;
@@ -163,12 +173,12 @@ export function filteredParents(session: Session, filter: TreeFilter): Map<strin
 export function filterChoices(session: Session): { types: [string, number][]; roles: [string, number][] } {
   const types = new Map<string, number>();
   const roles = new Map<string, number>();
-  for (const slot of session.tree.nodeSlots()) {
-    const entry = session.tree.entryAt(slot);
-    const type = typeOf(entry);
+  const tree = session.tree;
+  for (const slot of tree.nodeSlots()) {
+    const type = tree.typeAt(slot) ?? "(none)";
     types.set(type, (types.get(type) ?? 0) + 1);
-    if (entry.type === "message") {
-      const role = roleOf(entry) ?? "(none)";
+    if (type === "message") {
+      const role = tree.roleAt(slot) ?? "(none)";
       roles.set(role, (roles.get(role) ?? 0) + 1);
     }
   }

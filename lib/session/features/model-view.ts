@@ -201,24 +201,13 @@ export function contextSizes(path: TreePath, from = 0): ContextSizes {
   const out = ContextSizes.builder();
   for (let index = from; index < path.length; index++) {
     const type = path.typeAt(index);
-    if (type !== "compaction" && type !== "branch_summary" && type !== "message") continue;
-    const entry = path.at(index)!;
-    if (entry.type === "compaction") {
-      out.push(entry.id, index, 1, typeof entry.tokensBefore === "number" ? entry.tokensBefore : null);
-    } else if (entry.type === "branch_summary") {
-      out.push(entry.id, index, 2, null);
-    } else if (entry.type === "message") {
-      const message = entry.message as { role?: unknown; stopReason?: unknown; usage?: unknown } | undefined;
-      if (
-        message?.role !== "assistant" ||
-        message.stopReason === "aborted" ||
-        message.stopReason === "error" ||
-        typeof message.usage !== "object" ||
-        !message.usage
-      )
-        continue;
-      const tokens = calculateContextTokens(message.usage);
-      if (typeof tokens === "number" && tokens > 0) out.push(entry.id, index, 0, tokens);
+    if (type === "branch_summary") out.push(path.idAt(index)!, index, 2, null);
+    else if (type === "compaction") {
+      const size = path.contextSizeAt(index);
+      out.push(path.idAt(index)!, index, 1, Number.isNaN(size) ? null : size);
+    } else if (type === "message") {
+      const size = path.contextSizeAt(index);
+      if (!Number.isNaN(size)) out.push(path.idAt(index)!, index, 0, size);
     }
   }
   return out.done();

@@ -1,4 +1,5 @@
 import { isObject } from "../json";
+import { calculateContextTokens } from "../rules/coding-agent-0.84/tokens";
 import type { SessionEntry } from "../types";
 import { grown } from "./columns";
 import { Interned } from "./interned";
@@ -17,8 +18,29 @@ export interface NamedModel {
 }
 
 /**
+ * The size of the context an entry reports, as a path's context-size chart reads it: an assistant reply's
+ * context tokens (calculateContextTokens) when pi trusts its usage (not aborted, no error, more than zero),
+ * a compaction's `tokensBefore`; NaN for every other entry, and for a compaction that records no number.
+ */
+export function reportedContextSize(entry: SessionEntry): number {
+  if (entry.type === "compaction") return typeof entry.tokensBefore === "number" ? entry.tokensBefore : NaN;
+  if (entry.type !== "message") return NaN;
+  const message = entry.message as { role?: unknown; stopReason?: unknown; usage?: unknown } | undefined;
+  if (
+    message?.role !== "assistant" ||
+    message.stopReason === "aborted" ||
+    message.stopReason === "error" ||
+    typeof message.usage !== "object" ||
+    !message.usage
+  )
+    return NaN;
+  const tokens: unknown = calculateContextTokens(message.usage);
+  return typeof tokens === "number" && tokens > 0 ? tokens : NaN;
+}
+
+/**
  * What the passes over a whole session ask of every entry, in columns by slot: its type, its message's role,
- * the model it names, where a `leaf` entry moves the cursor. The graph's fold walk, its model marks, the
+ * the model it names, where a `leaf` entry moves the cursor, the context size it reports. The graph's fold walk, its model marks, the
  * segments' summaries and the cursor's history read these for every entry while a session opens; from
  * columns, they need no entry object (a tree reading from a source would make each one again).
  */
@@ -28,6 +50,8 @@ export class EntryShapes {
   private role = new Uint16Array(0);
   /** per slot: -1 for an entry that names no model, else the number of its (provider, model) pair */
   private model = new Int32Array(0);
+  /** per slot: reportedContextSize */
+  private contextSize = new Float64Array(0);
   private readonly strings = new Interned<string>();
   private readonly models = new Interned<NamedModel>();
   /** model pairs by provider, then model: each pair is made once */
@@ -44,6 +68,7 @@ export class EntryShapes {
       this.type = grown(this.type, size);
       this.role = grown(this.role, size);
       this.model = grown(this.model, size, -1);
+      this.contextSize = grown(this.contextSize, size, NaN);
     }
     const type = entry.type;
     this.setString(this.type, this.typeOverflow, slot, type);
@@ -55,6 +80,12 @@ export class EntryShapes {
     else if (message?.role === "assistant") model = this.modelNumber(message.provider, message.model);
     else if (type === "leaf") this.leafTargets.set(slot, typeof entry.targetId === "string" ? entry.targetId : null);
     this.model[slot] = model;
+    this.contextSize[slot] = reportedContextSize(entry);
+  }
+
+  /** reportedContextSize of the entry in `slot`. */
+  contextSizeAt(slot: number): number {
+    return this.contextSize[slot] ?? NaN;
   }
 
   /** The entry's `type`, if a string. */

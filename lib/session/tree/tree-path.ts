@@ -1,4 +1,5 @@
 import type { TreeEntry } from "../types";
+import { reportedContextSize } from "./entry-shapes";
 import type { SessionTree } from "./tree";
 
 /**
@@ -49,6 +50,16 @@ export class TreePath implements Iterable<TreeEntry> {
     }
     const slot = this.slots[i];
     return slot === undefined ? undefined : this.tree!.typeAt(slot);
+  }
+
+  /** The context size the entry at position `i` reports (reportedContextSize): NaN for none, and past either end. */
+  contextSizeAt(i: number): number {
+    if (!this.slots) {
+      const entry = this.given![i];
+      return entry ? reportedContextSize(entry) : NaN;
+    }
+    const slot = this.slots[i];
+    return slot === undefined ? NaN : this.tree!.contextSizeAt(slot);
   }
 
   /** The entries, as a fresh array (callers may change it). */

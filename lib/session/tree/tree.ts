@@ -148,6 +148,11 @@ export class SessionTree {
     this.keptOrder = new Int32Array(Math.max(1, keep)).fill(-1);
   }
 
+  /** Where the tree reads its entries again from, if it keeps only the last ones. */
+  get entrySource(): EntrySource | null {
+    return this.source;
+  }
+
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
   readCutLinesFrom(lines: LineTexts): void {
     this.cutLines = lines;
@@ -434,6 +439,11 @@ export class SessionTree {
   /** The model that a model_change or assistant message in `slot` names; null for every other entry. */
   modelAt(slot: number): NamedModel | null {
     return this.shapes.modelAt(slot);
+  }
+
+  /** The context size the entry in `slot` reports (reportedContextSize), read without the entry object. */
+  contextSizeAt(slot: number): number {
+    return this.shapes.contextSizeAt(slot);
   }
 
   /** Whether the entry in `slot` names itself as its parent (pi lists it as a root but never finishes its walk). */
