@@ -63,6 +63,7 @@ export function startLiveTail(path: string, session: Session, offset: number, si
     if (data.offset !== expected || !(end > expected)) return startOver();
     const previousLeaf = session.leafId;
     if (!session.parser.reopen()) return startOver();
+    session.parser.tree.entrySource?.appendText?.(data.text);
     session.parser.push(data.text);
     session.parser.end();
     expected = end;

@@ -1,6 +1,7 @@
 // Loads a session through parse.worker.ts, telling a LoadSink (the viewer's store) how it goes; the page parses
-// and indexes the light lines as they arrive (long strings cut: lib/session/read/light-lines.ts); content is read
-// again from the file when it is shown (contentSource).
+// and indexes the light lines as they arrive (long strings cut: lib/session/read/light-lines.ts), keeping their
+// bytes for the tree to read entries again from (LightSessionReader.keepLightText); content is read again from
+// the file when it is shown (contentSource).
 // The user-timing measures session:read and session:ready say where a load's time went.
 import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
 import { ElidedLines } from "@/lib/session/read/elided-lines";
@@ -151,17 +152,23 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   let complete = 0;
   /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
   const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
+  /** per slice of lines: the light text as the worker sent it, handed back once read */
+  const handBack = new WeakMap<object, Uint8Array>();
   const readNext = (): void => {
     if (stopped || queue.length === 0) return;
     try {
       const reply = queue[0]!;
       if (reply.type === "lines") {
-        reader ??= new LightSessionReader(contentSource(target, shared, ranged));
+        if (!reader) {
+          reader = new LightSessionReader(contentSource(target, shared, ranged));
+          reader.keepLightText();
+        }
         // the page stays responsive (progress moves, Cancel is heard) while a big file is read, however big the
         // stream's chunks are
         if (reader.pushSome(reply, SLICE_BYTES)) {
           queue.shift();
-          worker.postMessage({ kind: "read", light: reply.light } satisfies ParseRequest, [reply.light.buffer]);
+          const back = handBack.get(reply)!;
+          worker.postMessage({ kind: "read", light: back } satisfies ParseRequest, [back.buffer]);
           sink.progress(reply.done, reply.total);
         }
         if (queue.length) nextTask(readNext);
@@ -216,6 +223,12 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       return sink.shareOpened(reply.manifest);
     }
     if (reply.type === "progress") return sink.progress(reply.done, reply.total);
+    if (reply.type === "lines") {
+      // the tree reads its entries again from the light text, so the page keeps it: a copy of its own size (the
+      // worker's buffer has room to spare), and the worker gets its buffer back for the schema check
+      handBack.set(reply, reply.light);
+      reply.light = reply.light.slice();
+    }
     queue.push(reply);
     if (queue.length === 1) readNext();
   };

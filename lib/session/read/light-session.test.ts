@@ -245,3 +245,35 @@ describe("a session read from light lines answers as the full text does", () => 
     300_000,
   );
 });
+
+describe("a session whose entries are read again from the kept light text answers as the full text does", () => {
+  it.each(cases())(
+    "$name, 8 entry objects kept",
+    async ({ name, text }) => {
+      const full = Session.fromText(text);
+      const bytes = encoder.encode(text);
+      const parser = readLight(bytes, 1 + (text.length % 7919), 1 << 13, undefined, 8);
+      const light = new Session(parser);
+      // a file that reads as light keeps no entry objects but the last few (one whose lines were all left as
+      // written too); the others were indexed again from their full text
+      expect(parser.readsAsLight && parser.tree.entrySource === null, name).toBe(false);
+      await sameAnswers(full, light, name);
+    },
+    300_000,
+  );
+
+  it.each(cases().filter((c) => !c.name.startsWith("generated")))(
+    "$name, read in two parts as a live tail does (the rest given as text after the first read ended)",
+    async ({ name, text }) => {
+      const cut = text.indexOf("\n", Math.floor(text.length / 2)) + 1;
+      if (cut === 0) return;
+      const first = readLight(encoder.encode(text.slice(0, cut)), 1 << 12, 1 << 12, undefined, 8);
+      if (!first.readsAsLight || !first.reopen()) return;
+      first.tree.entrySource!.appendText!(text.slice(cut));
+      first.push(text.slice(cut));
+      first.end();
+      await sameAnswers(Session.fromText(text), new Session(first), name);
+    },
+    300_000,
+  );
+});

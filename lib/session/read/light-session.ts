@@ -3,6 +3,7 @@ import { RangedLines } from "./ranged-lines";
 import type { LineTexts } from "./line-texts";
 import type { EntrySource } from "../tree/entry-source";
 import { LightReader, type LightChunk } from "./light-lines";
+import { LightTextEntries } from "./light-text-entries";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
 
@@ -33,6 +34,21 @@ export class LightSessionReader {
     if (entries) this.parser.tree.readEntriesFrom(entries, keepEntries);
   }
 
+  /** the light text kept for the tree to read its entries again from (keepLightText) */
+  private lightText: LightTextEntries | null = null;
+
+  /**
+   * The tree keeps only its last `keep` entry objects and reads others again from the light text, which is kept
+   * (as bytes, outside the JS heap) instead. Before the first push. A file that does not read as light (v1, v2,
+   * v4) is indexed again from its full text at the end, keeping its entries as before.
+   */
+  keepLightText(keep?: number): LightTextEntries {
+    const source = new LightTextEntries();
+    this.parser.tree.readEntriesFrom(source, keep);
+    this.lightText = source;
+    return source;
+  }
+
   /** Checks each entry line against pi's schemas as it is read (SessionParser.checkSchemaAsRead). Before the first push. */
   checkSchemaAsRead(): void {
     this.parser.checkSchemaAsRead();
@@ -53,6 +69,7 @@ export class LightSessionReader {
   pushSome(chunk: LightChunk, budget: number): boolean {
     if (this.current?.chunk !== chunk) {
       this.lines.add(chunk);
+      this.lightText?.add(chunk.light);
       this.current = { chunk, at: 0 };
     }
     const light = chunk.light;
@@ -83,6 +100,7 @@ export class LightSessionReader {
     const parser = this.parser;
     parser.push(last);
     parser.end();
+    this.lightText?.end(last);
     const texts = this.texts;
     this.texts = null;
     if (this.lines instanceof RangedLines) this.lines.settle();
@@ -109,10 +127,14 @@ function pieceEnd(light: Uint8Array, start: number): number {
   return next === -1 ? light.length : next + 1;
 }
 
-/** Reads a whole file's bytes as the viewer's worker does, in `chunkBytes` slices. */
-export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes, lines?: LineTexts): SessionParser {
+/**
+ * Reads a whole file's bytes as the viewer's worker and page do, in `chunkBytes` slices; `keepEntries`: the
+ * tree keeps that many entry objects and reads the others again from the kept light text (keepLightText).
+ */
+export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes, lines?: LineTexts, keepEntries?: number): SessionParser {
   const reader = new LightReader(minBytes);
   const session = new LightSessionReader(lines);
+  if (keepEntries !== undefined) session.keepLightText(keepEntries);
   for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
     const chunk = reader.push(bytes.subarray(at, at + chunkBytes));
     if (chunk) session.push(chunk);

@@ -9,4 +9,6 @@ import type { SessionEntry } from "../types";
 export interface EntrySource {
   /** The entry in `slot` (its position among entry lines), written on `line` (1-based). */
   entry(slot: number, line: number): SessionEntry;
+  /** Text the parser is given after the first read (a live tail's lines), given here first; a source that cannot take it leaves it out. */
+  appendText?(text: string): void;
 }
