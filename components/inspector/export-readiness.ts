@@ -21,14 +21,14 @@ export function forkProblem(session: Session, id: string, kind: ForkKind = "ca")
       const message = entry?.message as { role?: unknown } | undefined;
       if (kind === "hx-before" && (entry?.type !== "message" || message?.role !== "user")) return `Entry ${id} is not a user message`;
       const from = kind === "hx-at" ? id : typeof entry?.parentId === "string" ? entry.parentId : null;
-      if (from !== null) session.branch(from, "hx");
+      if (from !== null) session.sharedBranch(from, "hx");
       return null;
     } catch (error) {
       return reason(error);
     }
   }
   try {
-    if (session.branch(id, "ca").length === 0) return `Entry ${id} not found`;
+    if (session.sharedBranch(id, "ca").length === 0) return `Entry ${id} not found`;
   } catch (error) {
     return reason(error);
   }
@@ -51,7 +51,7 @@ export function forkProblem(session: Session, id: string, kind: ForkKind = "ca")
 /** null when the transcript (the chosen reader's path) can be written; else why not. */
 export function transcriptProblem(session: Session, id: string): string | null {
   try {
-    return session.branch(id).length === 0 ? `Entry ${id} not found` : null;
+    return session.sharedBranch(id).length === 0 ? `Entry ${id} not found` : null;
   } catch (error) {
     return reason(error);
   }

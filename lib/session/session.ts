@@ -229,16 +229,18 @@ export class Session implements RuleInput {
       const known = checked && line <= checked.lines;
       // a line checked elsewhere is read again only when it has issues (a tree may keep no entry objects)
       if (known && !checked.issues.has(line)) continue;
-      const entry = this.tree.entryAt(slot);
-      if (entry.type === "message" && entry.message == null) continue; // reported already
-      const issues = known ? checked.issues.get(line)! : schemaIssues(entry);
+      // the entry's type and id come from the tree's columns: an entry object is made only where they cannot tell
+      const type = this.tree.typeAt(slot);
+      const entry = known && type !== undefined && (type !== "message" || this.tree.roleAt(slot) !== undefined) ? null : this.tree.entryAt(slot);
+      if (entry?.type === "message" && entry.message == null) continue; // reported already
+      const issues = known ? checked.issues.get(line)! : schemaIssues(entry!);
       if (issues.length)
         out.push({
           line,
           kind: "schema",
           severity: "info",
-          message: `${String(entry.type)} entry differs from what pi writes: ${issues.join("; ")}`,
-          entryId: entry.id,
+          message: `${entry ? String(entry.type) : type} entry differs from what pi writes: ${issues.join("; ")}`,
+          entryId: this.tree.idAt(slot)!,
         });
     }
     this.schemaCache = { rev, value: out };
