@@ -117,6 +117,8 @@ interface SizeResult {
   searchHits: string;
   heapBytes: number;
   heapToFileRatio: number;
+  /** ArrayBuffer backing stores after load (null where the browser does not report them) */
+  bufferBytes: number | null;
   /** pi's export in the same browser */
   pi: PiExportTiming | null;
   /** the same with a bigger JS stack, when the first one overflowed */
@@ -339,7 +341,8 @@ async function measureOurs(
 
     const cdp = await context.newCDPSession(page);
     await cdp.send("HeapProfiler.collectGarbage");
-    const heap = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+    // backingStorageSize: the ArrayBuffers' bytes, outside the JS heap (the kept light text, the index's columns)
+    const heap = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number; backingStorageSize?: number };
     const size = statSync(file).size;
 
     // the deepest entry: the leaf is selected on load; otherwise click its card
@@ -364,6 +367,7 @@ async function measureOurs(
       panFps,
       heapBytes: heap.usedSize,
       heapToFileRatio: heap.usedSize / size,
+      bufferBytes: heap.backingStorageSize ?? null,
     };
   } finally {
     await context.close();
@@ -630,6 +634,7 @@ function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measur
     ["(info) progress bar updates seen", ...results.map((r) => String(r.progressSteps))],
     ["(info) graph cards in the DOM / context rows in the DOM", ...results.map((r) => `${r.graphNodes} / ${r.contextRows}`)],
     ["(info) JS heap after load", ...results.map((r) => fmtBytes(r.heapBytes))],
+    ["(info) ArrayBuffers after load (kept light text, columns)", ...results.map((r) => (r.bufferBytes === null ? "–" : fmtBytes(r.bufferBytes)))],
     [`(info) search "${SEARCH_QUERY}": typed → every hit found`, ...results.map((r) => `${ms(r.searchMs)} (${r.searchHits})`)],
     ["(info) pi's export file", ...results.map((r) => (r.piExportBytes === null ? "–" : fmtBytes(r.piExportBytes)))],
     [
