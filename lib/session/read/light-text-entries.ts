@@ -32,11 +32,6 @@ export class LightTextEntries implements EntrySource {
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private readonly encoder = new TextEncoder();
 
-  /** Bytes of text kept, for the memory report. */
-  get byteLength(): number {
-    return this.size;
-  }
-
   /** Keeps the next bytes of the text (UTF-8), as they are: they must not change afterwards. */
   add(bytes: Uint8Array): void {
     if (bytes.length === 0) return;

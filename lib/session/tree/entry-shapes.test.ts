@@ -4,8 +4,7 @@ import { isObject } from "../json";
 import { Session } from "../session";
 import { listFixtures } from "../testing/golden";
 import type { SessionEntry } from "../types";
-import { calculateContextTokens } from "../rules/coding-agent-0.84/tokens";
-import { EntryShapes } from "./entry-shapes";
+import { EntryShapes, reportedContextSize } from "./entry-shapes";
 
 /** What EntryShapes must say of `entry`, read from the entry itself. */
 function shapeOf(entry: SessionEntry) {
@@ -19,16 +18,8 @@ function shapeOf(entry: SessionEntry) {
     role: typeof message?.role === "string" ? message.role : undefined,
     model,
     leafTarget: entry.type === "leaf" ? (typeof entry.targetId === "string" ? entry.targetId : null) : undefined,
-    contextSize: contextSizeOf(entry, message),
+    contextSize: reportedContextSize(entry),
   };
-}
-
-/** A compaction's tokensBefore; a reply's context tokens where pi trusts its usage (tokens.ts, assistantUsage). */
-function contextSizeOf(entry: SessionEntry, message: Record<string, unknown> | null): number {
-  if (entry.type === "compaction") return typeof entry.tokensBefore === "number" ? entry.tokensBefore : NaN;
-  if (message?.role !== "assistant" || message.stopReason === "aborted" || message.stopReason === "error" || !isObject(message.usage)) return NaN;
-  const tokens: unknown = calculateContextTokens(message.usage);
-  return typeof tokens === "number" && tokens > 0 ? tokens : NaN;
 }
 
 const shapeAt = (shapes: Pick<EntryShapes, "typeAt" | "roleAt" | "modelAt" | "contextSizeAt">, slot: number, leafTarget?: string | null) => ({

@@ -40,9 +40,10 @@ export function reportedContextSize(entry: SessionEntry): number {
 
 /**
  * What the passes over a whole session ask of every entry, in columns by slot: its type, its message's role,
- * the model it names, where a `leaf` entry moves the cursor, the context size it reports. The graph's fold walk, its model marks, the
- * segments' summaries and the cursor's history read these for every entry while a session opens; from
- * columns, they need no entry object (a tree reading from a source would make each one again).
+ * the model it names, where a `leaf` entry moves the cursor, the context size it reports. The graph's fold
+ * walk, its model marks, the segments' summaries, the cursor's history and a path's context sizes read these
+ * for every entry while a session opens; from columns, they need no entry object (a tree reading from a
+ * source would make each one again).
  */
 export class EntryShapes {
   /** per slot: 1 + the type's number among `strings`, NONE, or OVERFLOW */
