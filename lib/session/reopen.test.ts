@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser } from "./index";
+import { fileStats } from "./features/session-stats";
 import { listFixtures } from "./testing/golden";
 import { prng } from "./testing/prng";
 
@@ -22,6 +23,8 @@ function observed(session: Session) {
     reader: session.rulesChoice,
     leafId: session.leafId,
     endsWithNewline: p.endsWithNewline,
+    // kept while entries are added: a step's totals must go on from where the last step left them
+    fileStats: fileStats(session.tree),
   };
 }
 

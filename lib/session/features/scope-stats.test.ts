@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scopeStats } from "./scope-stats";
+import { fileStats, sessionStats } from "./session-stats";
 import { Session } from "..";
-import { FIXTURES_DIR } from "../testing/golden";
+import { FIXTURES_DIR, listFixtures } from "../testing/golden";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- raw JSON lines, read loosely on purpose
 
@@ -97,6 +98,40 @@ describe("scopeStats", () => {
       }
     });
   }
+
+  for (const fixture of listFixtures()) {
+    it(`totals the whole of ${fixture.name} from the tree's running tally as a pass over every entry does`, () => {
+      const session = Session.fromText(readFileSync(fixture.file, "utf8"));
+      expect(fileStats(session.tree)).toEqual(sessionStats(session.tree.entries, session.tree));
+    });
+  }
+
+  it("counts entries whose id is empty, duplicate ids and id-less entries in the whole-file totals as a pass over them does", () => {
+    const line = (o: object) => JSON.stringify(o);
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" }),
+      line({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:05.000Z", message: { role: "user", content: "x" } }),
+      line({ type: "message", id: "", parentId: "a", timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "y" } }),
+      line({ type: "message", id: "", parentId: "a", timestamp: "not a time", message: { role: "user", content: "z" } }),
+      line({ type: "custom", parentId: "a", timestamp: "2026-01-01T00:00:09.000+02:00" }),
+      line({ type: "message", id: "b", parentId: "a", timestamp: "2026-01-01T00:00:03.000Z", message: { role: "user", content: "w" } }),
+      line({
+        type: "message",
+        id: "b",
+        parentId: "",
+        timestamp: "2026-01-01T00:00:03.000Z",
+        message: { role: "assistant", provider: "p", model: "m", content: [], usage: { input: 3, output: 1 } },
+      }),
+      line({ id: "c", parentId: "b", timestamp: 7 }),
+    ].join("\n");
+    const session = Session.fromText(text);
+    const stats = fileStats(session.tree);
+    expect(stats).toEqual(sessionStats(session.tree.entries, session.tree));
+    expect(stats.entries).toBe(7);
+    expect(stats.leaves).toBe(4); // a (its children have no usable id), the two entries with id "", c
+    expect(stats.firstTimestamp).toBe(7); // a number is a time too (ms since 1970), as pi's Date reads it
+    expect(stats.lastTimestamp).toBe("2026-01-01T00:00:05.000Z");
+  });
 
   it("answers again from its cache until the session grows", () => {
     const session = Session.fromText(readFileSync(path.join(FIXTURES_DIR, "ca-tiny.jsonl"), "utf8"));

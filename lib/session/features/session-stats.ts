@@ -1,79 +1,50 @@
-import { isObject, timeOf } from "../json";
 import type { SessionTree } from "../tree/tree";
+import { StatsTally, type StatsTotals } from "../tree/stats-tally";
 import type { SessionEntry } from "../types";
-import { addUsage, entryUsage, ZERO_USAGE, type Usage } from "../usage";
 
-export interface SessionStats {
-  entries: number;
-  /** entries by type; `message` entries are further split in `roles` */
-  types: Record<string, number>;
-  roles: Record<string, number>;
-  toolCalls: Record<string, number>;
-  toolErrors: number;
-  usage: Usage;
-  /** "provider/model" → assistant messages answered by it */
-  models: Record<string, number>;
+export interface SessionStats extends StatsTotals {
   /** entries with more than one child */
   branchPoints: number;
   /** entries without children */
   leaves: number;
-  firstTimestamp: string | null;
-  lastTimestamp: string | null;
-  durationMs: number | null;
 }
 
-const bump = (map: Record<string, number>, key: string) => {
-  map[key] = (map[key] ?? 0) + 1;
-};
+/** Branch points and leaves among entries, by how many children the tree gives each id. */
+class ChildCounts {
+  branchPoints = 0;
+  leaves = 0;
 
-/** Totals over a set of entries (the whole file, or one path). */
-export function sessionStats(entries: Iterable<SessionEntry>, tree?: SessionTree): SessionStats {
-  const out: SessionStats = {
-    entries: 0,
-    types: {},
-    roles: {},
-    toolCalls: {},
-    toolErrors: 0,
-    usage: ZERO_USAGE,
-    models: {},
-    branchPoints: 0,
-    leaves: 0,
-    firstTimestamp: null,
-    lastTimestamp: null,
-    durationMs: null,
-  };
-  let first = Infinity;
-  let last = -Infinity;
-  for (const entry of entries) {
-    out.entries++;
-    bump(out.types, typeof entry.type === "string" ? entry.type : "(none)");
-    out.usage = addUsage(out.usage, entryUsage(entry));
-    const t = timeOf(entry.timestamp);
-    if (!Number.isNaN(t)) {
-      if (t < first) {
-        first = t;
-        out.firstTimestamp = entry.timestamp as string;
-      }
-      if (t > last) {
-        last = t;
-        out.lastTimestamp = entry.timestamp as string;
-      }
-    }
-    if (tree && typeof entry.id === "string") {
-      const kids = tree.children(entry.id).length;
-      if (kids > 1) out.branchPoints++;
-      if (kids === 0) out.leaves++;
-    }
-    const message = entry.message;
-    if (entry.type !== "message" || !isObject(message)) continue;
-    bump(out.roles, typeof message.role === "string" ? message.role : "(none)");
-    if (message.role === "assistant") {
-      bump(out.models, `${String(message.provider)}/${String(message.model)}`);
-      if (Array.isArray(message.content)) {
-        for (const block of message.content) if (isObject(block) && block.type === "toolCall") bump(out.toolCalls, String(block.name));
-      }
-    } else if (message.role === "toolResult" && message.isError === true) out.toolErrors++;
+  constructor(private readonly tree: SessionTree | undefined) {}
+
+  count(id: string, times = 1): void {
+    if (!this.tree) return;
+    const kids = this.tree.children(id).length;
+    if (kids > 1) this.branchPoints += times;
+    if (kids === 0) this.leaves += times;
   }
-  if (out.firstTimestamp !== null) out.durationMs = last - first;
-  return out;
+}
+
+/** Totals over a set of entries (one path, or any other set); the whole file's are fileStats. */
+export function sessionStats(entries: Iterable<SessionEntry>, tree?: SessionTree): SessionStats {
+  const tally = new StatsTally();
+  const kids = new ChildCounts(tree);
+  for (const entry of entries) {
+    tally.add(entry);
+    if (typeof entry.id === "string") kids.count(entry.id);
+  }
+  return { ...tally.totals(), branchPoints: kids.branchPoints, leaves: kids.leaves };
+}
+
+/**
+ * Totals over every entry of the file, as sessionStats over `tree.entries` gives them, from the totals the tree
+ * kept while its entries were added: no entry is made again.
+ */
+export function fileStats(tree: SessionTree): SessionStats {
+  const kids = new ChildCounts(tree);
+  for (let slot = 0; slot < tree.entryCount; slot++) {
+    const id = tree.idAt(slot);
+    if (id !== undefined) kids.count(id);
+  }
+  if (tree.tally.emptyIdEntries) kids.count("", tree.tally.emptyIdEntries);
+  return { ...tree.tally.totals(), branchPoints: kids.branchPoints, leaves: kids.leaves };
 }

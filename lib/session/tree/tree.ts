@@ -4,6 +4,7 @@ import { PathStates } from "./path-states";
 import { grown } from "./columns";
 import { EntryShapes, type NamedModel } from "./entry-shapes";
 import { LeafSteps } from "./leaf-steps";
+import { StatsTally } from "./stats-tally";
 import type { EntrySource } from "./entry-source";
 import { ContentNotReadError, type LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
@@ -83,6 +84,8 @@ export class SessionTree {
   private readonly slots = new Map<string, number>();
   private readonly states = new PathStates();
   private readonly shapes = new EntryShapes();
+  /** totals over every entry added, in file order (what the whole file's stats read) */
+  readonly tally = new StatsTally();
   readonly diagnostics: Diagnostic[] = [];
   private readonly history = new LeafSteps(this);
   /** CA labels: insertion order matters (fork writes them in this order) */
@@ -261,6 +264,7 @@ export class SessionTree {
     this.reserve(slot + 1);
     this.lines[slot] = line;
     this.shapes.set(slot, entry);
+    this.tally.add(entry);
     const named = entry.parentId;
     if (typeof named !== "string") this.parents[slot] = NO_PARENT;
     else if (named === id) this.parents[slot] = SELF_PARENT;
