@@ -8,6 +8,7 @@ import { ElidedLines } from "./elided-lines";
 import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink, type LightChunk } from "./light-lines";
 import { LightSessionReader, readLight } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
+import { sessionSnapshot } from "./session-snapshot";
 import { Session } from "..";
 import { cases, sameAnswers, stretch } from "../testing/light-answers";
 
@@ -273,6 +274,58 @@ describe("a session whose entries are read again from the kept light text answer
       first.push(text.slice(cut));
       first.end();
       await sameAnswers(Session.fromText(text), new Session(first), name);
+    },
+    300_000,
+  );
+});
+
+describe("a session restored from the snapshot of its index answers as the full text does", () => {
+  it.each(cases())(
+    "$name",
+    async ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const chunk = 1 + (text.length % 6007);
+      const built = readLight(bytes, chunk, 1 << 13, undefined, 8);
+      if (!built.readsAsLight) {
+        // v1/v2 files and v4 logs: the server sends them whole, never as light lines with a snapshot
+        expect(() => sessionSnapshot(built), name).toThrow(/read line by line as written/);
+        return;
+      }
+      const snapshot = sessionSnapshot(built);
+      // the lines come again in other chunks: a restored index does not depend on how its text arrives
+      const restored = readLight(bytes, 1 + (text.length % 4001), 1 << 12, undefined, 8, snapshot);
+      await sameAnswers(Session.fromText(text), new Session(restored), name);
+    },
+    300_000,
+  );
+
+  it.each(cases().filter((c) => !c.name.startsWith("e2e") && !c.name.startsWith("generated")))(
+    "$name, from a snapshot that cannot be restored: the kept lines are read instead",
+    async ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const built = readLight(bytes, 1 << 12, 1 << 12, undefined, 8);
+      if (!built.readsAsLight) return;
+      const snapshot = sessionSnapshot(built);
+      const damaged = [snapshot.slice(0, snapshot.length >> 1), snapshot.slice().fill(7, 12, 40)];
+      for (const bad of damaged) await sameAnswers(Session.fromText(text), new Session(readLight(bytes, 1 << 11, 1 << 11, undefined, 8, bad)), name);
+    },
+    300_000,
+  );
+
+  it.each(cases().filter((c) => !c.name.startsWith("generated")))(
+    "$name, restored and then grown as a live tail grows it",
+    async ({ name, text }) => {
+      const cut = text.indexOf("\n", Math.floor(text.length / 2)) + 1;
+      if (cut === 0) return;
+      const head = encoder.encode(text.slice(0, cut));
+      const built = readLight(head, 1 << 12, 1 << 12, undefined, 8);
+      if (!built.readsAsLight) return;
+      const restored = readLight(head, 1 << 11, 1 << 11, undefined, 8, sessionSnapshot(built));
+      if (!restored.reopen()) return;
+      restored.tree.entrySource!.appendText!(text.slice(cut));
+      restored.push(text.slice(cut));
+      restored.end();
+      await sameAnswers(Session.fromText(text), new Session(restored), name);
     },
     300_000,
   );

@@ -6,6 +6,7 @@ import { LightReader, type LightChunk } from "./light-lines";
 import { LightTextEntries } from "./light-text-entries";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
+import { restoreSession } from "./session-snapshot";
 
 /**
  * Builds a session's index from light lines (light-lines.ts) as they come,
@@ -16,7 +17,7 @@ import { SessionParser } from "./parse";
  * the lines' objects, so for those the index is built again from the full text.
  */
 export class LightSessionReader {
-  private readonly parser = new SessionParser();
+  private parser = new SessionParser();
   /** the light text so far, for a file that must be read again in full; null once the header says it need not be */
   private texts: string[] | null = [];
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -46,7 +47,26 @@ export class LightSessionReader {
     const source = new LightTextEntries();
     this.parser.tree.readEntriesFrom(source, keep);
     this.lightText = source;
+    this.keep = keep;
     return source;
+  }
+
+  /** the index to restore at the end instead of parsing the lines (restoreFrom) */
+  private snapshot: Uint8Array | null = null;
+  /** while restoring: the light text of the lines pushed (read after all if the snapshot cannot be restored) */
+  private restoring: Uint8Array[] = [];
+  private keep: number | undefined;
+
+  /**
+   * The light lines pushed are those the index in `snapshot` (sessionSnapshot) was built from: they are kept as
+   * they come, not parsed, and end() restores the index. After keepLightText, before the first push.
+   */
+  restoreFrom(snapshot: Uint8Array): void {
+    if (!this.lightText) throw new Error("LightSessionReader.restoreFrom: the light text must be kept (keepLightText) to restore an index");
+    this.snapshot = snapshot;
+    this.texts = null;
+    // a broken line's error message is read from its bytes (the frames bring them) if the lines must be read after all
+    if (this.lines instanceof RangedLines) this.lines.retainAll();
   }
 
   /** Checks each entry line against pi's schemas as it is read (SessionParser.checkSchemaAsRead). Before the first push. */
@@ -73,17 +93,12 @@ export class LightSessionReader {
       this.current = { chunk, at: 0 };
     }
     const light = chunk.light;
-    const stop = this.current.at + budget;
-    let start = this.current.at;
-    // decoded a few lines at a time: in Chromium a megabyte-long string takes ten times as long to make as
-    // the same text in small strings (a fresh large object, its pages zeroed as they are first written)
-    while (start < light.length && start < stop) {
-      const end = pieceEnd(light, start);
-      const text = this.decoder.decode(light.subarray(start, end));
-      this.texts?.push(text);
-      this.parser.push(text);
-      start = end;
+    if (this.snapshot) {
+      this.restoring.push(light);
+      this.current = null;
+      return true;
     }
+    const start = this.parse(light, this.current.at, this.current.at + budget);
     this.current.at = start;
     if (start < light.length) return false;
     this.current = null;
@@ -95,8 +110,48 @@ export class LightSessionReader {
     return true;
   }
 
+  /** Parses light text from `start` up to `stop` or a little past it (whole pieces); returns where it stopped. */
+  private parse(light: Uint8Array, start: number, stop: number): number {
+    // decoded a few lines at a time: in Chromium a megabyte-long string takes ten times as long to make as
+    // the same text in small strings (a fresh large object, its pages zeroed as they are first written)
+    while (start < light.length && start < stop) {
+      const end = pieceEnd(light, start);
+      const text = this.decoder.decode(light.subarray(start, end));
+      this.texts?.push(text);
+      this.parser.push(text);
+      start = end;
+    }
+    return start;
+  }
+
+  /**
+   * The index from the snapshot; one that cannot be restored (damaged, or kept by other code) costs the time to
+   * read the kept lines, never the session.
+   */
+  private restored(snapshot: Uint8Array): SessionParser | null {
+    try {
+      return restoreSession(snapshot, this.lines, this.lightText!, this.keep);
+    } catch {
+      for (const light of this.restoring) this.parse(light, 0, Infinity);
+      return null;
+    } finally {
+      this.restoring = [];
+    }
+  }
+
   /** `last`: the final line without newline, whole ("" if none). */
   end(last: string): SessionParser {
+    if (this.snapshot) {
+      const snapshot = this.snapshot;
+      this.snapshot = null;
+      const restored = this.restored(snapshot);
+      if (restored) {
+        this.parser = restored;
+        this.lightText!.end(last);
+        if (this.lines instanceof RangedLines) this.lines.settle();
+        return restored;
+      }
+    }
     const parser = this.parser;
     parser.push(last);
     parser.end();
@@ -129,12 +184,21 @@ function pieceEnd(light: Uint8Array, start: number): number {
 
 /**
  * Reads a whole file's bytes as the viewer's worker and page do, in `chunkBytes` slices; `keepEntries`: the
- * tree keeps that many entry objects and reads the others again from the kept light text (keepLightText).
+ * tree keeps that many entry objects and reads the others again from the kept light text (keepLightText);
+ * `snapshot`: the index is restored from it (restoreFrom) instead of being built from the lines.
  */
-export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes, lines?: LineTexts, keepEntries?: number): SessionParser {
+export function readLight(
+  bytes: Uint8Array,
+  chunkBytes = 1 << 20,
+  minBytes = chunkBytes,
+  lines?: LineTexts,
+  keepEntries?: number,
+  snapshot?: Uint8Array,
+): SessionParser {
   const reader = new LightReader(minBytes);
   const session = new LightSessionReader(lines);
-  if (keepEntries !== undefined) session.keepLightText(keepEntries);
+  if (keepEntries !== undefined || snapshot) session.keepLightText(keepEntries);
+  if (snapshot) session.restoreFrom(snapshot);
   for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
     const chunk = reader.push(bytes.subarray(at, at + chunkBytes));
     if (chunk) session.push(chunk);

@@ -88,11 +88,11 @@ export class SessionParser {
 
   push(chunk: string): void {
     if (this.ended) throw new Error("SessionParser: push after end");
-    this.reader.scan(chunk, this.onText);
+    this.reader.scan(chunk, (text) => this.readText(text));
   }
 
   /** The hot path: classify and accept one line of text without building a ReadLine. */
-  private readonly onText = (text: string): void => {
+  private readText(text: string): void {
     if (text.trim() === "") return this.acceptBlank();
     let value: unknown;
     try {
@@ -104,7 +104,7 @@ export class SessionParser {
       return this.acceptInvalid(error instanceof Error ? error.message : String(error), text.charCodeAt(0) === 0xfeff, false);
     }
     this.acceptValue(value, false);
-  };
+  }
 
   /** Feed lines already read elsewhere (a worker splits and JSON-parses; the index is built here). */
   pushLines(lines: readonly ReadLine[]): void {

@@ -102,8 +102,8 @@ export class SessionTree {
   private lastSessionInfo: SessionEntry | null = null;
   /** children of the roots (key null) and of entries with several children, in file order */
   private readonly childLists = new Map<string | null, string[]>();
-  /** context_edit entries by the id they name, in file order */
-  private readonly editsByTarget = new Map<unknown, TreeEntry[]>();
+  /** the slots of context_edit entries, by the id they name, in file order */
+  private readonly editsByTarget = new Map<unknown, number[]>();
   private readonly waitingForParent = new Map<string, string[]>();
   private sortedChildren = new Map<string | null, string[]>();
   private version = 0;
@@ -146,7 +146,8 @@ export class SessionTree {
    * a session larger than memory (the command line reads its file again by byte range). Before the first add.
    */
   readEntriesFrom(source: EntrySource, keep = RECENT_ENTRIES): void {
-    if (this.slotIds.length) throw new Error("SessionTree.readEntriesFrom: entries were added already");
+    // (a tree restored from a snapshot has entries but no entry objects yet: it reads them all from the source)
+    if (this.source || this.kept.length) throw new Error("SessionTree.readEntriesFrom: entries were added already");
     this.source = source;
     this.keptOrder = new Int32Array(Math.max(1, keep)).fill(-1);
   }
@@ -278,9 +279,10 @@ export class SessionTree {
     }
     if (this.cutLines?.isCut(line)) this.cut[slot] = 1;
     if (entry.type === "context_edit") {
+      // by slot, not by object: an object kept here would be the one full() knows only while the tree that read it lives
       const edits = this.editsByTarget.get(entry.targetId);
-      if (edits) edits.push(entry as TreeEntry);
-      else this.editsByTarget.set(entry.targetId, [entry as TreeEntry]);
+      if (edits) edits.push(slot);
+      else this.editsByTarget.set(entry.targetId, [slot]);
     }
     if (!isNonEmptyString(id)) {
       if (!this.source) this.unnamedSlots.set(entry, slot);
@@ -358,7 +360,8 @@ export class SessionTree {
 
   /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
   editsOf(id: string): readonly TreeEntry[] {
-    return this.editsByTarget.get(id) ?? [];
+    const slots = this.editsByTarget.get(id);
+    return slots ? slots.map((slot) => this.entryAt(slot)) : NO_EDITS;
   }
 
   /** The leaf after loading, per reader (spec §6). `null`: before any entry. */
@@ -696,6 +699,7 @@ const FULL_CACHE = 512;
 /** entries a tree that reads them from a source keeps: a context or a screen of cards, and a walk's recent steps */
 const RECENT_ENTRIES = 4096;
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
+const NO_EDITS: readonly TreeEntry[] = Object.freeze([]);
 
 /** ids that a line can only write one way, and that are safe in a RegExp */
 const PLAIN_ID = /^[\w-]+$/;

@@ -1,0 +1,218 @@
+/**
+ * A graph of objects as bytes and back: plain objects and arrays, Maps, Sets, typed arrays, and instances of
+ * the classes it is told about, with shared and cyclic references kept. What an index built from a file is
+ * can be kept and restored without reading the file again; since every field of a known class goes in (but
+ * those named transient), a field added later goes in too, and a value the codec cannot keep (a function, a
+ * WeakMap, an unknown class) is an error when it is written, never a silent loss.
+ *
+ * Layout: "PIOS", u32 format, u32 JSON bytes, the JSON (UTF-8), zeros to a multiple of 8, then each typed
+ * array's bytes at a multiple of 8. In the JSON an object with a "$" key is a tag: r (a reference to the n-th
+ * object or array met, in the order written), u (undefined), n (a number JSON cannot write), o (a plain object
+ * with a "$" key of its own), m (Map), s (Set), t (typed array), c (class instance), x (a transient field, made
+ * fresh where it stood: an instance's fields keep their order, and so V8's shape for it). Little-endian.
+ */
+
+/** A class whose instances go into a snapshot: its fields, but for `transient` ones, made fresh on restore. */
+export interface SnapshotClass {
+  name: string;
+  prototype: object;
+  /** fields left out: on restore each is set to what its function makes (caches, what the reader supplies) */
+  transient?: Readonly<Record<string, () => unknown>>;
+}
+
+export class SnapshotError extends Error {}
+
+const MAGIC = 0x534f4950; // "PIOS"
+const FORMAT = 1;
+const HEAD = 12;
+
+type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+const TYPED: Record<string, new (buffer: ArrayBufferLike, offset: number, length: number) => Typed> = {
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+};
+
+const align8 = (n: number) => (n + 7) & ~7;
+const TRANSIENT = { $: "x" };
+
+/** The graph from `root` as bytes. Throws SnapshotError naming the path of a value it cannot keep. */
+export function encodeSnapshot(root: unknown, classes: readonly SnapshotClass[]): Uint8Array {
+  const byPrototype = new Map(classes.map((c) => [c.prototype, c]));
+  const seen = new Map<object, number>();
+  const blobs: Typed[] = [];
+  let blobBytes = 0;
+
+  const encode = (value: unknown, where: string): unknown => {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return value;
+      case "undefined":
+        return { $: "u" };
+      case "number":
+        if (Object.is(value, -0)) return { $: "n", v: "-0" };
+        return Number.isFinite(value) ? value : { $: "n", v: String(value) };
+      case "object":
+        break;
+      default:
+        throw new SnapshotError(`${where}: a ${typeof value} cannot be kept in a snapshot`);
+    }
+    if (value === null) return null;
+    const ref = seen.get(value);
+    if (ref !== undefined) return { $: "r", i: ref };
+    seen.set(value, seen.size);
+    if (Array.isArray(value)) return value.map((item, i) => encode(item, `${where}[${i}]`));
+    if (ArrayBuffer.isView(value)) {
+      const name = value.constructor.name;
+      if (!(name in TYPED)) throw new SnapshotError(`${where}: a ${name} cannot be kept in a snapshot`);
+      const typed = value as Typed;
+      blobs.push(typed);
+      const at = blobBytes;
+      blobBytes = align8(blobBytes + typed.byteLength);
+      return { $: "t", c: name, o: at, n: typed.length };
+    }
+    if (value instanceof Map) {
+      const k: unknown[] = [];
+      const v: unknown[] = [];
+      for (const [key, item] of value) {
+        k.push(encode(key, `${where} key`));
+        v.push(encode(item, `${where}.get(${String(key)})`));
+      }
+      return { $: "m", k, v };
+    }
+    if (value instanceof Set) return { $: "s", v: Array.from(value, (item) => encode(item, `${where} item`)) };
+    const prototype = Object.getPrototypeOf(value) as object | null;
+    if (prototype === Object.prototype || prototype === null) {
+      const fields = encodeFields(value as Record<string, unknown>, where, undefined);
+      return "$" in fields ? { $: "o", v: fields } : fields;
+    }
+    const known = byPrototype.get(prototype);
+    if (!known) throw new SnapshotError(`${where}: an instance of ${String((value as object).constructor?.name)} cannot be kept in a snapshot`);
+    return { $: "c", c: known.name, v: encodeFields(value as Record<string, unknown>, `${where}.${known.name}`, known.transient) };
+  };
+
+  const encodeFields = (value: Record<string, unknown>, where: string, transient: SnapshotClass["transient"]) => {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      out[key] = transient && key in transient ? TRANSIENT : encode(value[key], `${where}.${key}`);
+    }
+    return out;
+  };
+
+  const json = new TextEncoder().encode(JSON.stringify(encode(root, "root")));
+  const base = align8(HEAD + json.byteLength);
+  const out = new Uint8Array(base + blobBytes);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, FORMAT, true);
+  view.setUint32(8, json.byteLength, true);
+  out.set(json, HEAD);
+  let at = base;
+  for (const blob of blobs) {
+    out.set(new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength), at);
+    at = align8(at + blob.byteLength);
+  }
+  return out;
+}
+
+/** The JSON part of a snapshot: its structure and every value but the typed arrays' elements. */
+export function snapshotJson(bytes: Uint8Array): string {
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+  return new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length));
+}
+
+/** The graph `encodeSnapshot` wrote. Typed arrays are copies (they do not keep `bytes` alive). */
+export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClass[]): unknown {
+  if (bytes.byteLength < HEAD) throw new SnapshotError("the snapshot is too short");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw new SnapshotError("not a snapshot");
+  if (view.getUint32(4, true) !== FORMAT) throw new SnapshotError(`snapshot format ${view.getUint32(4, true)}, not ${FORMAT}`);
+  const length = view.getUint32(8, true);
+  if (HEAD + length > bytes.byteLength) throw new SnapshotError("the snapshot is cut short");
+  const tree: unknown = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length)));
+  const base = align8(HEAD + length);
+  const byName = new Map(classes.map((c) => [c.name, c]));
+  const made: unknown[] = [];
+
+  const decode = (value: unknown): unknown => {
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      made.push(out);
+      for (const item of value) out.push(typeof item === "object" && item !== null ? decode(item) : item);
+      return out;
+    }
+    const tagged = value as Record<string, unknown>;
+    if (!("$" in tagged)) return decodeFields(tagged, {});
+    switch (tagged.$) {
+      case "r": {
+        const i = tagged.i as number;
+        if (!(i < made.length)) throw new SnapshotError(`reference to object ${i} before it was made`);
+        return made[i];
+      }
+      case "u":
+        return undefined;
+      case "n":
+        return Number(tagged.v);
+      case "o":
+        return decodeFields(tagged.v as Record<string, unknown>, {});
+      case "m": {
+        const map = new Map<unknown, unknown>();
+        made.push(map);
+        const keys = tagged.k as unknown[];
+        const values = tagged.v as unknown[];
+        for (let i = 0; i < keys.length; i++) map.set(decode(keys[i]), decode(values[i]));
+        return map;
+      }
+      case "s": {
+        const set = new Set<unknown>();
+        made.push(set);
+        for (const item of tagged.v as unknown[]) set.add(decode(item));
+        return set;
+      }
+      case "t": {
+        const make = TYPED[tagged.c as string];
+        if (!make) throw new SnapshotError(`unknown typed array ${String(tagged.c)}`);
+        const n = tagged.n as number;
+        const from = bytes.byteOffset + base + (tagged.o as number);
+        const size = n * (make as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+        if (base + (tagged.o as number) + size > bytes.byteLength) throw new SnapshotError("a typed array runs past the snapshot's end");
+        const copy = new Uint8Array(size);
+        copy.set(new Uint8Array(bytes.buffer, from, size));
+        const typed = new make(copy.buffer, 0, n);
+        made.push(typed);
+        return typed;
+      }
+      case "c": {
+        const known = byName.get(tagged.c as string);
+        if (!known) throw new SnapshotError(`unknown class ${String(tagged.c)}`);
+        return decodeFields(tagged.v as Record<string, unknown>, Object.create(known.prototype) as Record<string, unknown>, known);
+      }
+      default:
+        throw new SnapshotError(`unknown tag ${String(tagged.$)}`);
+    }
+  };
+
+  const decodeFields = (fields: Record<string, unknown>, into: Record<string, unknown>, known?: SnapshotClass) => {
+    made.push(into);
+    for (const key of Object.keys(fields)) {
+      const item = fields[key];
+      if (typeof item !== "object" || item === null) into[key] = item;
+      else if ((item as { $?: unknown }).$ !== "x") into[key] = decode(item);
+      else {
+        const make = known?.transient?.[key];
+        if (!make) throw new SnapshotError(`${known?.name ?? "an object"}.${key} is not a transient field`);
+        into[key] = make();
+      }
+    }
+    return into;
+  };
+
+  return decode(tree);
+}

@@ -1,0 +1,67 @@
+import { EntryShapes } from "../tree/entry-shapes";
+import type { EntrySource } from "../tree/entry-source";
+import { Interned } from "../tree/interned";
+import { LeafSteps } from "../tree/leaf-steps";
+import { PathStates } from "../tree/path-states";
+import { StatsTally } from "../tree/stats-tally";
+import { SessionTree } from "../tree/tree";
+import { FormatEvidence } from "../rules/format-evidence";
+import type { LineTexts } from "./line-texts";
+import { LineReader } from "./lines";
+import { decodeSnapshot, encodeSnapshot, SnapshotError, type SnapshotClass } from "./object-snapshot";
+import { SessionParser } from "./parse";
+
+/**
+ * What a session's index is made of. Caches and what the reader supplies (where content and entries are read
+ * again from) are left out and made fresh: a restored index reads them from the reader that restores it.
+ */
+export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
+  { name: "SessionParser", prototype: SessionParser.prototype, transient: { cutLines: () => null, accounted: () => null } },
+  {
+    name: "SessionTree",
+    prototype: SessionTree.prototype,
+    transient: {
+      source: () => null,
+      recent: () => new Map(),
+      keptOrder: () => new Int32Array(0),
+      keptAt: () => 0,
+      handedOut: () => new WeakMap(),
+      unnamedSlots: () => new WeakMap(),
+      cutLines: () => null,
+      fullCache: () => new Map(),
+      lightReads: () => null,
+      sortedChildren: () => new Map(),
+    },
+  },
+  { name: "PathStates", prototype: PathStates.prototype },
+  { name: "EntryShapes", prototype: EntryShapes.prototype },
+  { name: "Interned", prototype: Interned.prototype },
+  { name: "LeafSteps", prototype: LeafSteps.prototype },
+  { name: "StatsTally", prototype: StatsTally.prototype },
+  { name: "FormatEvidence", prototype: FormatEvidence.prototype },
+  { name: "LineReader", prototype: LineReader.prototype },
+];
+
+/**
+ * The index a LightSessionReader built with keepLightText (its tree reads its entries again from the light
+ * text), as bytes: restoreSession makes the same index from them without parsing a line. The server keeps one
+ * beside a library file's light index, so a session opened again is shown without being read again.
+ */
+export function sessionSnapshot(parser: SessionParser): Uint8Array {
+  // (a v1/v2 file is migrated whole and a v4 log keeps its own records: the server sends those whole, not as light lines)
+  if (!parser.readsAsLight) throw new SnapshotError("only the index of a file read line by line as written (v3) is kept as a snapshot");
+  if (!parser.tree.entrySource) throw new SnapshotError("only an index whose tree reads its entries again from a source is kept as a snapshot");
+  return encodeSnapshot(parser, SNAPSHOT_CLASSES);
+}
+
+/**
+ * The index sessionSnapshot kept, reading content from `lines` and entries from `entries` (what the reader that
+ * made it had, made again from the same light lines).
+ */
+export function restoreSession(bytes: Uint8Array, lines: LineTexts, entries: EntrySource, keepEntries?: number): SessionParser {
+  const parser = decodeSnapshot(bytes, SNAPSHOT_CLASSES);
+  if (!(parser instanceof SessionParser)) throw new SnapshotError("the snapshot does not hold a session's index");
+  parser.readCutLinesFrom(lines);
+  parser.tree.readEntriesFrom(entries, keepEntries);
+  return parser;
+}
