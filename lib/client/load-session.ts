@@ -1,7 +1,8 @@
 // Loads a session through parse.worker.ts, telling a LoadSink (the viewer's store) how it goes; the page parses
 // and indexes the light lines as they arrive (long strings cut: lib/session/read/light-lines.ts), keeping their
-// bytes for the tree to read entries again from (LightSessionReader.keepLightText); content is read again from
-// the file when it is shown (contentSource).
+// bytes for the tree to read entries again from (LightSessionReader.keepLightText), or restores the index from
+// the snapshot the server kept of it (a library file opened before); content is read again from the file when it
+// is shown (contentSource).
 // The user-timing measures session:read and session:ready say where a load's time went.
 import { Session, type SchemaChecked, type SessionParser } from "@/lib/session";
 import { ElidedLines } from "@/lib/session/read/elided-lines";
@@ -223,6 +224,13 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       return sink.shareOpened(reply.manifest);
     }
     if (reply.type === "progress") return sink.progress(reply.done, reply.total);
+    if (reply.type === "snapshot") {
+      // the server kept the index these lines make: they are kept as they come, and the index restored at the end
+      reader = new LightSessionReader(contentSource(target, shared, ranged));
+      reader.keepLightText();
+      reader.restoreFrom(reply.snapshot);
+      return;
+    }
     if (reply.type === "lines") {
       // the tree reads its entries again from the light text, so the page keeps it: a copy of its own size (the
       // worker's buffer has room to spare), and the worker gets its buffer back for the schema check

@@ -46,6 +46,11 @@ export type ParseReply =
    * and where each such line sits in them (lib/session LightChunk), all transferred
    */
   | { type: "lines"; light: Uint8Array; raws: Uint8Array[]; cut: Int32Array; offsets: Float64Array; done: number; total: number }
+  /**
+   * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts);
+   * the page keeps the lines as they come and restores the index at the end instead of reading them
+   */
+  | { type: "snapshot"; snapshot: Uint8Array }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

@@ -184,6 +184,7 @@ async function readLightIndex(url: string): Promise<boolean> {
     if (done) break;
     for (const frame of frames.push(value)) {
       if (frame.type === "lines") reading.lines(frame.chunk);
+      else if (frame.type === "snapshot") scope.postMessage({ type: "snapshot", snapshot: frame.snapshot }, [frame.snapshot.buffer]);
       else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
     }
   }

@@ -1,6 +1,6 @@
 // The light index route: made while a library file is sent the first time, kept by the file's path, size, mtime and
 // inode, made again once the file changed; refused (409) for files the page reads whole; the same path checks as raw.
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -12,6 +12,7 @@ import { LightFrameReader } from "../session/read/light-frames";
 import { LightSessionReader } from "../session/read/light-session";
 import { RangedLines } from "../session/read/ranged-lines";
 import { generateSession } from "../../bench/generate";
+import { sameAnswers } from "../session/testing/light-answers";
 
 let root: string;
 let dir: string;
@@ -38,17 +39,26 @@ afterAll(() => {
 
 const get = (rel: string) => GET(new NextRequest(`http://127.0.0.1/api/sessions/light?path=${encodeURIComponent(rel)}`));
 
-/** The session the page builds from a light index response, its content read from `text`. */
-async function read(response: Response, text: string): Promise<{ session: Session; bytes: Uint8Array }> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
+/**
+ * The session the page builds from a light index response, its content read from `text`: from the snapshot when
+ * one came first (then `bytes` are the frames after it).
+ */
+async function read(response: Response, text: string): Promise<{ session: Session; bytes: Uint8Array; restored: boolean }> {
+  let bytes = new Uint8Array(await response.arrayBuffer());
   const file = new TextEncoder().encode(text);
   const reader = new LightSessionReader(new RangedLines(async (start, end) => file.slice(start, end)));
+  reader.keepLightText();
   let session: Session | null = null;
+  let restored = false;
   for (const frame of new LightFrameReader().push(bytes)) {
-    if (frame.type === "lines") reader.push(frame.chunk);
+    if (frame.type === "snapshot") {
+      reader.restoreFrom(frame.snapshot);
+      restored = true;
+      bytes = bytes.subarray(5 + frame.snapshot.byteLength);
+    } else if (frame.type === "lines") reader.push(frame.chunk);
     else session = new Session(reader.end(new TextDecoder().decode(frame.last)));
   }
-  return { session: session!, bytes };
+  return { session: session!, bytes, restored };
 }
 
 describe("GET /api/sessions/light", () => {
@@ -62,9 +72,41 @@ describe("GET /api/sessions/light", () => {
     expect(made.session.leafId).toBe(whole.leafId);
     expect(made.session.tree.entries.map((e) => e.id)).toEqual(whole.tree.entries.map((e) => e.id));
     expect(made.bytes.length).toBeLessThan(Buffer.byteLength(TEXT));
+    expect(made.restored).toBe(false);
+    // the snapshot of the index, made once the index was kept, goes first; the frames after it are the same
     const second = await get("--w--/s.jsonl");
     expect(second.headers.get("x-light-index")).toBe("kept");
-    expect((await read(second, TEXT)).bytes).toEqual(made.bytes);
+    expect(second.headers.get("x-index-snapshot")).toBe("sent");
+    const kept = await read(second, TEXT);
+    expect(kept.restored).toBe(true);
+    expect(kept.bytes).toEqual(made.bytes);
+    // (the same reader as the first read: content from the file by range)
+    await sameAnswers(made.session, kept.session, "restored from the server's snapshot");
+  });
+
+  it("sends no snapshot made from another state of the file or by other code, and makes it again", async () => {
+    const light = path.join(root, "cache", "light");
+    const snap = path.join(
+      light,
+      readdirSync(light).find((f) => f.endsWith(".snap"))!,
+    );
+    const good = readFileSync(snap);
+    for (const [what, from, to] of [
+      ["the file's size", '"size":', '"size":1'],
+      ["the code's layout", '"layout":"', '"layout":"0'],
+    ] as const) {
+      writeFileSync(snap, Buffer.from(good.toString("latin1").replace(from, to), "latin1"));
+      const response = await get("--w--/s.jsonl");
+      expect(response.headers.get("x-index-snapshot"), what).toBe("none");
+      const { session, restored } = await read(response, TEXT);
+      expect(restored).toBe(false);
+      expect(session.tree.entries.map((e) => e.id)).toEqual(Session.fromText(TEXT).tree.entries.map((e) => e.id));
+      // made again for the next open
+      const again = await get("--w--/s.jsonl");
+      expect(again.headers.get("x-index-snapshot"), what).toBe("sent");
+      await again.arrayBuffer();
+      expect(readFileSync(snap)).toEqual(good);
+    }
   });
 
   it("goes on from where it ended once pi appended to the file, a half-written last line included", async () => {
@@ -87,7 +129,11 @@ describe("GET /api/sessions/light", () => {
     expect(session.diagnostics()).toEqual(whole.diagnostics());
     const again = await get("--w--/s.jsonl");
     expect(again.headers.get("x-light-index")).toBe("kept");
-    expect((await read(again, text)).bytes).toEqual(bytes);
+    const restored = await read(again, text);
+    expect(restored.restored).toBe(true);
+    expect(restored.bytes).toEqual(bytes);
+    expect(restored.session.diagnostics()).toEqual(whole.diagnostics());
+    expect(restored.session.tree.get("zz000001")?.label).toBe("late");
   });
 
   it("makes it anew when the file was rewritten rather than appended to, at its start or its end", async () => {

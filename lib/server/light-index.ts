@@ -7,7 +7,8 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { endFrame, LightFormatCheck, LightFrameWriter } from "../session/read/light-frames";
+import { endFrame, LightFormatCheck, LightFrameWriter, snapshotFrame } from "../session/read/light-frames";
+import { buildSnapshot, keptSnapshot } from "./index-snapshot";
 import { LightReader, type LightChunk } from "../session/read/light-lines";
 import { libraryRoot } from "./library";
 import { maxFileBytes } from "./limits";
@@ -48,9 +49,17 @@ const FORMAT = 2;
 const TAIL = 4096;
 const CONTENT_TYPE = "application/x-pi-light-index";
 
-function cachePaths(dir: string, file: string): { data: string; meta: string } {
+interface CachePaths {
+  data: string;
+  meta: string;
+  /** the snapshot of the index the data makes (index-snapshot.ts) */
+  snap: string;
+}
+
+function cachePaths(dir: string, file: string): CachePaths {
   const key = createHash("sha256").update(file).digest("hex").slice(0, 32);
-  return { data: path.join(dir, "light", `${key}.bin`), meta: path.join(dir, "light", `${key}.json`) };
+  const at = (ext: string) => path.join(dir, "light", `${key}.${ext}`);
+  return { data: at("bin"), meta: at("json"), snap: at("snap") };
 }
 
 /** A file pi appended to since (same inode, longer): its kept index may go on where it ended (see tailOf). */
@@ -99,7 +108,9 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
         // used now: the last to be dropped when the cache is over its budget
         const now = new Date();
         await utimes(where.meta, now, now).catch(() => undefined);
-        return new Response(streamOf(kept), { headers: { ...headers, "x-light-index": "kept" } });
+        const snapshot = await keptSnapshot(where.snap, where.data, meta!);
+        const body = snapshot ? startingWith(snapshotFrame(snapshot), streamOf(kept)) : streamOf(kept);
+        return new Response(body, { headers: { ...headers, "x-light-index": "kept", "x-index-snapshot": snapshot ? "sent" : "none" } });
       }
     }
     if (grown(meta, resolved)) {
@@ -118,6 +129,26 @@ async function openKept(file: string): Promise<FileHandle | null> {
   } catch {
     return null;
   }
+}
+
+/** `first`, then the stream's bytes. */
+function startingWith(first: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = rest.getReader();
+  let sentFirst = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentFirst) {
+        sentFirst = true;
+        return controller.enqueue(first);
+      }
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** The file's bytes, or its first `end` bytes. */
@@ -140,7 +171,7 @@ function streamOf(handle: FileHandle, end?: number): ReadableStream<Uint8Array> 
   });
 }
 
-async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string; meta: string }, headers: Record<string, string>): Promise<Response> {
+async function madeAndKept(resolved: ResolvedSessionFile, where: CachePaths, headers: Record<string, string>): Promise<Response> {
   const handle = await openSessionFile(resolved);
   return indexed(resolved, where, headers, handle, null);
 }
@@ -149,12 +180,7 @@ async function madeAndKept(resolved: ResolvedSessionFile, where: { data: string;
  * The kept index of a file that grew, then the frames of what was added: read from the byte after the last
  * newline it had, its lines numbered on. Null when the bytes at either end of what was indexed changed (not an append).
  */
-async function extendedAndKept(
-  resolved: ResolvedSessionFile,
-  where: { data: string; meta: string },
-  headers: Record<string, string>,
-  meta: LightMeta,
-): Promise<Response | null> {
+async function extendedAndKept(resolved: ResolvedSessionFile, where: CachePaths, headers: Record<string, string>, meta: LightMeta): Promise<Response | null> {
   const handle = await openSessionFile(resolved);
   const kept = await openKept(where.data);
   if (!kept || (await tailOf(handle, meta.complete)) !== meta.tail) {
@@ -172,7 +198,7 @@ async function extendedAndKept(
  */
 async function indexed(
   resolved: ResolvedSessionFile,
-  where: { data: string; meta: string },
+  where: CachePaths,
   headers: Record<string, string>,
   handle: FileHandle,
   from: { meta: LightMeta; kept: FileHandle } | null,
@@ -254,6 +280,8 @@ async function indexed(
         await rename(temp, where.data);
         await writeFile(where.meta, JSON.stringify(meta));
         await pruneKept(path.dirname(where.data), cacheBudget());
+        // for the next open: made now, while the page that asked reads these lines itself
+        void buildSnapshot(where.snap, where.data, meta);
       } catch {
         await rm(temp, { force: true }).catch(() => undefined);
       }
@@ -308,7 +336,7 @@ const END_MARK = new Uint8Array(0);
  * ones until the rest fit in `budget` bytes. Run after an index is kept: the cache never grows past the budget by more than one index.
  */
 export async function pruneKept(lightDir: string, budget: number): Promise<void> {
-  const kept: { data: string; meta: string; bytes: number; used: number }[] = [];
+  const kept: { data: string; meta: string; snap: string; bytes: number; used: number }[] = [];
   for (const name of await readdir(lightDir)) {
     // an index left half made by a server that stopped meanwhile
     if (name.endsWith(".tmp")) {
@@ -318,18 +346,24 @@ export async function pruneKept(lightDir: string, budget: number): Promise<void>
     if (!name.endsWith(".json")) continue;
     const metaPath = path.join(lightDir, name);
     const data = metaPath.replace(/\.json$/, ".bin");
-    const [meta, metaStat, dataStat] = await Promise.all([readMeta(metaPath), stat(metaPath).catch(() => null), stat(data).catch(() => null)]);
+    const snap = metaPath.replace(/\.json$/, ".snap");
+    const [meta, metaStat, dataStat, snapStat] = await Promise.all([
+      readMeta(metaPath),
+      stat(metaPath).catch(() => null),
+      stat(data).catch(() => null),
+      stat(snap).catch(() => null),
+    ]);
     const source = meta ? await stat(meta.file).catch(() => null) : null;
     if (!meta || !metaStat || !dataStat || !source) {
-      await Promise.all([rm(metaPath, { force: true }), rm(data, { force: true })]);
+      await Promise.all([rm(metaPath, { force: true }), rm(data, { force: true }), rm(snap, { force: true })]);
       continue;
     }
-    kept.push({ data, meta: metaPath, bytes: dataStat.size, used: metaStat.mtimeMs });
+    kept.push({ data, meta: metaPath, snap, bytes: dataStat.size + (snapStat?.size ?? 0), used: metaStat.mtimeMs });
   }
   kept.sort((a, b) => b.used - a.used);
   let total = 0;
   for (const k of kept) {
     total += k.bytes;
-    if (total > budget) await Promise.all([rm(k.meta, { force: true }), rm(k.data, { force: true })]);
+    if (total > budget) await Promise.all([rm(k.meta, { force: true }), rm(k.data, { force: true }), rm(k.snap, { force: true })]);
   }
 }

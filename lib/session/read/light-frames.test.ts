@@ -45,7 +45,7 @@ function sessionOf(frames: Uint8Array, piece: number, bytes: Uint8Array): { sess
   for (let at = 0; at < frames.length; at += piece) {
     for (const frame of frameReader.push(frames.subarray(at, at + piece))) {
       if (frame.type === "lines") reader.push(frame.chunk);
-      else {
+      else if (frame.type === "end") {
         session = new Session(reader.end(decoder.decode(frame.last)));
         complete = frame.complete;
         expect(frame.total).toBe(bytes.length);

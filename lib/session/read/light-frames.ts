@@ -15,14 +15,17 @@ import { SessionParser } from "./parse";
  * bytes, f64 file bytes read so far, per changed line i32 line, f64 offset,
  * i32 length, u8 form, i32 start in the kept bytes or -1, then the kept bytes
  * and the light bytes; end (2): f64 complete, f64 total, u32 bytes of the
- * final line, and it. Little-endian.
+ * final line, and it; snapshot (3, only first): u32 bytes, and the snapshot of
+ * the index built from the frames that follow (session-snapshot.ts). Little-endian.
  */
 
 const LINES = 1;
 const END = 2;
+const SNAPSHOT = 3;
 const LINES_HEAD = 1 + 4 + 4 + 4 + 8;
 const CHANGED = 4 + 8 + 4 + 1 + 4;
 const END_HEAD = 1 + 8 + 8 + 4;
+const SNAPSHOT_HEAD = 1 + 4;
 
 /**
  * A LightChunk as a frame. `keep(k)` says whether the k-th changed line's bytes
@@ -72,7 +75,19 @@ export function endFrame(last: Uint8Array, complete: number, total: number): Uin
   return out;
 }
 
+/** The frame that goes first when the server has the snapshot of the index the other frames make. */
+export function snapshotFrame(snapshot: Uint8Array): Uint8Array {
+  const out = new Uint8Array(SNAPSHOT_HEAD + snapshot.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint8(0, SNAPSHOT);
+  view.setUint32(1, snapshot.byteLength, true);
+  out.set(snapshot, SNAPSHOT_HEAD);
+  return out;
+}
+
 export type LightFrame =
+  /** the snapshot of the index the frames that follow make (restore it instead of reading them: restoreFrom) */
+  | { type: "snapshot"; snapshot: Uint8Array }
   /** a LightChunk: a changed line whose bytes did not come has -1 for its raw (read it from the file) */
   | { type: "lines"; chunk: LightChunk }
   /** the final line without newline, as bytes; the bytes up to the last newline; the file's bytes */
@@ -83,6 +98,7 @@ export class LightFrameReader {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private ended = false;
+  private frames = 0;
 
   /** The frames completed by `bytes`. Throws on bytes that are not frames. */
   push(bytes: Uint8Array): LightFrame[] {
@@ -96,6 +112,7 @@ export class LightFrameReader {
       if (size === null || size > this.pendingBytes) return out;
       const frame = this.take(size);
       out.push(this.decode(frame));
+      this.frames++;
     }
   }
 
@@ -108,12 +125,13 @@ export class LightFrameReader {
   private nextSize(): number | null {
     if (this.pendingBytes === 0) return null;
     const kind = this.pending[0]![0];
-    const headSize = kind === LINES ? LINES_HEAD : kind === END ? END_HEAD : -1;
+    const headSize = kind === LINES ? LINES_HEAD : kind === END ? END_HEAD : kind === SNAPSHOT && this.frames === 0 ? SNAPSHOT_HEAD : -1;
     if (headSize === -1 || this.ended) throw new Error("the server's light index is damaged: a frame of unknown kind");
     if (this.pendingBytes < headSize) return null;
     const head = this.peek(headSize);
     const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
     if (kind === END) return END_HEAD + view.getUint32(17, true);
+    if (kind === SNAPSHOT) return SNAPSHOT_HEAD + view.getUint32(1, true);
     return LINES_HEAD + view.getUint32(5, true) * CHANGED + view.getUint32(9, true) + view.getUint32(1, true);
   }
 
@@ -149,6 +167,7 @@ export class LightFrameReader {
 
   private decode(frame: Uint8Array): LightFrame {
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    if (frame[0] === SNAPSHOT) return { type: "snapshot", snapshot: frame.subarray(SNAPSHOT_HEAD) };
     if (frame[0] === END) {
       this.ended = true;
       return { type: "end", complete: view.getFloat64(1, true), total: view.getFloat64(9, true), last: frame.subarray(END_HEAD) };

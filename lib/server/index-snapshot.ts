@@ -1,0 +1,105 @@
+// The snapshot of a library file's index (lib/session/read/session-snapshot.ts), made by the server from the light
+// index it keeps (light-index.ts) once that is complete, and sent first the next time the file is opened: the page
+// keeps the light lines as they come and restores the index instead of parsing every line. Kept beside the light
+// index, stamped with what it was made from (the file's size, mtime and inode, where the end frame starts) and
+// with the code that made it: a file that changed, or a server that was upgraded, makes it again.
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { LightFrameReader } from "../session/read/light-frames";
+import { LightSessionReader } from "../session/read/light-session";
+import { RangedLines } from "../session/read/ranged-lines";
+import { sessionSnapshot } from "../session/read/session-snapshot";
+import { snapshotLayout } from "../session/read/snapshot-layout";
+
+/** The kept light index a snapshot is made from: its file as it was then, and where its end frame starts. */
+export interface IndexStamp {
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+  endAt: number;
+}
+
+let layout: string | null = null;
+
+/** The code's snapshot layout, hashed (computed once per process). */
+function layoutKey(): string {
+  return (layout ??= createHash("sha256").update(snapshotLayout()).digest("hex"));
+}
+
+const stampOf = (index: IndexStamp) =>
+  JSON.stringify({ layout: layoutKey(), size: index.size, mtimeMs: index.mtimeMs, dev: index.dev, ino: index.ino, endAt: index.endAt });
+
+/** builds under way, by snapshot path */
+const building = new Map<string, Promise<void>>();
+
+/**
+ * The kept snapshot of the index `index` describes, once any build of it under way has ended; null when there is
+ * none made from that index by this code (then one is made for next time, unless `make` is false).
+ */
+export async function keptSnapshot(snap: string, data: string, index: IndexStamp, make = true): Promise<Uint8Array | null> {
+  await building.get(snap);
+  const kept = await readStamped(snap, stampOf(index));
+  if (!kept && make) void buildSnapshot(snap, data, index);
+  return kept;
+}
+
+async function readStamped(snap: string, stamp: string): Promise<Uint8Array | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(snap);
+  } catch {
+    return null;
+  }
+  if (bytes.byteLength < 4) return null;
+  const length = bytes.readUInt32LE(0);
+  if (4 + length > bytes.byteLength || bytes.toString("utf8", 4, 4 + length) !== stamp) return null;
+  return new Uint8Array(bytes.buffer, bytes.byteOffset + 4 + length, bytes.byteLength - 4 - length);
+}
+
+/**
+ * Makes the snapshot of the kept light index `data` in the background (one build per file at a time); its
+ * reading yields to the server's other work between stream chunks. Best effort: a snapshot that cannot be made
+ * or kept only means the page reads the lines itself.
+ */
+export function buildSnapshot(snap: string, data: string, index: IndexStamp): Promise<void> {
+  const under = building.get(snap);
+  if (under) return under;
+  const build = made(snap, data, index)
+    .catch(() => undefined)
+    .finally(() => building.delete(snap));
+  building.set(snap, build);
+  return build;
+}
+
+async function made(snap: string, data: string, index: IndexStamp): Promise<void> {
+  // the frames bring the bytes of every line whose error message the reader needs; nothing else is read from the file
+  const lines = new RangedLines(() => Promise.reject(new Error("a snapshot is made from the light index alone")));
+  const reader = new LightSessionReader(lines);
+  reader.keepLightText();
+  const frames = new LightFrameReader();
+  let last: string | null = null;
+  for await (const piece of createReadStream(data, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (const frame of frames.push(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength))) {
+      if (frame.type === "lines") reader.push(frame.chunk);
+      else if (frame.type === "end") last = new TextDecoder("utf-8", { ignoreBOM: true }).decode(frame.last);
+    }
+    // a big file's index is read over many turns of the event loop, not in one
+    await new Promise((done) => setImmediate(done));
+  }
+  if (last === null) return;
+  const parser = reader.end(last);
+  if (!parser.readsAsLight) return;
+  const snapshot = sessionSnapshot(parser);
+  const stamp = Buffer.from(stampOf(index));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(stamp.byteLength, 0);
+  const temp = `${snap}.${randomUUID()}.tmp`;
+  try {
+    await writeFile(temp, [head, stamp, snapshot]);
+    await rename(temp, snap);
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
