@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeSnapshot, encodeSnapshot, SnapshotError, type SnapshotClass } from "./object-snapshot";
+import { decodeSnapshot, encodeSnapshot, SnapshotError, snapshotJson, type SnapshotClass } from "./object-snapshot";
 
 class Node {
   children: Node[] = [];
@@ -63,6 +63,30 @@ describe("object snapshots", () => {
     expect(Object.keys(back.root)).toEqual(Object.keys(root));
     // a transient field is made fresh, not read from the snapshot
     expect([...back.root.cache]).toEqual([["fresh", 1]]);
+  });
+
+  it("keep long lists of strings and numbers in a compact form, the same after the trip, shared ones still shared", () => {
+    const kinds = Array.from({ length: 1000 }, (_, i) => ["entry", "header", "blank"][i % 3]!);
+    const ids = Array.from({ length: 5000 }, (_, i) => `id-${i}-${"é".repeat(i % 3)}`);
+    const withNul = Array.from({ length: 100 }, (_, i) => (i === 50 ? "a\u0000b" : `s${i}`));
+    const numbers = Array.from({ length: 100 }, (_, i) => (i === 1 ? NaN : i === 2 ? -0 : i * 1.5));
+    const mixed = Array.from({ length: 100 }, (_, i) => (i % 2 ? i : String(i)));
+    const slots = new Map(ids.map((id, i) => [id, i]));
+    const value = { kinds, ids, withNul, numbers, mixed, slots, again: ids };
+    const bytes = encodeSnapshot(value, CLASSES);
+    const back = decodeSnapshot(bytes, CLASSES) as typeof value;
+    expect(back.kinds).toEqual(kinds);
+    expect(back.ids).toEqual(ids);
+    expect(back.withNul).toEqual(withNul);
+    expect(back.numbers).toEqual(numbers);
+    expect(Object.is(back.numbers[2], -0)).toBe(true);
+    expect(back.mixed).toEqual(mixed);
+    expect([...back.slots]).toEqual([...slots]);
+    expect(back.again).toBe(back.ids);
+    // the compact forms are what was written: no string of the long lists stands alone in the JSON
+    const json = snapshotJson(bytes);
+    expect(json.split('"entry"').length - 1).toBe(1);
+    expect(json).not.toContain('"id-1-é","id-2-éé"');
   });
 
   it("refuse what they cannot keep, naming where it is", () => {

@@ -8,8 +8,10 @@
  * Layout: "PIOS", u32 format, u32 JSON bytes, the JSON (UTF-8), zeros to a multiple of 8, then each typed
  * array's bytes at a multiple of 8. In the JSON an object with a "$" key is a tag: r (a reference to the n-th
  * object or array met, in the order written), u (undefined), n (a number JSON cannot write), o (a plain object
- * with a "$" key of its own), m (Map), s (Set), t (typed array), c (class instance), x (a transient field, made
- * fresh where it stood: an instance's fields keep their order, and so V8's shape for it). Little-endian.
+ * with a "$" key of its own), m (Map: its keys, then its values, as lists), s (Set), t (typed array), c (class
+ * instance), x (a transient field, made fresh where it stood: an instance's fields keep their order, and so V8's
+ * shape for it); a long list of strings or numbers: sd (codes into a set of strings), sj (strings joined by NUL),
+ * nf (doubles). Little-endian.
  */
 
 /** A class whose instances go into a snapshot: its fields, but for `transient` ones, made fresh on restore. */
@@ -39,6 +41,11 @@ const TYPED: Record<string, new (buffer: ArrayBufferLike, offset: number, length
 };
 
 const align8 = (n: number) => (n + 7) & ~7;
+/** lists at least this long go in a compact form when they can */
+const COMPACT = 64;
+/** strings from a set at most this large are written as codes into it */
+const DICTIONARY = 4096;
+const NUL = "\u0000";
 const TRANSIENT = { $: "x" };
 
 /** The graph from `root` as bytes. Throws SnapshotError naming the path of a value it cannot keep. */
@@ -67,25 +74,13 @@ export function encodeSnapshot(root: unknown, classes: readonly SnapshotClass[])
     const ref = seen.get(value);
     if (ref !== undefined) return { $: "r", i: ref };
     seen.set(value, seen.size);
-    if (Array.isArray(value)) return value.map((item, i) => encode(item, `${where}[${i}]`));
+    if (Array.isArray(value)) return encodeList(value, where);
     if (ArrayBuffer.isView(value)) {
       const name = value.constructor.name;
       if (!(name in TYPED)) throw new SnapshotError(`${where}: a ${name} cannot be kept in a snapshot`);
-      const typed = value as Typed;
-      blobs.push(typed);
-      const at = blobBytes;
-      blobBytes = align8(blobBytes + typed.byteLength);
-      return { $: "t", c: name, o: at, n: typed.length };
+      return { $: "t", c: name, ...blob(value as Typed) };
     }
-    if (value instanceof Map) {
-      const k: unknown[] = [];
-      const v: unknown[] = [];
-      for (const [key, item] of value) {
-        k.push(encode(key, `${where} key`));
-        v.push(encode(item, `${where}.get(${String(key)})`));
-      }
-      return { $: "m", k, v };
-    }
+    if (value instanceof Map) return { $: "m", k: encodeList([...value.keys()], `${where} key`), v: encodeList([...value.values()], `${where} value`) };
     if (value instanceof Set) return { $: "s", v: Array.from(value, (item) => encode(item, `${where} item`)) };
     const prototype = Object.getPrototypeOf(value) as object | null;
     if (prototype === Object.prototype || prototype === null) {
@@ -95,6 +90,31 @@ export function encodeSnapshot(root: unknown, classes: readonly SnapshotClass[])
     const known = byPrototype.get(prototype);
     if (!known) throw new SnapshotError(`${where}: an instance of ${String((value as object).constructor?.name)} cannot be kept in a snapshot`);
     return { $: "c", c: known.name, v: encodeFields(value as Record<string, unknown>, `${where}.${known.name}`, known.transient) };
+  };
+
+  const blob = (typed: Typed) => {
+    blobs.push(typed);
+    const at = blobBytes;
+    blobBytes = align8(blobBytes + typed.byteLength);
+    return { o: at, n: typed.length };
+  };
+
+  /**
+   * A list's items; a long list of strings or of numbers in a compact form (JSON.parse of a million short
+   * strings took most of a big session's restore): strings from a small set as codes into it, other strings
+   * joined by NUL, numbers as doubles.
+   */
+  const encodeList = (items: readonly unknown[], where: string): unknown => {
+    if (items.length >= COMPACT) {
+      if (items.every((item) => typeof item === "string")) {
+        const strings = items as readonly string[];
+        const codes = new Map<string, number>();
+        for (const item of strings) if (!codes.has(item) && codes.size <= DICTIONARY) codes.set(item, codes.size);
+        if (codes.size <= DICTIONARY) return { $: "sd", d: [...codes.keys()], ...blob(Uint16Array.from(strings, (item) => codes.get(item)!)) };
+        if (!strings.some((item) => item.includes(NUL))) return { $: "sj", v: strings.join(NUL), n: strings.length };
+      } else if (items.every((item) => typeof item === "number")) return { $: "nf", ...blob(Float64Array.from(items as readonly number[])) };
+    }
+    return items.map((item, i) => encode(item, `${where}[${i}]`));
   };
 
   const encodeFields = (value: Record<string, unknown>, where: string, transient: SnapshotClass["transient"]) => {
@@ -142,12 +162,7 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
 
   const decode = (value: unknown): unknown => {
     if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) {
-      const out: unknown[] = [];
-      made.push(out);
-      for (const item of value) out.push(typeof item === "object" && item !== null ? decode(item) : item);
-      return out;
-    }
+    if (Array.isArray(value)) return decodeList(value, true);
     const tagged = value as Record<string, unknown>;
     if (!("$" in tagged)) return decodeFields(tagged, {});
     switch (tagged.$) {
@@ -165,11 +180,15 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
       case "m": {
         const map = new Map<unknown, unknown>();
         made.push(map);
-        const keys = tagged.k as unknown[];
-        const values = tagged.v as unknown[];
-        for (let i = 0; i < keys.length; i++) map.set(decode(keys[i]), decode(values[i]));
+        const keys = decodeList(tagged.k, false);
+        const values = decodeList(tagged.v, false);
+        for (let i = 0; i < keys.length; i++) map.set(keys[i], values[i]);
         return map;
       }
+      case "sd":
+      case "sj":
+      case "nf":
+        return decodeList(tagged, true);
       case "s": {
         const set = new Set<unknown>();
         made.push(set);
@@ -177,15 +196,7 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
         return set;
       }
       case "t": {
-        const make = TYPED[tagged.c as string];
-        if (!make) throw new SnapshotError(`unknown typed array ${String(tagged.c)}`);
-        const n = tagged.n as number;
-        const from = bytes.byteOffset + base + (tagged.o as number);
-        const size = n * (make as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-        if (base + (tagged.o as number) + size > bytes.byteLength) throw new SnapshotError("a typed array runs past the snapshot's end");
-        const copy = new Uint8Array(size);
-        copy.set(new Uint8Array(bytes.buffer, from, size));
-        const typed = new make(copy.buffer, 0, n);
+        const typed = typedAt(tagged.c as string, tagged);
         made.push(typed);
         return typed;
       }
@@ -197,6 +208,42 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
       default:
         throw new SnapshotError(`unknown tag ${String(tagged.$)}`);
     }
+  };
+
+  /** A copy of the typed array `at` names (its offset among the arrays' bytes, its length). */
+  const typedAt = (name: string, at: Record<string, unknown>): Typed => {
+    const make = TYPED[name];
+    if (!make) throw new SnapshotError(`unknown typed array ${name}`);
+    const n = at.n as number;
+    const size = n * (make as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+    if (base + (at.o as number) + size > bytes.byteLength) throw new SnapshotError("a typed array runs past the snapshot's end");
+    const copy = new Uint8Array(size);
+    copy.set(new Uint8Array(bytes.buffer, bytes.byteOffset + base + (at.o as number), size));
+    return new make(copy.buffer, 0, n);
+  };
+
+  /** A list encodeList wrote; `register`: it is an array of the graph (a Map's keys and values are not). */
+  const decodeList = (list: unknown, register: boolean): unknown[] => {
+    if (Array.isArray(list)) {
+      const out: unknown[] = [];
+      if (register) made.push(out);
+      for (const item of list) out.push(typeof item === "object" && item !== null ? decode(item) : item);
+      return out;
+    }
+    const tagged = list as Record<string, unknown>;
+    let out: unknown[];
+    if (tagged.$ === "sd") {
+      const dictionary = tagged.d as string[];
+      const codes = typedAt("Uint16Array", tagged);
+      out = new Array<unknown>(codes.length);
+      for (let i = 0; i < codes.length; i++) out[i] = dictionary[codes[i]!];
+    } else if (tagged.$ === "sj") {
+      out = (tagged.v as string).split(NUL);
+      if (out.length !== tagged.n) throw new SnapshotError("a list of strings does not hold as many as were written");
+    } else if (tagged.$ === "nf") out = Array.from(typedAt("Float64Array", tagged));
+    else throw new SnapshotError(`unknown list ${String(tagged.$)}`);
+    if (register) made.push(out);
+    return out;
   };
 
   const decodeFields = (fields: Record<string, unknown>, into: Record<string, unknown>, known?: SnapshotClass) => {
