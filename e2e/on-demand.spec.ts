@@ -72,11 +72,17 @@ function rawRequests(page: Page): string[] {
   return ranges;
 }
 
-/** How the server answered each request for the file's light index: "made", "kept", or the status. */
+/**
+ * How the server answered each request for the file's light index: "made", "kept", or the status; "kept
+ * sent" when the snapshot of the index went first (the page restores the index instead of reading the lines).
+ */
 function lightIndexAnswers(page: Page): string[] {
   const answers: string[] = [];
   page.on("response", (response) => {
-    if (response.url().includes("/api/sessions/light")) answers.push(response.headers()["x-light-index"] ?? String(response.status()));
+    if (!response.url().includes("/api/sessions/light")) return;
+    const headers = response.headers();
+    const index = headers["x-light-index"];
+    answers.push(index ? [index, headers["x-index-snapshot"]].filter(Boolean).join(" ") : String(response.status()));
   });
   return answers;
 }
@@ -118,11 +124,12 @@ test("a library file shows, projects and searches content past the cut, read fro
   // which streams it through a worker
   expect(light).toEqual(["made"]);
   expect(requests.filter((r) => r === "")).toHaveLength(1);
-  // opened again: the kept index, the same answers
+  // opened again: the kept index and the snapshot the server made of it meanwhile, the same answers
   requests.length = 0;
   await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}&entry=aa000002`);
   await expectFullContent(page, { assistant: "aa000002", user: "aa000003" });
-  expect(light).toEqual(["made", "kept"]);
+  expect(light).toEqual(["made", "kept sent"]);
+  expect(await page.evaluate(() => performance.getEntriesByName("session:restored").length)).toBe(1);
   expect(requests.filter(Boolean).length).toBeGreaterThan(0);
 });
 

@@ -168,8 +168,8 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         // stream's chunks are
         if (reader.pushSome(reply, SLICE_BYTES)) {
           queue.shift();
-          const back = handBack.get(reply)!;
-          worker.postMessage({ kind: "read", light: back } satisfies ParseRequest, [back.buffer]);
+          const back = handBack.get(reply);
+          if (back) worker.postMessage({ kind: "read", light: back } satisfies ParseRequest, [back.buffer]);
           sink.progress(reply.done, reply.total);
         }
         if (queue.length) nextTask(readNext);
@@ -180,7 +180,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         sink.progress(reply.done, reply.total);
         parser = (reader ??= new LightSessionReader()).end(reply.last);
         complete = reply.complete;
-        performance.measure("session:parsed", { start: started });
+        performance.measure(reader.restoredIndex ? "session:restored" : "session:parsed", { start: started });
         // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
         // an empty one waits, as its notes are all there is to show
         if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
@@ -231,7 +231,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       reader.restoreFrom(reply.snapshot);
       return;
     }
-    if (reply.type === "lines") {
+    if (reply.type === "lines" && !reply.kept) {
       // the tree reads its entries again from the light text, so the page keeps it: a copy of its own size (the
       // worker's buffer has room to spare), and the worker gets its buffer back for the schema check
       handBack.set(reply, reply.light);

@@ -45,7 +45,17 @@ export type ParseReply =
    * the next whole lines: their light lines as UTF-8, the byte buffers of the lines whose light text differs
    * and where each such line sits in them (lib/session LightChunk), all transferred
    */
-  | { type: "lines"; light: Uint8Array; raws: Uint8Array[]; cut: Int32Array; offsets: Float64Array; done: number; total: number }
+  | {
+      type: "lines";
+      light: Uint8Array;
+      raws: Uint8Array[];
+      cut: Int32Array;
+      offsets: Float64Array;
+      done: number;
+      total: number;
+      /** the worker kept a copy of the light bytes for its schema check: the page keeps these and hands nothing back */
+      kept?: boolean;
+    }
   /**
    * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts);
    * the page keeps the lines as they come and restores the index at the end instead of reading them

@@ -44,10 +44,14 @@ class Reading {
     else scope.postMessage({ type: "progress", done: this.done, total: this.total });
   }
 
-  /** Lines read elsewhere (the server's light index). */
+  /**
+   * Lines read elsewhere (the server's light index): their light bytes are a buffer of their own size, so the page
+   * keeps them as they are and the worker copies them for its check, a copy the page's thread would make otherwise.
+   */
   lines(lines: LightChunk): void {
     this.done = lines.done;
-    this.post(lines);
+    this.lights.push(lines.light.slice());
+    this.post(lines, true);
   }
 
   /** The end of lines read elsewhere: the final line without newline, and the bytes up to the last newline. */
@@ -56,12 +60,21 @@ class Reading {
     this.finish(last, complete);
   }
 
-  private post(lines: LightChunk): void {
+  private post(lines: LightChunk, kept = false): void {
     this.posted++;
     // the buffers are the reader's own or the stream's (LightReader copies what it keeps back), so they can move
     const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer, lines.offsets.buffer]);
     for (const raw of lines.raws) transfer.add(raw.buffer);
-    const reply = { type: "lines", light: lines.light, raws: lines.raws, cut: lines.cut, offsets: lines.offsets, done: this.done, total: this.total } as const;
+    const reply = {
+      type: "lines",
+      light: lines.light,
+      raws: lines.raws,
+      cut: lines.cut,
+      offsets: lines.offsets,
+      done: this.done,
+      total: this.total,
+      kept,
+    } as const;
     scope.postMessage(reply, [...transfer] as Transferable[]);
   }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { generateSession } from "../../../bench/generate";
 import { ElidedLines } from "./elided-lines";
 import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink, type LightChunk } from "./light-lines";
-import { LightSessionReader, readLight } from "./light-session";
+import { LightSessionReader, readLight, readLightWith } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
 import { sessionSnapshot } from "./session-snapshot";
 import { Session } from "..";
@@ -279,6 +279,15 @@ describe("a session whose entries are read again from the kept light text answer
   );
 });
 
+/** readLight with the index restored from `snapshot`, and whether it was (not read from the lines after all). */
+function readRestored(bytes: Uint8Array, chunkBytes: number, snapshot: Uint8Array): { parser: ReturnType<typeof readLight>; restored: boolean } {
+  const session = new LightSessionReader();
+  session.keepLightText(8);
+  session.restoreFrom(snapshot);
+  const parser = readLightWith(session, bytes, chunkBytes);
+  return { parser, restored: session.restoredIndex };
+}
+
 describe("a session restored from the snapshot of its index answers as the full text does", () => {
   it.each(cases())(
     "$name",
@@ -293,8 +302,9 @@ describe("a session restored from the snapshot of its index answers as the full 
       }
       const snapshot = sessionSnapshot(built);
       // the lines come again in other chunks: a restored index does not depend on how its text arrives
-      const restored = readLight(bytes, 1 + (text.length % 4001), 1 << 12, undefined, 8, snapshot);
-      await sameAnswers(Session.fromText(text), new Session(restored), name);
+      const { parser, restored } = readRestored(bytes, 1 + (text.length % 4001), snapshot);
+      expect(restored, name).toBe(true);
+      await sameAnswers(Session.fromText(text), new Session(parser), name);
     },
     300_000,
   );
@@ -307,7 +317,11 @@ describe("a session restored from the snapshot of its index answers as the full 
       if (!built.readsAsLight) return;
       const snapshot = sessionSnapshot(built);
       const damaged = [snapshot.slice(0, snapshot.length >> 1), snapshot.slice().fill(7, 12, 40)];
-      for (const bad of damaged) await sameAnswers(Session.fromText(text), new Session(readLight(bytes, 1 << 11, 1 << 11, undefined, 8, bad)), name);
+      for (const bad of damaged) {
+        const { parser, restored } = readRestored(bytes, 1 << 11, bad);
+        expect(restored, name).toBe(false);
+        await sameAnswers(Session.fromText(text), new Session(parser), name);
+      }
     },
     300_000,
   );
@@ -320,7 +334,8 @@ describe("a session restored from the snapshot of its index answers as the full 
       const head = encoder.encode(text.slice(0, cut));
       const built = readLight(head, 1 << 12, 1 << 12, undefined, 8);
       if (!built.readsAsLight) return;
-      const restored = readLight(head, 1 << 11, 1 << 11, undefined, 8, sessionSnapshot(built));
+      const { parser: restored, restored: wasRestored } = readRestored(head, 1 << 11, sessionSnapshot(built));
+      expect(wasRestored, name).toBe(true);
       if (!restored.reopen()) return;
       restored.tree.entrySource!.appendText!(text.slice(cut));
       restored.push(text.slice(cut));

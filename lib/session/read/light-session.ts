@@ -56,6 +56,12 @@ export class LightSessionReader {
   /** while restoring: the light text of the lines pushed (read after all if the snapshot cannot be restored) */
   private restoring: Uint8Array[] = [];
   private keep: number | undefined;
+  private wasRestored = false;
+
+  /** True once end() restored the index from the snapshot (false: none was given, or it could not be restored). */
+  get restoredIndex(): boolean {
+    return this.wasRestored;
+  }
 
   /**
    * The light lines pushed are those the index in `snapshot` (sessionSnapshot) was built from: they are kept as
@@ -147,6 +153,7 @@ export class LightSessionReader {
       const restored = this.restored(snapshot);
       if (restored) {
         this.parser = restored;
+        this.wasRestored = true;
         this.lightText!.end(last);
         if (this.lines instanceof RangedLines) this.lines.settle();
         return restored;
@@ -184,21 +191,17 @@ function pieceEnd(light: Uint8Array, start: number): number {
 
 /**
  * Reads a whole file's bytes as the viewer's worker and page do, in `chunkBytes` slices; `keepEntries`: the
- * tree keeps that many entry objects and reads the others again from the kept light text (keepLightText);
- * `snapshot`: the index is restored from it (restoreFrom) instead of being built from the lines.
+ * tree keeps that many entry objects and reads the others again from the kept light text (keepLightText).
  */
-export function readLight(
-  bytes: Uint8Array,
-  chunkBytes = 1 << 20,
-  minBytes = chunkBytes,
-  lines?: LineTexts,
-  keepEntries?: number,
-  snapshot?: Uint8Array,
-): SessionParser {
-  const reader = new LightReader(minBytes);
+export function readLight(bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes, lines?: LineTexts, keepEntries?: number): SessionParser {
   const session = new LightSessionReader(lines);
-  if (keepEntries !== undefined || snapshot) session.keepLightText(keepEntries);
-  if (snapshot) session.restoreFrom(snapshot);
+  if (keepEntries !== undefined) session.keepLightText(keepEntries);
+  return readLightWith(session, bytes, chunkBytes, minBytes);
+}
+
+/** Reads a whole file's bytes into `session` (set up as its caller needs) as readLight does. */
+export function readLightWith(session: LightSessionReader, bytes: Uint8Array, chunkBytes = 1 << 20, minBytes = chunkBytes): SessionParser {
+  const reader = new LightReader(minBytes);
   for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
     const chunk = reader.push(bytes.subarray(at, at + chunkBytes));
     if (chunk) session.push(chunk);
