@@ -11,6 +11,7 @@ import { LightSessionReader } from "../session/read/light-session";
 import { RangedLines } from "../session/read/ranged-lines";
 import { sessionSnapshot } from "../session/read/session-snapshot";
 import { snapshotLayout } from "../session/read/snapshot-layout";
+import type { EntrySource } from "../session/tree/entry-source";
 
 /** The kept light index a snapshot is made from: its file as it was then, and where its end frame starts. */
 export interface IndexStamp {
@@ -20,6 +21,12 @@ export interface IndexStamp {
   ino: number;
   endAt: number;
 }
+
+const NOT_READ_AGAIN: EntrySource = {
+  entry(_slot, line) {
+    throw new Error(`the entry on line ${line} was asked for again while its index was being made`);
+  },
+};
 
 let layout: string | null = null;
 
@@ -76,8 +83,9 @@ export function buildSnapshot(snap: string, data: string, index: IndexStamp): Pr
 async function made(snap: string, data: string, index: IndexStamp): Promise<void> {
   // the frames bring the bytes of every line whose error message the reader needs; nothing else is read from the file
   const lines = new RangedLines(() => Promise.reject(new Error("a snapshot is made from the light index alone")));
-  const reader = new LightSessionReader(lines);
-  reader.keepLightText();
+  // building an index reads no entry again (should that change, the build fails and the page reads the lines):
+  // the server keeps none of a big file's light text meanwhile
+  const reader = new LightSessionReader(lines, NOT_READ_AGAIN);
   const frames = new LightFrameReader();
   let last: string | null = null;
   for await (const piece of createReadStream(data, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
