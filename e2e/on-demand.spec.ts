@@ -1,7 +1,8 @@
 // Content read on demand: an upload and a library file are indexed from their light lines (long strings cut), and
 // what is shown, searched or exported is read again from the File or from the server by byte range. Text past the
 // cut must appear where the whole file would show it; a file replaced under the page must be said so, by name.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -131,6 +132,46 @@ test("a library file shows, projects and searches content past the cut, read fro
   expect(light).toEqual(["made", "kept sent"]);
   expect(await page.evaluate(() => performance.getEntriesByName("session:restored").length)).toBe(1);
   expect(requests.filter(Boolean).length).toBeGreaterThan(0);
+});
+
+test("pi's schema notes come with a restored index, and from the worker when the snapshot cannot be restored", async ({ page }) => {
+  const rel = `${PROJECT}/2026-03-01T12-00-00-000Z_schema.jsonl`;
+  const file = path.join(dir, ...rel.split("/"));
+  // a line that does not parse, and an answer whose usage count is a string: pi's schema says so
+  const lines = sessionText("gg").trimEnd().split("\n");
+  const at = lines.findIndex((line) => line.includes('"role":"assistant"'));
+  const answer = JSON.parse(lines[at]!);
+  answer.message.usage.input = "many";
+  lines[at] = JSON.stringify(answer);
+  lines.splice(2, 0, '{"type":"message","id":"bad');
+  const text = `${lines.join("\n")}\n`;
+  writeFileSync(file, text);
+  const expected = Session.fromText(text).diagnostics();
+  expect(expected.map((d) => d.kind)).toEqual(["invalid-json", "schema"]);
+  const light = lightIndexAnswers(page);
+  const diagnosticsShown = async (how: "parsed" | "restored") => {
+    await page.goto(`${app.url}/view?file=${encodeURIComponent(rel)}`);
+    await page
+      .getByTestId("diagnostics-banner")
+      .getByRole("button", { name: /Show details/ })
+      .click();
+    const items = page.getByTestId("diagnostics").locator("li");
+    await expect(items).toHaveCount(expected.length);
+    expect(await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))))).toEqual(expected.map((d) => d.line));
+    await expect(items.nth(1)).toContainText("message.usage.input");
+    expect(await page.evaluate(() => performance.getEntriesByName("session:restored").length)).toBe(how === "restored" ? 1 : 0);
+  };
+  await diagnosticsShown("parsed");
+  // the server checked the lines as it made the snapshot: the notes come with it
+  await diagnosticsShown("restored");
+  // a snapshot stamped right whose index cannot be restored: the page reads the lines it kept, the worker checks them
+  const snap = path.join(process.env.PI_VIEWER_CACHE_DIR!, "light", `${createHash("sha256").update(realpathSync(file)).digest("hex").slice(0, 32)}.snap`);
+  const kept = readFileSync(snap);
+  const body = 4 + kept.readUInt32LE(0);
+  kept.fill(0, body, body + 16);
+  writeFileSync(snap, kept);
+  await diagnosticsShown("parsed");
+  expect(light).toEqual(["made", "kept sent", "kept sent"]);
 });
 
 test("the selected entry's context is read ahead: the Context tab opens with its content and sends no request", async ({ page }) => {

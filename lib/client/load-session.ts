@@ -151,6 +151,8 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
     onLoaded?.({ session: made, complete });
   };
   let complete = 0;
+  /** the server sent the snapshot of the index: the worker keeps none of the lines for its check */
+  let snapshotCame = false;
   /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
   const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
   /** per slice of lines: the light text as the worker sent it, handed back once read */
@@ -181,6 +183,21 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         parser = (reader ??= new LightSessionReader()).end(reply.last);
         complete = reply.complete;
         performance.measure(reader.restoredIndex ? "session:restored" : "session:parsed", { start: started });
+        const checked = reader.restoredIndex ? parser.schemaCheckedAsRead : null;
+        if (checked) {
+          // the server checked the lines when it made the snapshot: the worker has nothing left to do
+          stop();
+          if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
+          return ready(new Session(parser, { schemaChecked: checked }), complete);
+        }
+        if (snapshotCame) {
+          // the worker kept none of the lines: it checks the page's (copies: the page keeps its own)
+          const lights = reader.keptLightText.map((light) => light.slice());
+          worker.postMessage(
+            { kind: "check", lights } satisfies ParseRequest,
+            lights.map((light) => light.buffer),
+          );
+        }
         // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
         // an empty one waits, as its notes are all there is to show
         if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
@@ -226,6 +243,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
     if (reply.type === "progress") return sink.progress(reply.done, reply.total);
     if (reply.type === "snapshot") {
       // the server kept the index these lines make: they are kept as they come, and the index restored at the end
+      snapshotCame = true;
       reader = new LightSessionReader(contentSource(target, shared, ranged));
       reader.keepLightText();
       reader.restoreFrom(reply.snapshot);

@@ -38,7 +38,12 @@ export type ParseRequest =
    * a slice's light lines, handed back once the page has decoded them (transferred): the worker checks them
    * against pi's schemas when all are back, without keeping a copy meanwhile
    */
-  | { kind: "read"; light: Uint8Array };
+  | { kind: "read"; light: Uint8Array }
+  /**
+   * after the end of lines that came with a snapshot (which the worker keeps nothing of): check these, the lines'
+   * light text, when the restored index brought no check of its own (or the page read the lines after all)
+   */
+  | { kind: "check"; lights: Uint8Array[] };
 
 export type ParseReply =
   /**

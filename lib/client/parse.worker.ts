@@ -50,8 +50,24 @@ class Reading {
    */
   lines(lines: LightChunk): void {
     this.done = lines.done;
-    this.lights.push(lines.light.slice());
+    if (this.keepForCheck) this.lights.push(lines.light.slice());
     this.post(lines, true);
+  }
+
+  /** whether the lines are kept for the schema check: not when they come with a snapshot (see checkThese) */
+  private keepForCheck = true;
+
+  /** The lines come with a snapshot of their index, which holds their check: nothing is kept, nothing checked. */
+  skipCheck(): void {
+    this.keepForCheck = false;
+  }
+
+  /** The page asks for the check after all (the snapshot held none, or it read the lines): these are all of them. */
+  checkThese(lights: Uint8Array[]): void {
+    this.keepForCheck = true;
+    this.lights = lights;
+    this.posted = lights.length;
+    this.check();
   }
 
   /** The end of lines read elsewhere: the final line without newline, and the bytes up to the last newline. */
@@ -99,6 +115,7 @@ class Reading {
 
   /** Checks the slices that are back (after the end: while reading, the worker's time goes to the page's lines). */
   private check(): void {
+    if (!this.keepForCheck) return;
     const lights = this.lights;
     this.lights = [];
     for (const light of lights) this.checker.push(this.decoder.decode(light));
@@ -197,8 +214,10 @@ async function readLightIndex(url: string): Promise<boolean> {
     if (done) break;
     for (const frame of frames.push(value)) {
       if (frame.type === "lines") reading.lines(frame.chunk);
-      else if (frame.type === "snapshot") scope.postMessage({ type: "snapshot", snapshot: frame.snapshot }, [frame.snapshot.buffer]);
-      else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
+      else if (frame.type === "snapshot") {
+        reading.skipCheck();
+        scope.postMessage({ type: "snapshot", snapshot: frame.snapshot }, [frame.snapshot.buffer]);
+      } else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
     }
   }
   if (!frames.complete) throw { kind: "read", message: "The server's light index of this file ended early: open the file again." } satisfies LoadError;
@@ -261,6 +280,7 @@ function asLoadError(error: unknown): LoadError {
 scope.onmessage = (event) => {
   const request = event.data;
   if (request.kind === "read") return reading?.read(request.light);
+  if (request.kind === "check") return reading?.checkThese(request.lights);
   const job =
     request.kind === "file"
       ? readBlob(request.file)

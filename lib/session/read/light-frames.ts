@@ -191,7 +191,8 @@ export class LightFrameReader {
       offsets[k] = view.getFloat64(at + 4, true);
     }
     const raws = keptBytes ? [frame.slice(keptStart, keptStart + keptBytes)] : [];
-    const light = frame.slice(keptStart + keptBytes, keptStart + keptBytes + lightBytes);
+    // (the frame is a buffer of its own already: its light text goes on in it, not copied again)
+    const light = frame.subarray(keptStart + keptBytes, keptStart + keptBytes + lightBytes);
     return { type: "lines", chunk: { light, raws, cut, offsets, done } };
   }
 }

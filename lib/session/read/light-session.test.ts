@@ -305,6 +305,12 @@ describe("a session restored from the snapshot of its index answers as the full 
       const { parser, restored } = readRestored(bytes, 1 + (text.length % 4001), snapshot);
       expect(restored, name).toBe(true);
       await sameAnswers(Session.fromText(text), new Session(parser), name);
+      // pi's schemas checked while the index was built (as the server does) come back with it
+      const checking = new LightSessionReader();
+      checking.keepLightText(8);
+      checking.checkSchemaAsRead();
+      const checked = readRestored(bytes, 1 + (text.length % 3001), sessionSnapshot(readLightWith(checking, bytes, chunk, 1 << 13))).parser;
+      await sameAnswers(Session.fromText(text), new Session(checked, { schemaChecked: checked.schemaCheckedAsRead! }), `${name}, checked as built`);
     },
     300_000,
   );

@@ -58,6 +58,11 @@ export class LightSessionReader {
   private keep: number | undefined;
   private wasRestored = false;
 
+  /** The light text kept (keepLightText), as it came: what the worker checks when a restored index brought no check. */
+  get keptLightText(): readonly Uint8Array[] {
+    return this.lightText?.chunkList ?? [];
+  }
+
   /** True once end() restored the index from the snapshot (false: none was given, or it could not be restored). */
   get restoredIndex(): boolean {
     return this.wasRestored;

@@ -46,6 +46,11 @@ export class LightTextEntries implements EntrySource {
     this.size += bytes.length;
   }
 
+  /** The bytes added, as they were given. */
+  get chunkList(): readonly Uint8Array[] {
+    return this.chunks;
+  }
+
   /** Keeps text given as a string (a live tail's lines). */
   appendText(text: string): void {
     this.add(this.encoder.encode(text));
