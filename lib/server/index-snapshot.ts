@@ -22,6 +22,9 @@ export interface IndexStamp {
   endAt: number;
 }
 
+/** the build waits this many times as long as each piece took to read */
+const BUSY_SHARE = 2;
+
 const NOT_READ_AGAIN: EntrySource = {
   entry(_slot, line) {
     throw new Error(`the entry on line ${line} was asked for again while its index was being made`);
@@ -38,15 +41,15 @@ function layoutKey(): string {
 const stampOf = (index: IndexStamp) =>
   JSON.stringify({ layout: layoutKey(), size: index.size, mtimeMs: index.mtimeMs, dev: index.dev, ino: index.ino, endAt: index.endAt });
 
-/** builds under way, by snapshot path */
-const building = new Map<string, Promise<void>>();
+/** builds under way, by snapshot path: of the index with that stamp */
+const building = new Map<string, { stamp: string; done: Promise<void> }>();
 
 /**
  * The kept snapshot of the index `index` describes, once any build of it under way has ended; null when there is
  * none made from that index by this code (then one is made for next time, unless `make` is false).
  */
 export async function keptSnapshot(snap: string, data: string, index: IndexStamp, make = true): Promise<Uint8Array | null> {
-  await building.get(snap);
+  await building.get(snap)?.done;
   const kept = await readStamped(snap, stampOf(index));
   if (!kept && make) void buildSnapshot(snap, data, index);
   return kept;
@@ -71,13 +74,18 @@ async function readStamped(snap: string, stamp: string): Promise<Uint8Array | nu
  * or kept only means the page reads the lines itself.
  */
 export function buildSnapshot(snap: string, data: string, index: IndexStamp): Promise<void> {
+  const stamp = stampOf(index);
   const under = building.get(snap);
-  if (under) return under;
-  const build = made(snap, data, index)
+  if (under?.stamp === stamp) return under.done;
+  // a build of the index as it was (the file grew meanwhile) ends first: the newer one is written last
+  const done = (under?.done ?? Promise.resolve())
+    .then(() => made(snap, data, index))
     .catch(() => undefined)
-    .finally(() => building.delete(snap));
-  building.set(snap, build);
-  return build;
+    .finally(() => {
+      if (building.get(snap)?.done === done) building.delete(snap);
+    });
+  building.set(snap, { stamp, done });
+  return done;
 }
 
 async function made(snap: string, data: string, index: IndexStamp): Promise<void> {
@@ -86,15 +94,19 @@ async function made(snap: string, data: string, index: IndexStamp): Promise<void
   // building an index reads no entry again (should that change, the build fails and the page reads the lines):
   // the server keeps none of a big file's light text meanwhile
   const reader = new LightSessionReader(lines, NOT_READ_AGAIN);
+  // pi's schemas checked here too, kept in the snapshot: the page that restores it checks nothing
+  reader.checkSchemaAsRead();
   const frames = new LightFrameReader();
   let last: string | null = null;
   for await (const piece of createReadStream(data, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const start = performance.now();
     for (const frame of frames.push(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength))) {
       if (frame.type === "lines") reader.push(frame.chunk);
       else if (frame.type === "end") last = new TextDecoder("utf-8", { ignoreBOM: true }).decode(frame.last);
     }
-    // a big file's index is read over many turns of the event loop, not in one
-    await new Promise((done) => setImmediate(done));
+    // read over many turns of the event loop, and at a third of a core: the page that asked for the file is
+    // still reading it, and on a small machine the two share the cores
+    await new Promise((done) => setTimeout(done, BUSY_SHARE * (performance.now() - start)));
   }
   if (last === null) return;
   const parser = reader.end(last);
