@@ -56,6 +56,8 @@ export type ParseReply =
       raws: Uint8Array[];
       cut: Int32Array;
       offsets: Float64Array;
+      /** where each newline of `light` is (found by the worker: the page need not scan the text) */
+      newlines: Int32Array;
       done: number;
       total: number;
       /** the worker kept a copy of the light bytes for its schema check: the page keeps these and hands nothing back */

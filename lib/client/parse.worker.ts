@@ -10,7 +10,7 @@
 // A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
 import "./zod-jitless"; // first: the schema check must not probe for eval, which the pages' CSPs refuse
 import { LightFrameReader } from "@/lib/session/read/light-frames";
-import { LightReader, type LightChunk } from "@/lib/session/read/light-lines";
+import { LightReader, newlinesOf, type LightChunk } from "@/lib/session/read/light-lines";
 import { SchemaLineChecker } from "@/lib/session/read/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
 import { collect, gunzipped, prepended, streamOf, unpackShareStream } from "@/lib/share/pack";
@@ -81,12 +81,16 @@ class Reading {
     // the buffers are the reader's own or the stream's (LightReader copies what it keeps back), so they can move
     const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer, lines.offsets.buffer]);
     for (const raw of lines.raws) transfer.add(raw.buffer);
+    // found here, where the time is free: the page keeps the light text and reads entries from it by line
+    const newlines = newlinesOf(lines.light);
+    transfer.add(newlines.buffer);
     const reply = {
       type: "lines",
       light: lines.light,
       raws: lines.raws,
       cut: lines.cut,
       offsets: lines.offsets,
+      newlines,
       done: this.done,
       total: this.total,
       kept,

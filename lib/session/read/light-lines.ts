@@ -335,7 +335,23 @@ export interface LightChunk {
   offsets: Float64Array;
   /** bytes of the file consumed so far */
   done: number;
+  /**
+   * where each "\n" of `light` is, when the worker has found them (newlinesOf): the page keeps the light text
+   * and need not scan a gigabyte of it on its own thread
+   */
+  newlines?: Int32Array;
 }
+
+/** Where each "\n" in `light` is. */
+export function newlinesOf(light: Uint8Array): Int32Array {
+  let count = 0;
+  for (let at = light.indexOf(NEWLINE_BYTE); at !== -1; at = light.indexOf(NEWLINE_BYTE, at + 1)) count++;
+  const out = new Int32Array(count);
+  for (let at = light.indexOf(NEWLINE_BYTE), k = 0; at !== -1; at = light.indexOf(NEWLINE_BYTE, at + 1)) out[k++] = at;
+  return out;
+}
+
+const NEWLINE_BYTE = 0x0a;
 
 /** Numbers per line in LightChunk.cut. */
 export const CUT_FIELDS = 5;

@@ -100,7 +100,7 @@ export class LightSessionReader {
   pushSome(chunk: LightChunk, budget: number): boolean {
     if (this.current?.chunk !== chunk) {
       this.lines.add(chunk);
-      this.lightText?.add(chunk.light);
+      this.lightText?.add(chunk.light, chunk.newlines);
       this.current = { chunk, at: 0 };
     }
     const light = chunk.light;

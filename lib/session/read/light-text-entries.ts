@@ -32,18 +32,26 @@ export class LightTextEntries implements EntrySource {
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private readonly encoder = new TextEncoder();
 
-  /** Keeps the next bytes of the text (UTF-8), as they are: they must not change afterwards. */
-  add(bytes: Uint8Array): void {
+  /**
+   * Keeps the next bytes of the text (UTF-8), as they are: they must not change afterwards. `newlines`: where its
+   * newlines are, if known (found off the page's thread: scanning the text here took a third of a second per
+   * 300 MB).
+   */
+  add(bytes: Uint8Array, newlines?: Int32Array): void {
     if (bytes.length === 0) return;
     this.last = "";
     this.chunkStarts = grown(this.chunkStarts, this.chunks.length + 1);
     this.chunkStarts[this.chunks.length] = this.size;
     this.chunks.push(bytes);
-    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) {
-      if (this.count === this.starts.length) this.starts = grown(this.starts, this.count * 2);
-      this.starts[this.count++] = this.size + at + 1;
-    }
+    if (newlines) for (const at of newlines) this.lineStartsAt(at);
+    else for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) this.lineStartsAt(at);
     this.size += bytes.length;
+  }
+
+  /** A line starts after the newline at `at` in the bytes being added. */
+  private lineStartsAt(at: number): void {
+    if (this.count === this.starts.length) this.starts = grown(this.starts, this.count * 2);
+    this.starts[this.count++] = this.size + at + 1;
   }
 
   /** The bytes added, as they were given. */
