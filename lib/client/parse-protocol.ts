@@ -5,6 +5,7 @@
 // file cannot be read again (a share file, a URL elsewhere).
 // Meanwhile the worker checks the light text against pi's schemas (the same issues as the full text's).
 // A share file's data (lib/share) is opened here too: unsealed, decompressed, its manifest posted first.
+import type { SnapshotParts } from "@/lib/session/read/object-snapshot";
 import type { ShareManifest } from "@/lib/share/manifest";
 
 /** what opens a sealed share payload: the password, or the key from the link's #k= */
@@ -64,10 +65,11 @@ export type ParseReply =
       kept?: boolean;
     }
   /**
-   * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts);
-   * the page keeps the lines as they come and restores the index at the end instead of reading them
+   * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts),
+   * its JSON parsed here; the page keeps the lines as they come and restores the index at the end instead of
+   * reading them
    */
-  | { type: "snapshot"; snapshot: Uint8Array }
+  | { type: "snapshot"; snapshot: SnapshotParts }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

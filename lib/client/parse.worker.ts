@@ -10,6 +10,7 @@
 // A share file (lib/share) is unsealed and decompressed here too, so the page only ever sees light lines.
 import "./zod-jitless"; // first: the schema check must not probe for eval, which the pages' CSPs refuse
 import { LightFrameReader } from "@/lib/session/read/light-frames";
+import { snapshotParts, type SnapshotParts } from "@/lib/session/read/object-snapshot";
 import { LightReader, newlinesOf, type LightChunk } from "@/lib/session/read/light-lines";
 import { SchemaLineChecker } from "@/lib/session/read/schema-lines";
 import { ShareManifestError } from "@/lib/share/manifest";
@@ -219,8 +220,17 @@ async function readLightIndex(url: string): Promise<boolean> {
     for (const frame of frames.push(value)) {
       if (frame.type === "lines") reading.lines(frame.chunk);
       else if (frame.type === "snapshot") {
-        reading.skipCheck();
-        scope.postMessage({ type: "snapshot", snapshot: frame.snapshot }, [frame.snapshot.buffer]);
+        // parsed here, off the page's thread; one that does not parse is not sent, and the page reads the lines
+        let parts: SnapshotParts | null = null;
+        try {
+          parts = snapshotParts(frame.snapshot);
+        } catch {
+          parts = null;
+        }
+        if (parts) {
+          reading.skipCheck();
+          scope.postMessage({ type: "snapshot", snapshot: parts }, [parts.arrays]);
+        }
       } else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
     }
   }

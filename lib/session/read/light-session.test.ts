@@ -8,6 +8,7 @@ import { ElidedLines } from "./elided-lines";
 import { CUT_KEEP, CUT_OVER, LightReader, LineForm, lightLine, ByteSink, type LightChunk } from "./light-lines";
 import { LightSessionReader, readLight, readLightWith } from "./light-session";
 import { SchemaLineChecker } from "./schema-lines";
+import { snapshotParts, type SnapshotParts } from "./object-snapshot";
 import { sessionSnapshot } from "./session-snapshot";
 import { Session } from "..";
 import { cases, sameAnswers, stretch } from "../testing/light-answers";
@@ -280,7 +281,11 @@ describe("a session whose entries are read again from the kept light text answer
 });
 
 /** readLight with the index restored from `snapshot`, and whether it was (not read from the lines after all). */
-function readRestored(bytes: Uint8Array, chunkBytes: number, snapshot: Uint8Array): { parser: ReturnType<typeof readLight>; restored: boolean } {
+function readRestored(
+  bytes: Uint8Array,
+  chunkBytes: number,
+  snapshot: Uint8Array | SnapshotParts,
+): { parser: ReturnType<typeof readLight>; restored: boolean } {
   const session = new LightSessionReader();
   session.keepLightText(8);
   session.restoreFrom(snapshot);
@@ -309,7 +314,9 @@ describe("a session restored from the snapshot of its index answers as the full 
       const checking = new LightSessionReader();
       checking.keepLightText(8);
       checking.checkSchemaAsRead();
-      const checked = readRestored(bytes, 1 + (text.length % 3001), sessionSnapshot(readLightWith(checking, bytes, chunk, 1 << 13))).parser;
+      // (given as the worker gives it: its JSON parsed, and through a structured clone)
+      const parts = structuredClone(snapshotParts(sessionSnapshot(readLightWith(checking, bytes, chunk, 1 << 13))));
+      const checked = readRestored(bytes, 1 + (text.length % 3001), parts).parser;
       await sameAnswers(Session.fromText(text), new Session(checked, { schemaChecked: checked.schemaCheckedAsRead! }), `${name}, checked as built`);
     },
     300_000,

@@ -6,6 +6,7 @@ import { LightReader, type LightChunk } from "./light-lines";
 import { LightTextEntries } from "./light-text-entries";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
+import type { SnapshotParts } from "./object-snapshot";
 import { restoreSession } from "./session-snapshot";
 
 /**
@@ -52,7 +53,7 @@ export class LightSessionReader {
   }
 
   /** the index to restore at the end instead of parsing the lines (restoreFrom) */
-  private snapshot: Uint8Array | null = null;
+  private snapshot: Uint8Array | SnapshotParts | null = null;
   /** while restoring: the light text of the lines pushed (read after all if the snapshot cannot be restored) */
   private restoring: Uint8Array[] = [];
   private keep: number | undefined;
@@ -72,7 +73,7 @@ export class LightSessionReader {
    * The light lines pushed are those the index in `snapshot` (sessionSnapshot) was built from: they are kept as
    * they come, not parsed, and end() restores the index. After keepLightText, before the first push.
    */
-  restoreFrom(snapshot: Uint8Array): void {
+  restoreFrom(snapshot: Uint8Array | SnapshotParts): void {
     if (!this.lightText) throw new Error("LightSessionReader.restoreFrom: the light text must be kept (keepLightText) to restore an index");
     this.snapshot = snapshot;
     this.texts = null;
@@ -139,7 +140,7 @@ export class LightSessionReader {
    * The index from the snapshot; one that cannot be restored (damaged, or kept by other code) costs the time to
    * read the kept lines, never the session.
    */
-  private restored(snapshot: Uint8Array): SessionParser | null {
+  private restored(snapshot: Uint8Array | SnapshotParts): SessionParser | null {
     try {
       return restoreSession(snapshot, this.lines, this.lightText!, this.keep);
     } catch {

@@ -20,6 +20,8 @@ export interface SnapshotClass {
   prototype: object;
   /** fields left out: on restore each is set to what its function makes (caches, what the reader supplies) */
   transient?: Readonly<Record<string, () => unknown>>;
+  /** called once an instance's fields are restored: to make again a transient field that is derived from others */
+  restored?: (instance: never) => void;
 }
 
 export class SnapshotError extends Error {}
@@ -147,16 +149,42 @@ export function snapshotJson(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length));
 }
 
-/** The graph `encodeSnapshot` wrote. Typed arrays are copies (they do not keep `bytes` alive). */
-export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClass[]): unknown {
+/**
+ * A snapshot's parts: its JSON, parsed, and the bytes of its typed arrays in a buffer of their own. A worker makes
+ * them ahead of the page (they survive a structured clone), which then only revives the graph (reviveSnapshot).
+ */
+export interface SnapshotParts {
+  json: unknown;
+  arrays: ArrayBuffer;
+}
+
+/** The parts of the snapshot `bytes`; throws SnapshotError on bytes that are not one. */
+export function snapshotParts(bytes: Uint8Array): SnapshotParts {
   if (bytes.byteLength < HEAD) throw new SnapshotError("the snapshot is too short");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new SnapshotError("not a snapshot");
   if (view.getUint32(4, true) !== FORMAT) throw new SnapshotError(`snapshot format ${view.getUint32(4, true)}, not ${FORMAT}`);
   const length = view.getUint32(8, true);
   if (HEAD + length > bytes.byteLength) throw new SnapshotError("the snapshot is cut short");
-  const tree: unknown = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length)));
-  const base = align8(HEAD + length);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length)));
+  } catch (error) {
+    throw new SnapshotError(`the snapshot's structure is damaged: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const base = Math.min(align8(HEAD + length), bytes.byteLength);
+  return { json, arrays: bytes.slice(base).buffer };
+}
+
+/** The graph `encodeSnapshot` wrote. */
+export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClass[]): unknown {
+  return reviveSnapshot(snapshotParts(bytes), classes);
+}
+
+/** The graph from a snapshot's parts. Its typed arrays are views into `parts.arrays` (not copied again). */
+export function reviveSnapshot(parts: SnapshotParts, classes: readonly SnapshotClass[]): unknown {
+  const tree = parts.json;
+  const arrays = parts.arrays;
   const byName = new Map(classes.map((c) => [c.name, c]));
   const made: unknown[] = [];
 
@@ -210,16 +238,16 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
     }
   };
 
-  /** A copy of the typed array `at` names (its offset among the arrays' bytes, its length). */
+  /** The typed array `at` names (its offset among the arrays' bytes, its length). */
   const typedAt = (name: string, at: Record<string, unknown>): Typed => {
     const make = TYPED[name];
     if (!make) throw new SnapshotError(`unknown typed array ${name}`);
     const n = at.n as number;
+    const offset = at.o as number;
     const size = n * (make as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-    if (base + (at.o as number) + size > bytes.byteLength) throw new SnapshotError("a typed array runs past the snapshot's end");
-    const copy = new Uint8Array(size);
-    copy.set(new Uint8Array(bytes.buffer, bytes.byteOffset + base + (at.o as number), size));
-    return new make(copy.buffer, 0, n);
+    if (!Number.isInteger(offset) || offset % 8 !== 0 || offset + size > arrays.byteLength)
+      throw new SnapshotError("a typed array runs past the snapshot's end");
+    return new make(arrays, offset, n);
   };
 
   /** A list encodeList wrote; `register`: it is an array of the graph (a Map's keys and values are not). */
@@ -258,6 +286,7 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
         into[key] = make();
       }
     }
+    known?.restored?.(into as never);
     return into;
   };
 

@@ -8,7 +8,7 @@ import { SessionTree } from "../tree/tree";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { LineTexts } from "./line-texts";
 import { LineReader } from "./lines";
-import { decodeSnapshot, encodeSnapshot, SnapshotError, type SnapshotClass } from "./object-snapshot";
+import { decodeSnapshot, encodeSnapshot, reviveSnapshot, SnapshotError, type SnapshotClass, type SnapshotParts } from "./object-snapshot";
 import { SessionParser } from "./parse";
 
 /**
@@ -31,7 +31,10 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
       fullCache: () => new Map(),
       lightReads: () => null,
       sortedChildren: () => new Map(),
+      // the ids again (a third of a big session's snapshot, and of its restore): made again from the slots' ids
+      slots: () => new Map(),
     },
+    restored: (tree: SessionTree) => tree.restoreIdIndex(),
   },
   { name: "PathStates", prototype: PathStates.prototype },
   { name: "EntryShapes", prototype: EntryShapes.prototype },
@@ -58,8 +61,8 @@ export function sessionSnapshot(parser: SessionParser): Uint8Array {
  * The index sessionSnapshot kept, reading content from `lines` and entries from `entries` (what the reader that
  * made it had, made again from the same light lines).
  */
-export function restoreSession(bytes: Uint8Array, lines: LineTexts, entries: EntrySource, keepEntries?: number): SessionParser {
-  const parser = decodeSnapshot(bytes, SNAPSHOT_CLASSES);
+export function restoreSession(snapshot: Uint8Array | SnapshotParts, lines: LineTexts, entries: EntrySource, keepEntries?: number): SessionParser {
+  const parser = snapshot instanceof Uint8Array ? decodeSnapshot(snapshot, SNAPSHOT_CLASSES) : reviveSnapshot(snapshot, SNAPSHOT_CLASSES);
   if (!(parser instanceof SessionParser)) throw new SnapshotError("the snapshot does not hold a session's index");
   parser.readCutLinesFrom(lines);
   parser.tree.readEntriesFrom(entries, keepEntries);

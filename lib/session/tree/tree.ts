@@ -152,6 +152,18 @@ export class SessionTree {
     this.keptOrder = new Int32Array(Math.max(1, keep)).fill(-1);
   }
 
+  /**
+   * Makes the index of ids again from the slots' ids, as add() made it (the last slot with each id, in the order
+   * ids were first met): a snapshot of the tree leaves it out.
+   */
+  restoreIdIndex(): void {
+    this.slots.clear();
+    for (let slot = 0; slot < this.slotIds.length; slot++) {
+      const id = this.slotIds[slot];
+      if (id !== undefined) this.slots.set(id, slot);
+    }
+  }
+
   /** Where the tree reads its entries again from, if it keeps only the last ones. */
   get entrySource(): EntrySource | null {
     return this.source;
