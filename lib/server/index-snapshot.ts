@@ -46,12 +46,12 @@ const building = new Map<string, { stamp: string; done: Promise<void> }>();
 
 /**
  * The kept snapshot of the index `index` describes, once any build of it under way has ended; null when there is
- * none made from that index by this code (then one is made for next time, unless `make` is false).
+ * none made from that index by this code (then one is made for next time).
  */
-export async function keptSnapshot(snap: string, data: string, index: IndexStamp, make = true): Promise<Uint8Array | null> {
+export async function keptSnapshot(snap: string, data: string, index: IndexStamp): Promise<Uint8Array | null> {
   await building.get(snap)?.done;
   const kept = await readStamped(snap, stampOf(index));
-  if (!kept && make) void buildSnapshot(snap, data, index);
+  if (!kept) void buildSnapshot(snap, data, index);
   return kept;
 }
 

@@ -18,6 +18,7 @@
  * escape (then the line is not valid JSON and must fail as itself). Values of
  * keys the index reads (ids, types, roles, labels, names, models) are never cut.
  */
+import { grown } from "../tree/columns";
 
 /**
  * a string value longer than this many bytes (as written, escapes included) is cut. Low, because the page's
@@ -342,13 +343,15 @@ export interface LightChunk {
   newlines?: Int32Array;
 }
 
-/** Where each "\n" in `light` is. */
+/** Where each "\n" in `light` is (one pass over it: a chunk is a megabyte, a session a gigabyte). */
 export function newlinesOf(light: Uint8Array): Int32Array {
+  let out = new Int32Array(1024);
   let count = 0;
-  for (let at = light.indexOf(NEWLINE_BYTE); at !== -1; at = light.indexOf(NEWLINE_BYTE, at + 1)) count++;
-  const out = new Int32Array(count);
-  for (let at = light.indexOf(NEWLINE_BYTE), k = 0; at !== -1; at = light.indexOf(NEWLINE_BYTE, at + 1)) out[k++] = at;
-  return out;
+  for (let at = light.indexOf(NEWLINE_BYTE); at !== -1; at = light.indexOf(NEWLINE_BYTE, at + 1)) {
+    if (count === out.length) out = grown(out, count * 2);
+    out[count++] = at;
+  }
+  return out.slice(0, count);
 }
 
 const NEWLINE_BYTE = 0x0a;

@@ -46,5 +46,7 @@ describe("LightTextEntries", () => {
     expect([...newlinesOf(bytes)]).toEqual([0, 3, 4, 7]);
     expect([...newlinesOf(new Uint8Array(0))]).toEqual([]);
     expect([...newlinesOf(bytes.subarray(1, 3))]).toEqual([]);
+    const many = new TextEncoder().encode("x\n".repeat(5000));
+    expect([...newlinesOf(many)]).toEqual(Array.from({ length: 5000 }, (_, i) => 2 * i + 1));
   });
 });
