@@ -115,7 +115,9 @@ export function layoutFor(session: Session, display: DisplayTree): GraphLayout {
   if (lastLayout?.session === session && lastLayout.display === display) return lastLayout.layout;
   const small = { width: CURSOR_WIDTH, height: CURSOR_HEIGHT };
   const full = { width: NODE_WIDTH, height: NODE_HEIGHT };
-  const layout = layoutDisplayTree(display, { sizeOf: (key) => (session.tree.get(key)?.type === "leaf" ? small : full) });
+  const tree = session.tree;
+  // (by the type column: a layout reads no entry)
+  const layout = layoutDisplayTree(display, { sizeOf: (key) => (tree.typeAt(tree.slotOf(key)) === "leaf" ? small : full) });
   lastLayout = { session, display, layout };
   return layout;
 }

@@ -6,12 +6,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { LightFrameReader } from "../session/read/light-frames";
-import { LightSessionReader } from "../session/read/light-session";
-import { RangedLines } from "../session/read/ranged-lines";
-import { sessionSnapshot } from "../session/read/session-snapshot";
+import { SnapshotBuilder } from "../session/read/snapshot-builder";
 import { snapshotLayout } from "../session/read/snapshot-layout";
-import type { EntrySource } from "../session/tree/entry-source";
 
 /** The kept light index a snapshot is made from: its file as it was then, and where its end frame starts. */
 export interface IndexStamp {
@@ -24,12 +20,6 @@ export interface IndexStamp {
 
 /** the build waits this many times as long as each piece took to read */
 const BUSY_SHARE = 2;
-
-const NOT_READ_AGAIN: EntrySource = {
-  entry(_slot, line) {
-    throw new Error(`the entry on line ${line} was asked for again while its index was being made`);
-  },
-};
 
 let layout: string | null = null;
 
@@ -89,29 +79,16 @@ export function buildSnapshot(snap: string, data: string, index: IndexStamp): Pr
 }
 
 async function made(snap: string, data: string, index: IndexStamp): Promise<void> {
-  // the frames bring the bytes of every line whose error message the reader needs; nothing else is read from the file
-  const lines = new RangedLines(() => Promise.reject(new Error("a snapshot is made from the light index alone")));
-  // building an index reads no entry again (should that change, the build fails and the page reads the lines):
-  // the server keeps none of a big file's light text meanwhile
-  const reader = new LightSessionReader(lines, NOT_READ_AGAIN);
-  // pi's schemas checked here too, kept in the snapshot: the page that restores it checks nothing
-  reader.checkSchemaAsRead();
-  const frames = new LightFrameReader();
-  let last: string | null = null;
+  const builder = new SnapshotBuilder();
   for await (const piece of createReadStream(data, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     const start = performance.now();
-    for (const frame of frames.push(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength))) {
-      if (frame.type === "lines") reader.push(frame.chunk);
-      else if (frame.type === "end") last = new TextDecoder("utf-8", { ignoreBOM: true }).decode(frame.last);
-    }
+    builder.push(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
     // read over many turns of the event loop, and at a third of a core: the page that asked for the file is
     // still reading it, and on a small machine the two share the cores
     await new Promise((done) => setTimeout(done, BUSY_SHARE * (performance.now() - start)));
   }
-  if (last === null) return;
-  const parser = reader.end(last);
-  if (!parser.readsAsLight) return;
-  const snapshot = sessionSnapshot(parser);
+  const snapshot = builder.end();
+  if (!snapshot) return;
   const stamp = Buffer.from(stampOf(index));
   const head = Buffer.alloc(4);
   head.writeUInt32LE(stamp.byteLength, 0);

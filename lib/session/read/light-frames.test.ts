@@ -7,6 +7,8 @@ import { endFrame, LightFormatCheck, LightFrameReader, LightFrameWriter } from "
 import { LightReader, type LightChunk } from "./light-lines";
 import { LightSessionReader } from "./light-session";
 import { RangedLines } from "./ranged-lines";
+import { restoreSession } from "./session-snapshot";
+import { SnapshotBuilder } from "./snapshot-builder";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -90,5 +92,43 @@ describe("a session read from the server's light index", () => {
 
   it("refuses bytes that are not frames", () => {
     expect(() => new LightFrameReader().push(new Uint8Array([7, 0, 0]))).toThrow(/damaged/);
+  });
+});
+
+describe("the snapshot the server makes of a kept light index (SnapshotBuilder)", () => {
+  it.each(cases().filter((c) => !c.name.startsWith("generated")))(
+    "$name: restored, it knows the order of every entry's children without reading an entry",
+    ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const { frames, light } = framesOf(bytes, 1 + (text.length % 6151));
+      if (light === false) return;
+      const builder = new SnapshotBuilder();
+      const piece = 1 + (text.length % 3041);
+      for (let at = 0; at < frames.length; at += piece) builder.push(frames.subarray(at, at + piece));
+      const snapshot = builder.end();
+      if (!snapshot) throw new Error(`${name}: no snapshot`);
+      const refusing = {
+        entry(_slot: number, line: number): never {
+          throw new Error(`line ${line} was read`);
+        },
+      };
+      const restored = restoreSession(snapshot, new RangedLines(async () => new Uint8Array(0)), refusing, 8).tree;
+      const whole = Session.fromText(text).tree;
+      expect(restored.entryCount, name).toBe(whole.entryCount);
+      for (let slot = 0; slot < whole.entryCount; slot++) {
+        const id = whole.idAt(slot);
+        if (id !== undefined) expect(restored.children(id), `${name}: children of ${id}`).toEqual(whole.children(id));
+      }
+      expect(restored.roots, name).toEqual(whole.roots);
+    },
+  );
+
+  it("makes nothing of frames that never end", () => {
+    const text = cases().find((c) => c.name.startsWith("ca-branching"))!.text;
+    const { frames } = framesOf(encoder.encode(text), 1 << 10);
+    const builder = new SnapshotBuilder();
+    // all but the end frame's last byte
+    builder.push(frames.subarray(0, frames.length - 1));
+    expect(builder.end()).toBeNull();
   });
 });

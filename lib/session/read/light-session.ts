@@ -81,6 +81,11 @@ export class LightSessionReader {
     if (this.lines instanceof RangedLines) this.lines.retainAll();
   }
 
+  /** The tree keeps each entry's time (SessionTree.keepTimes): what makes a snapshot does. Before the first push. */
+  keepTimes(): void {
+    this.parser.tree.keepTimes();
+  }
+
   /** Checks each entry line against pi's schemas as it is read (SessionParser.checkSchemaAsRead). Before the first push. */
   checkSchemaAsRead(): void {
     this.parser.checkSchemaAsRead();

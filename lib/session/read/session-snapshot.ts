@@ -30,7 +30,7 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
       cutLines: () => null,
       fullCache: () => new Map(),
       lightReads: () => null,
-      sortedChildren: () => new Map(),
+      times: () => null,
       // the ids again (a third of a big session's snapshot, and of its restore): made again from the slots' ids
       slots: () => new Map(),
     },

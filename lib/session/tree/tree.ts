@@ -105,7 +105,10 @@ export class SessionTree {
   /** the slots of context_edit entries, by the id they name, in file order */
   private readonly editsByTarget = new Map<unknown, number[]>();
   private readonly waitingForParent = new Map<string, string[]>();
+  /** children of entries with several children, sorted as pi sorts them (see children) */
   private sortedChildren = new Map<string | null, string[]>();
+  /** per slot, while keepTimes() asked for it: the entry's time, which sorts children without reading them again */
+  private times: Float64Array | null = null;
   private version = 0;
   private shapeVersion = 0;
   /** where the full text of entries added from cut light lines is (see light-lines.ts) */
@@ -276,6 +279,10 @@ export class SessionTree {
     this.slotIds.push(isNonEmptyString(id) ? id : undefined);
     this.reserve(slot + 1);
     this.lines[slot] = line;
+    if (this.times) {
+      this.times = grown(this.times, slot + 1);
+      this.times[slot] = timeOf(entry.timestamp);
+    }
     this.shapes.set(slot, entry);
     this.tally.add(entry);
     const named = entry.parentId;
@@ -538,10 +545,30 @@ export class SessionTree {
     let sorted = this.sortedChildren.get(parentId);
     if (!sorted) {
       // pi sorts by timestamp with this exact comparator (stable; NaN behaves as "equal or after")
-      sorted = parentId === null ? ids.slice() : ids.slice().sort((a, b) => timeOf(this.get(a)!.timestamp) - timeOf(this.get(b)!.timestamp));
+      const times = this.times;
+      const time = times ? (id: string) => times[this.slots.get(id)!]! : (id: string) => timeOf(this.get(id)!.timestamp);
+      sorted = parentId === null ? ids.slice() : ids.slice().sort((a, b) => time(a) - time(b));
       this.sortedChildren.set(parentId, sorted);
     }
     return sorted;
+  }
+
+  /**
+   * Keeps each entry's time as it is added (before the first), so that sortChildren sorts without reading an
+   * entry again: what makes an index to keep (a snapshot) does, not a page (a date parsed per entry).
+   */
+  keepTimes(): void {
+    if (this.slotIds.length) throw new Error("SessionTree.keepTimes: entries were added already");
+    this.times = new Float64Array(1024);
+  }
+
+  /**
+   * Sorts the children of every entry with several, as children() does when asked, and lets go of the times
+   * (keepTimes): an index restored from a snapshot then reads no entry to know the order of its branches.
+   */
+  sortChildren(): void {
+    for (const parentId of this.childLists.keys()) if (parentId !== null) this.children(parentId);
+    this.times = null;
   }
 
   /** Roots in file order: entries with no parent, and orphans whose parent is missing. */
