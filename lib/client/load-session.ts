@@ -155,8 +155,34 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   let snapshotCame = false;
   /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
   const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
+  /** a restored index's steps making its index of ids again */
+  let idSteps: Generator<void, void, void> | null = null;
   /** per slice of lines: the light text as the worker sent it, handed back once read */
   const handBack = new WeakMap<object, Uint8Array>();
+  /** The index is made: shows the session now or once its schema check comes; true when the worker is done. */
+  const indexed = (read: LightSessionReader, made: SessionParser): boolean => {
+    performance.measure(read.restoredIndex ? "session:restored" : "session:parsed", { start: started });
+    const checked = read.restoredIndex ? made.schemaCheckedAsRead : null;
+    if (checked) {
+      // the server checked the lines when it made the snapshot: the worker has nothing left to do
+      stop();
+      if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
+      ready(new Session(made, { schemaChecked: checked }), complete);
+      return true;
+    }
+    if (snapshotCame) {
+      // the worker kept none of the lines: it checks the page's (copies: the page keeps its own)
+      const lights = read.keptLightText.map((light) => light.slice());
+      worker.postMessage(
+        { kind: "check", lights } satisfies ParseRequest,
+        lights.map((light) => light.buffer),
+      );
+    }
+    // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
+    // an empty one waits, as its notes are all there is to show
+    if (made.tree.size > 0) ready(new Session(made, { schemaPending: true }), complete);
+    return false;
+  };
   const readNext = (): void => {
     if (stopped || queue.length === 0) return;
     try {
@@ -177,31 +203,19 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         if (queue.length) nextTask(readNext);
         return;
       }
-      queue.shift();
       if (reply.type === "end") {
-        sink.progress(reply.done, reply.total);
-        parser = (reader ??= new LightSessionReader()).end(reply.last);
-        complete = reply.complete;
-        performance.measure(reader.restoredIndex ? "session:restored" : "session:parsed", { start: started });
-        const checked = reader.restoredIndex ? parser.schemaCheckedAsRead : null;
-        if (checked) {
-          // the server checked the lines when it made the snapshot: the worker has nothing left to do
-          stop();
-          if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
-          return ready(new Session(parser, { schemaChecked: checked }), complete);
+        if (!parser) {
+          sink.progress(reply.done, reply.total);
+          parser = (reader ??= new LightSessionReader()).end(reply.last);
+          complete = reply.complete;
         }
-        if (snapshotCame) {
-          // the worker kept none of the lines: it checks the page's (copies: the page keeps its own)
-          const lights = reader.keptLightText.map((light) => light.slice());
-          worker.postMessage(
-            { kind: "check", lights } satisfies ParseRequest,
-            lights.map((light) => light.buffer),
-          );
-        }
-        // the schema check only adds notes: a session with entries is shown at once and gets them when they come;
-        // an empty one waits, as its notes are all there is to show
-        if (parser.tree.size > 0) ready(new Session(parser, { schemaPending: true }), complete);
+        // a restored index makes its index of ids again a step per task (the end stays first in the queue, so
+        // what comes meanwhile waits for it)
+        if (reader!.restoredIndex && !(idSteps ??= parser.tree.idIndexSteps()).next().done) return nextTask(readNext);
+        queue.shift();
+        if (indexed(reader!, parser)) return;
       } else {
+        queue.shift();
         schema = { lines: reply.lines, issues: reply.issues };
         performance.measure("session:schema", { start: started });
         stop();

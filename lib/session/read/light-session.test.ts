@@ -322,6 +322,28 @@ describe("a session restored from the snapshot of its index answers as the full 
     300_000,
   );
 
+  it.each(cases().filter((c) => !c.name.startsWith("generated")))(
+    "$name, its index of ids made again in steps (as the page makes it, a step per task), or at once when asked midway",
+    async ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const built = readLight(bytes, 1 << 12, 1 << 12, undefined, 8);
+      if (!built.readsAsLight) return;
+      const snapshot = sessionSnapshot(built);
+      const stepped = readRestored(bytes, 1 << 11, snapshot).parser;
+      const entries = stepped.tree.entryLines.length;
+      const making = stepped.tree.idIndexSteps(7);
+      let steps = 0;
+      while (!making.next().done) steps++;
+      // nothing read the index before its steps: restoring it made none of it
+      expect(steps, name).toBe(Math.max(0, Math.ceil(entries / 7) - 1));
+      await sameAnswers(Session.fromText(text), new Session(stepped), `${name}, stepped`);
+      const midway = readRestored(bytes, 1 << 11, snapshot).parser;
+      midway.tree.idIndexSteps(7).next();
+      await sameAnswers(Session.fromText(text), new Session(midway), `${name}, asked midway`);
+    },
+    300_000,
+  );
+
   it.each(cases().filter((c) => !c.name.startsWith("e2e") && !c.name.startsWith("generated")))(
     "$name, from a snapshot that cannot be restored: the kept lines are read instead",
     async ({ name, text }) => {

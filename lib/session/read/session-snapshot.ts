@@ -32,7 +32,9 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
       lightReads: () => null,
       times: () => null,
       // the ids again (a third of a big session's snapshot, and of its restore): made again from the slots' ids
-      slots: () => new Map(),
+      idSlots: () => new Map(),
+      idsFrom: () => 0,
+      idsTo: () => 0,
     },
     restored: (tree: SessionTree) => tree.restoreIdIndex(),
   },

@@ -80,8 +80,11 @@ export class SessionTree {
   private upRevision = new Int32Array(1024);
   /** per slot: NO_CHILD, the slot of its only child, or MANY */
   private kids = new Int32Array(1024).fill(NO_CHILD);
-  /** the slot of the last line with each id */
-  private readonly slots = new Map<string, number>();
+  /** the slot of the last line with each id (read through `slots`, which finishes a restored tree's index first) */
+  private readonly idSlots = new Map<string, number>();
+  /** while a restored tree makes its index of ids again (idIndexSteps): the slots from idsFrom to idsTo are not in it yet */
+  private idsFrom = 0;
+  private idsTo = 0;
   private readonly states = new PathStates();
   private readonly shapes = new EntryShapes();
   /** totals over every entry added, in file order (what the whole file's stats read) */
@@ -160,11 +163,33 @@ export class SessionTree {
    * ids were first met): a snapshot of the tree leaves it out.
    */
   restoreIdIndex(): void {
-    this.slots.clear();
-    for (let slot = 0; slot < this.slotIds.length; slot++) {
-      const id = this.slotIds[slot];
-      if (id !== undefined) this.slots.set(id, slot);
+    this.idSlots.clear();
+    this.idsFrom = 0;
+    this.idsTo = this.slotIds.length;
+  }
+
+  /**
+   * Makes the index of ids restoreIdIndex left to make, `per` slots a step, so a page can take a million ids in
+   * tasks of its own. Whatever reads the index before the last step makes the rest at once.
+   */
+  *idIndexSteps(per = 1 << 16): Generator<void, void, void> {
+    while (this.idsFrom < this.idsTo) {
+      this.indexIds(Math.min(this.idsTo, this.idsFrom + per));
+      if (this.idsFrom < this.idsTo) yield;
     }
+  }
+
+  private indexIds(to: number): void {
+    for (let slot = this.idsFrom; slot < to; slot++) {
+      const id = this.slotIds[slot];
+      if (id !== undefined) this.idSlots.set(id, slot);
+    }
+    this.idsFrom = to;
+  }
+
+  private get slots(): Map<string, number> {
+    if (this.idsFrom < this.idsTo) this.indexIds(this.idsTo);
+    return this.idSlots;
   }
 
   /** Where the tree reads its entries again from, if it keeps only the last ones. */
