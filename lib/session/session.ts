@@ -159,7 +159,8 @@ export class Session implements RuleInput {
       });
     }
     for (const [targetId, state] of this.tree.caLabels) {
-      if (!this.tree.get(targetId))
+      // (by the index: reading every target's entry would read a big session's labelled entries from its text)
+      if (this.tree.slotOf(targetId) === -1)
         out.push({
           line: state.line,
           kind: "label-missing-target",

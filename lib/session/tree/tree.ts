@@ -172,7 +172,7 @@ export class SessionTree {
    * Makes the index of ids restoreIdIndex left to make, `per` slots a step, so a page can take a million ids in
    * tasks of its own. Whatever reads the index before the last step makes the rest at once.
    */
-  *idIndexSteps(per = 1 << 16): Generator<void, void, void> {
+  *idIndexSteps(per = 1 << 15): Generator<void, void, void> {
     while (this.idsFrom < this.idsTo) {
       this.indexIds(Math.min(this.idsTo, this.idsFrom + per));
       if (this.idsFrom < this.idsTo) yield;
@@ -546,6 +546,10 @@ export class SessionTree {
    * until the structure revision moves: nothing else changes which entry an id finds.
    */
   parentSlot(slot: number): number {
+    // while no id was taken over and no parent came late, the slot a parent's id found when its child came is
+    // the one it finds now (a restored tree's first walk up a deep path does no lookup by id)
+    const parent = this.parents[slot]!;
+    if (parent >= 0 && this.shapeVersion === 0) return parent;
     const revision = this.shapeVersion + 1;
     if (this.upRevision[slot] === revision) return this.up[slot]!;
     // the id the entry's parentId names (a string: no other kind finds an entry); an entry naming itself finds itself
