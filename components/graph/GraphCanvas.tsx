@@ -13,7 +13,7 @@ import { toFlowElements, type FlowElements, type GraphFlowNode } from "./flow-el
 import { windowKeys, windowKey, windowRect } from "./flow-window";
 import { runGraphAction, type ActionHost } from "./graph-actions";
 import { GraphMiniMap } from "./GraphMiniMap";
-import { miniCards } from "./mini-cards";
+import { miniCardsFor } from "./mini-cards";
 import { GraphToolbar } from "./GraphToolbar";
 import { KeyHelp } from "./KeyHelp";
 import { actionForKey } from "./keys";
@@ -100,7 +100,7 @@ export function GraphCanvas({ model }: { model: GraphModel }) {
   const newestFrom = model.selectedId ?? model.leafId;
   const shown = useFlowWindow(model);
   const { display, layout, facts, leafId, activePath } = model;
-  const cards = useMemo(() => miniCards(display, layout, facts, leafId, activePath), [display, layout, facts, leafId, activePath]);
+  const cards = useMemo(() => miniCardsFor(display, layout, facts, leafId, activePath), [display, layout, facts, leafId, activePath]);
 
   return (
     <div

@@ -30,3 +30,18 @@ export function miniCardFill(display: DisplayTree, facts: EntryFacts, leafId: st
 export function miniCards(display: DisplayTree, layout: GraphLayout, facts: EntryFacts, leafId: string | null, activePath: IdSet): MiniCards {
   return drawCards(layout.boxes.values(), miniCardFill(display, facts, leafId, activePath));
 }
+
+let lastCards: { display: DisplayTree; layout: GraphLayout; leafId: string | null; activePath: IdSet; cards: MiniCards } | null = null;
+
+/**
+ * miniCards, the last answer kept: the loader draws them ahead of the first render (warm-graph.ts), which then
+ * finds them. (The facts are not compared: a card's kind is its entry's, and a display tree is made anew when
+ * the entries it shows change.)
+ */
+export function miniCardsFor(display: DisplayTree, layout: GraphLayout, facts: EntryFacts, leafId: string | null, activePath: IdSet): MiniCards {
+  const last = lastCards;
+  if (last && last.display === display && last.layout === layout && last.leafId === leafId && last.activePath === activePath) return last.cards;
+  const cards = miniCards(display, layout, facts, leafId, activePath);
+  lastCards = { display, layout, leafId, activePath, cards };
+  return cards;
+}

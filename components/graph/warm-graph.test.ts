@@ -2,18 +2,26 @@
 // entries already made, for the view it will show.
 import { describe, expect, it, vi } from "vitest";
 import * as displayTree from "@/lib/layout/display-tree";
+import * as minimapPaths from "./minimap-paths";
 import { viewer } from "@/components/viewer/store";
 import { sessionRewinds } from "@/lib/layout/leaf-history";
 import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import { visibilityOf } from "@/lib/layout/tree-filter";
-import { displayFor, foldsFor, layoutFor, shownLeaf } from "./graph-model";
+import { displayFor, factsOf, foldsFor, layoutFor, shownLeaf } from "./graph-model";
+import { miniCards, miniCardsFor } from "./mini-cards";
 import { warmGraph } from "./warm-graph";
 
 // the fold walk and the tidy layout, counted: after the warm-up the render must not make them again
 vi.mock("@/lib/layout/display-tree", async (original) => {
   const actual = await original<typeof displayTree>();
   return { ...actual, planFoldSteps: vi.fn(actual.planFoldSteps), displayTreeOf: vi.fn(actual.displayTreeOf) };
+});
+
+// the minimap's drawing, counted likewise
+vi.mock("./minimap-paths", async (original) => {
+  const actual = await original<typeof minimapPaths>();
+  return { ...actual, drawCards: vi.fn(actual.drawCards) };
 });
 
 describe("warmGraph", () => {
@@ -32,7 +40,11 @@ describe("warmGraph", () => {
     // the hook's calls, with the store's state as the first render reads it
     const plan = foldsFor(session, state.collapsed, leafId, session.labels(), visibilityOf(session, state.treeFilter));
     const display = displayFor(plan, state.expandedSegments);
-    layoutFor(session, display);
+    const layout = layoutFor(session, display);
+    const draws = vi.mocked(minimapPaths.drawCards).mock.calls.length;
+    const cards = miniCardsFor(display, layout, factsOf(session), leafId, pathIds(session, leafId));
+    expect(vi.mocked(minimapPaths.drawCards).mock.calls.length).toBe(draws);
+    expect(cards).toEqual(miniCards(display, layout, factsOf(session), leafId, pathIds(session, leafId)));
     expect(vi.mocked(displayTree.planFoldSteps).mock.calls.length).toBe(walks);
     expect(vi.mocked(displayTree.displayTreeOf).mock.calls.length).toBe(displays);
     expect(plan).not.toBe(before.plan);

@@ -1,7 +1,7 @@
 /**
  * The graph's first drawing, made ahead in small tasks. Each step of the graph
  * pipeline that walks every entry (the shape, the model marks, the fold walk,
- * the segments' summaries, the active path) runs in a task of its own while
+ * the segments' summaries, the active path, the layout, the minimap's cards) runs in a task of its own while
  * the page still shows the loading view, and leaves its answer where the
  * render finds it. The first render then only lays out and draws: the page is
  * never busy for the sum of the steps at once.
@@ -13,6 +13,7 @@ import type { Steps } from "@/lib/layout/last-answer";
 import { cutFromContext, modelSwitchSteps, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { summariseSteps } from "./flow-elements";
+import { miniCardsFor } from "./mini-cards";
 import { displayFor, factsOf, foldSteps, foldsFor, layoutFor, shownLeaf } from "./graph-model";
 
 /** Time one task may take before it hands the page back (the summaries of many segments are made in slices). */
@@ -70,13 +71,21 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   if (!(await walk(folds))) return;
   const plan = foldsFor(session, state.collapsed, leafId, session.labels(), visible);
   const facts = factsOf(session);
+  // (an entry's card is described when the window around the viewport makes it: a big session keeps only its
+  // most recent entry objects, so describing every card here would read most of them twice)
   for (const item of plan.items) {
+    if (item.kind !== "run") continue;
     if (!(await pause())) return;
-    if (item.kind === "entry") facts.describe(item.id);
-    else if (!(await walk(summariseSteps(item.ids, facts)))) return;
+    if (!(await walk(summariseSteps(item.ids, facts)))) return;
   }
   if (!(await pause())) return;
-  layoutFor(session, displayFor(plan, state.expandedSegments));
+  const display = displayFor(plan, state.expandedSegments);
+  const layout = layoutFor(session, display);
+  // the minimap's cards and the first render each get a task of their own
+  await nextTask();
+  if (cancelled()) return;
+  miniCardsFor(display, layout, facts, leafId, pathIds(session, leafId));
+  await nextTask();
 }
 
 /** Runs `walk` for what it leaves in the session's caches; a path pi cannot walk is answered (as an error) where it is asked. */

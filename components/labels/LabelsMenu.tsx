@@ -18,7 +18,8 @@ export function LabelsMenu() {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const items = useSessionMemo(labelItems, []) ?? [];
+  // (the list itself is made only while it is open: it reads every label's target)
+  const count = useSessionMemo((open) => open.labels().size, []) ?? 0;
 
   useEffect(() => {
     if (!open) return;
@@ -81,7 +82,7 @@ export function LabelsMenu() {
         <span aria-hidden="true" className="font-semibold text-pink-600 dark:text-pink-400">
           #
         </span>
-        Labels <span className="tabular-nums">{items.length}</span>
+        Labels <span className="tabular-nums">{count}</span>
       </button>
       {open ? (
         <div
@@ -92,49 +93,59 @@ export function LabelsMenu() {
           onKeyDown={onKeyDown}
           className="absolute top-full right-0 z-50 mt-1 flex max-h-[60vh] w-[380px] flex-col overflow-hidden rounded-md border border-border bg-background text-[12.5px] shadow-lg"
         >
-          <p className="border-b border-border px-3 py-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">Labels · {items.length}</p>
-          {items.length === 0 ? (
-            <p className="px-3 py-3 text-muted">No labels in this session. pi sets them with /label (or an extension&apos;s label entries).</p>
-          ) : (
-            <ul className="min-h-0 overflow-auto py-1" data-testid="labels-list">
-              {items.map((item) => (
-                <li key={item.targetId}>
-                  <button
-                    type="button"
-                    data-label-item
-                    data-entry-id={item.targetId}
-                    disabled={item.target === null}
-                    aria-current={item.targetId === selectedId ? "true" : undefined}
-                    onClick={() => jump(item.targetId)}
-                    title={
-                      item.target
-                        ? `Select ${item.targetId} (line ${item.target.line}); set on line ${item.labelLine}`
-                        : `${item.targetId} is not in the file (pi keeps the label)`
-                    }
-                    className={`flex w-full min-w-0 flex-col gap-0.5 px-3 py-1.5 text-left hover:bg-surface focus-visible:bg-surface focus-visible:outline-none focus-visible:ring-1 focus-visible:ring-accent focus-visible:ring-inset disabled:cursor-not-allowed disabled:opacity-60 ${item.targetId === selectedId ? "bg-accent/10" : ""}`}
-                  >
-                    <span className="flex min-w-0 items-center gap-2">
-                      <span className="min-w-0 truncate font-medium text-pink-700 dark:text-pink-300"># {labelText(item.label)}</span>
-                      <span className="ml-auto shrink-0 font-mono text-[11px] text-muted">{item.targetId}</span>
-                    </span>
-                    <span className="flex min-w-0 items-center gap-1.5 text-[12px] text-muted">
-                      {item.target ? (
-                        <>
-                          <KindBadge kind={item.target.kind} />
-                          <span className="shrink-0">{item.target.kind.label}</span>
-                          <span className="min-w-0 truncate">· {item.target.snippet}</span>
-                        </>
-                      ) : (
-                        <span>not in the file</span>
-                      )}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <p className="border-b border-border px-3 py-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">Labels · {count}</p>
+          <LabelsList selectedId={selectedId} jump={jump} />
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The labels, each with its target's kind and first words (read only while the list is open). */
+function LabelsList({ selectedId, jump }: { selectedId: string | null; jump: (id: string) => void }) {
+  const items = useSessionMemo(labelItems, []) ?? [];
+  return (
+    <>
+      {items.length === 0 ? (
+        <p className="px-3 py-3 text-muted">No labels in this session. pi sets them with /label (or an extension&apos;s label entries).</p>
+      ) : (
+        <ul className="min-h-0 overflow-auto py-1" data-testid="labels-list">
+          {items.map((item) => (
+            <li key={item.targetId}>
+              <button
+                type="button"
+                data-label-item
+                data-entry-id={item.targetId}
+                disabled={item.target === null}
+                aria-current={item.targetId === selectedId ? "true" : undefined}
+                onClick={() => jump(item.targetId)}
+                title={
+                  item.target
+                    ? `Select ${item.targetId} (line ${item.target.line}); set on line ${item.labelLine}`
+                    : `${item.targetId} is not in the file (pi keeps the label)`
+                }
+                className={`flex w-full min-w-0 flex-col gap-0.5 px-3 py-1.5 text-left hover:bg-surface focus-visible:bg-surface focus-visible:outline-none focus-visible:ring-1 focus-visible:ring-accent focus-visible:ring-inset disabled:cursor-not-allowed disabled:opacity-60 ${item.targetId === selectedId ? "bg-accent/10" : ""}`}
+              >
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="min-w-0 truncate font-medium text-pink-700 dark:text-pink-300"># {labelText(item.label)}</span>
+                  <span className="ml-auto shrink-0 font-mono text-[11px] text-muted">{item.targetId}</span>
+                </span>
+                <span className="flex min-w-0 items-center gap-1.5 text-[12px] text-muted">
+                  {item.target ? (
+                    <>
+                      <KindBadge kind={item.target.kind} />
+                      <span className="shrink-0">{item.target.kind.label}</span>
+                      <span className="min-w-0 truncate">· {item.target.snippet}</span>
+                    </>
+                  ) : (
+                    <span>not in the file</span>
+                  )}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
