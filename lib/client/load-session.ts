@@ -155,6 +155,8 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   let snapshotCame = false;
   /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
   const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
+  /** the index made room for the entries the file holds, judged from its first lines (LightSessionReader.expectFrom) */
+  let sized = false;
   /** a restored index's steps making its index of ids again */
   let idSteps: Generator<void, void, void> | null = null;
   /** per slice of lines: the light text as the worker sent it, handed back once read */
@@ -195,6 +197,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         // the page stays responsive (progress moves, Cancel is heard) while a big file is read, however big the
         // stream's chunks are
         if (reader.pushSome(reply, SLICE_BYTES)) {
+          if (!sized) sized = reader.expectFrom(reply.done, reply.total);
           queue.shift();
           const back = handBack.get(reply);
           if (back) worker.postMessage({ kind: "read", light: back } satisfies ParseRequest, [back.buffer]);

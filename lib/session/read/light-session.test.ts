@@ -248,6 +248,40 @@ describe("a session read from light lines answers as the full text does", () => 
   );
 });
 
+describe("a session whose index made room for the entries it expected answers as the full text does", () => {
+  it.each(cases().filter((c) => !c.name.startsWith("generated")))(
+    "$name, told the file is bigger or smaller than it is",
+    async ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const chunkBytes = 1 + (text.length % 7001);
+      // a total ten times the file's makes room for ten times its entries; one byte more, for about as many
+      for (const total of [bytes.length * 10, bytes.length + 1]) {
+        const session = new LightSessionReader();
+        const reader = new LightReader(chunkBytes);
+        let sized = false;
+        let early = false;
+        let pushed = 0;
+        for (let at = 0; at < bytes.length; at += chunkBytes) {
+          const chunk = reader.push(bytes.subarray(at, at + chunkBytes));
+          pushed = Math.min(bytes.length, at + chunkBytes);
+          if (chunk) session.push(chunk);
+          if (!sized) {
+            sized = session.expectFrom(pushed, total);
+            if (sized && pushed < bytes.length) early = true;
+          }
+        }
+        const rest = reader.flush();
+        if (rest) session.push(rest);
+        const full = Session.fromText(text);
+        // (a file of thousands of entries made its room before its end: the room is what is tested)
+        if (full.tree.entryCount >= 4096) expect(early, name).toBe(true);
+        await sameAnswers(full, new Session(session.end(reader.end())), `${name}, total ${total}`);
+      }
+    },
+    300_000,
+  );
+});
+
 describe("a session whose entries are read again from the kept light text answers as the full text does", () => {
   it.each(cases())(
     "$name, 8 entry objects kept",

@@ -86,6 +86,19 @@ export class LightSessionReader {
     this.parser.tree.keepTimes();
   }
 
+  /**
+   * `readBytes` of the file's `totalBytes` have been pushed: once a thousand entries have come, the index makes
+   * room at once for as many as the whole file holds at that rate (SessionTree.expectEntries). True once there
+   * is nothing left to decide (room was made, the file is read, or the index will be restored).
+   */
+  expectFrom(readBytes: number, totalBytes: number): boolean {
+    if (this.snapshot || readBytes >= totalBytes) return true;
+    const tree = this.parser.tree;
+    if (readBytes <= 0 || tree.entryCount < 1024) return false;
+    tree.expectEntries(Math.ceil(((tree.entryCount * totalBytes) / readBytes) * 1.05));
+    return true;
+  }
+
   /** Checks each entry line against pi's schemas as it is read (SessionParser.checkSchemaAsRead). Before the first push. */
   checkSchemaAsRead(): void {
     this.parser.checkSchemaAsRead();

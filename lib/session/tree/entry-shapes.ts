@@ -63,14 +63,17 @@ export class EntryShapes {
   /** per `leaf` entry's slot: its targetId, null when not a string */
   private readonly leafTargets = new Map<number, string | null>();
 
+  /** Makes room in the columns for slots below `size`. */
+  reserve(size: number): void {
+    if (size <= this.model.length) return;
+    this.type = grown(this.type, size);
+    this.role = grown(this.role, size);
+    this.model = grown(this.model, size, -1);
+    this.contextSize = grown(this.contextSize, size, NaN);
+  }
+
   set(slot: number, entry: SessionEntry): void {
-    const size = slot + 1;
-    if (size > this.model.length) {
-      this.type = grown(this.type, size);
-      this.role = grown(this.role, size);
-      this.model = grown(this.model, size, -1);
-      this.contextSize = grown(this.contextSize, size, NaN);
-    }
+    this.reserve(slot + 1);
     const type = entry.type;
     this.setString(this.type, this.typeOverflow, slot, type);
     this.leafTargets.delete(slot);

@@ -391,6 +391,17 @@ export class SessionTree {
     return slot !== undefined && this.cut[slot] === 1 ? this.lines[slot]! : -1;
   }
 
+  /**
+   * Makes room in every column for `count` entries at once, told how many a file will hold: a column grows by
+   * doubling, and at a million entries one doubling (a copy of every column) is a task of its own.
+   */
+  expectEntries(count: number): void {
+    this.reserve(count);
+    this.states.reserve(count);
+    this.shapes.reserve(count);
+    if (this.times) this.times = grown(this.times, count);
+  }
+
   /** Makes room in the columns for slots below `size`. */
   private reserve(size: number): void {
     if (size <= this.lines.length) return;
