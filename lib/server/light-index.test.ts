@@ -154,12 +154,31 @@ describe("GET /api/sessions/light", () => {
     expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
   });
 
+  it("keeps the index when the page stops reading while it is being kept (the page ends its worker once it has the end)", async () => {
+    writeFileSync(path.join(dir, "--w--", "k.jsonl"), TEXT);
+    const response = await get("--w--/k.jsonl");
+    expect(response.headers.get("x-light-index")).toBe("made");
+    const body = response.body!.getReader();
+    const frames = new LightFrameReader();
+    let ended = false;
+    while (!ended) {
+      const { done, value } = await body.read();
+      expect(done).toBe(false);
+      for (const frame of frames.push(value!)) if (frame.type === "end") ended = true;
+    }
+    // reading the end frame asked for the next piece, whose pull keeps the index: the page goes away meanwhile
+    await body.cancel();
+    const again = await get("--w--/k.jsonl");
+    expect(again.headers.get("x-light-index")).toBe("kept");
+    expect((await read(again, TEXT)).session.leafId).toBe(Session.fromText(TEXT).leafId);
+  });
+
   it("refuses a file the page reads whole (409), and keeps nothing for it", async () => {
     const response = await get("--w--/v1.jsonl");
     expect(response.status).toBe(409);
     expect((await response.json()).code).toBe("not-light");
-    // kept: s.jsonl and r.jsonl, nothing for v1.jsonl
-    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(2);
+    // kept: s.jsonl, r.jsonl and k.jsonl, nothing for v1.jsonl
+    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(3);
   });
 
   it("checks paths as /api/sessions/raw does: nothing outside the sessions directory", async () => {

@@ -255,7 +255,11 @@ async function indexed(
     .then(() => open(temp, "w"))
     .catch(() => null);
   const keptPart = from ? streamOf(from.kept, from.meta.endAt).getReader() : null;
-  const finish = async (keep: boolean) => {
+  let keptSent = keptPart === null;
+  /** the one finish: a page that goes away while the index is being kept (it ends its worker once it has the end) waits for it */
+  let finishing: Promise<void> | null = null;
+  const finish = (keep: boolean): Promise<void> => (finishing ??= settle(keep));
+  const settle = async (keep: boolean) => {
     const written = out !== null;
     await out?.close().catch(() => undefined);
     out = null;
@@ -303,9 +307,10 @@ async function indexed(
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        if (keptPart) {
+        if (keptPart && !keptSent) {
           const next = await keptPart.read();
           if (!next.done) return await send(controller, next.value);
+          keptSent = true;
         }
         for (;;) {
           while (frames.length === 0) if (!(await more())) return finish(true).then(() => controller.close());
@@ -320,8 +325,25 @@ async function indexed(
       }
     },
     async cancel() {
+      // (destroying the input closes the file, which keeping the index looks at again: not when it is kept)
+      if (keptPart && !keptSent) await keptPart.cancel();
+      else if (ended) {
+        // the page went away once the file was read to its end (it ends its worker when it has the end frame):
+        // what it did not take is written to the index, which is kept as if it had been sent
+        try {
+          for (const frame of frames.splice(0)) {
+            if (frame === END_MARK) endAt = sent;
+            else {
+              await out?.write(frame);
+              sent += frame.byteLength;
+            }
+          }
+          return await finish(true);
+        } catch {
+          // kept nothing: the next open makes it again
+        }
+      }
       input.destroy();
-      await keptPart?.cancel();
       await finish(false).catch(() => undefined);
     },
   });
