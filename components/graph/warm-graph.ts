@@ -54,7 +54,7 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
     if (id !== null && session.tree.get(id)) safely(() => session.sharedBranch(id, reader));
   };
   const steps: (() => unknown)[] = [
-    // the page's first number formatted loads the locale's data (tens of ms): the cards' counts are formatted so
+    // the page's first number formatted loads the locale's data (tens of ms); the cards format their counts with it
     () => (0).toLocaleString("en-US"),
     () => session.shape(),
     walked(leafId),

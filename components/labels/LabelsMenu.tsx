@@ -19,7 +19,7 @@ export function LabelsMenu() {
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   // (the list itself is made only while it is open: it reads every label's target)
-  const count = useSessionMemo((open) => open.labels().size, []) ?? 0;
+  const count = useSessionMemo((current) => current.labels().size, []) ?? 0;
 
   useEffect(() => {
     if (!open) return;

@@ -207,16 +207,17 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         return;
       }
       if (reply.type === "end") {
+        const read = (reader ??= new LightSessionReader());
         if (!parser) {
           sink.progress(reply.done, reply.total);
-          parser = (reader ??= new LightSessionReader()).end(reply.last);
+          parser = read.end(reply.last);
           complete = reply.complete;
         }
         // a restored index makes its index of ids again a step per task (the end stays first in the queue, so
         // what comes meanwhile waits for it)
-        if (reader!.restoredIndex && !(idSteps ??= parser.tree.idIndexSteps()).next().done) return nextTask(readNext);
+        if (read.restoredIndex && !(idSteps ??= parser.tree.idIndexSteps()).next().done) return nextTask(readNext);
         queue.shift();
-        if (indexed(reader!, parser)) return;
+        if (indexed(read, parser)) return;
       } else {
         queue.shift();
         schema = { lines: reply.lines, issues: reply.issues };

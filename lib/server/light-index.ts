@@ -256,6 +256,8 @@ async function indexed(
     .catch(() => null);
   const keptPart = from ? streamOf(from.kept, from.meta.endAt).getReader() : null;
   let keptSent = keptPart === null;
+  // a stream the page cancelled is not closed again once its index is kept
+  let cancelled = false;
   /** the one finish: a page that goes away while the index is being kept (it ends its worker once it has the end) waits for it */
   let finishing: Promise<void> | null = null;
   const finish = (keep: boolean): Promise<void> => (finishing ??= settle(keep));
@@ -313,7 +315,11 @@ async function indexed(
           keptSent = true;
         }
         for (;;) {
-          while (frames.length === 0) if (!(await more())) return finish(true).then(() => controller.close());
+          while (frames.length === 0)
+            if (!(await more()))
+              return finish(true).then(() => {
+                if (!cancelled) controller.close();
+              });
           const frame = frames.shift()!;
           if (frame !== END_MARK) return await send(controller, frame);
           endAt = sent;
@@ -325,6 +331,7 @@ async function indexed(
       }
     },
     async cancel() {
+      cancelled = true;
       // (destroying the input closes the file, which keeping the index looks at again: not when it is kept)
       if (keptPart && !keptSent) await keptPart.cancel();
       else if (ended) {
