@@ -5,7 +5,7 @@
  * actions; where the viewport goes is use-viewport-follow's business.
  */
 import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, useStore, type NodeMouseHandler } from "@xyflow/react";
-import { useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
 import type { Session } from "@/lib/session";
@@ -44,7 +44,11 @@ const drawnNodes = new WeakMap<Session, ReadonlyMap<string, GraphFlowNode>>();
 
 /** The cards around the viewport (flow-window.ts), made only for it; the window is re-chosen only when a pan or zoom leaves it. */
 function useFlowWindow(model: GraphModel) {
-  const key = useStore(windowKey);
+  const current = useStore(windowKey);
+  // the first window is made in a render React may put off (the pane's size is known only after the viewer's first
+  // commit, and making it there added tens of ms to that task); later ones follow the viewport at once
+  const first = useDeferredValue(current);
+  const key = first === null ? null : current;
   const { session, display, layout, view, facts, cursors } = model;
   const keys = useMemo(() => (key === null ? null : windowKeys(layout.boxes, layout.links.concat(cursors), windowRect(key))), [layout, cursors, key]);
   return useMemo(() => {

@@ -3,7 +3,7 @@
 // The viewer page: loads the session named by the URL (a library file, a URL, or a file from disk) through the
 // parse worker, then lays out the graph, the inspector and the leaf timeline around the store.
 import "../../lib/client/zod-jitless"; // first: the core's schemas are built when it is imported, and must see this setting
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from "react";
 import { ComparePickBanner } from "@/components/compare/ComparePickBanner";
 import { CompareView } from "@/components/compare/CompareView";
 import { LeafTimeline } from "@/components/graph/LeafTimeline";
@@ -37,6 +37,9 @@ export function ViewerApp(props: PlanInput) {
   const phase = useViewer((s) => s.load.phase);
   const error = useViewer((s) => s.load.error);
   const session = useViewer(sessionOf);
+  // the viewer mounts in a render React may pause (a deferred value renders at a transition's priority): at a
+  // large session's first render, the graph, inspector and timeline otherwise made one task of a quarter second
+  const shown = useDeferredValue(phase === "ready" ? session : null);
   const fileName = useViewer((s) => s.fileName);
   useViewer((s) => s.doc); // a live session that had no entries gets its graph once they come
   const comparing = useViewer((s) => compareB(s) !== null);
@@ -114,7 +117,7 @@ export function ViewerApp(props: PlanInput) {
           <span data-testid="load-error">{error}</span>
         </ViewerMessage>
       );
-  } else if (phase !== "ready" || !session) {
+  } else if (phase !== "ready" || !session || shown !== session) {
     body = <LoadingView onCancel={() => job.current?.cancel()} />;
   } else if (session.tree.size === 0) {
     const diagnostics = session.diagnostics();
