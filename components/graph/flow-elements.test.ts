@@ -4,8 +4,8 @@ import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
-import { toFlowElements, type ViewMarks } from "./flow-elements";
-import { displayTreeOf } from "@/lib/layout/display-tree";
+import { summarise, toFlowElements, type ViewMarks } from "./flow-elements";
+import { displayTreeOf, planFolds } from "@/lib/layout/display-tree";
 import { foldsFor, factsOf, layoutFor, shownLeaf } from "./graph-model";
 
 function elementsFor(session: Session, selectedId: string | null, historyStep: number | null = null, previous?: Parameters<typeof toFlowElements>[4]) {
@@ -128,5 +128,20 @@ describe("a folded run under a tree filter", () => {
     const session = fixtureSession("ca-large");
     const { nodes } = elementsFor(session, null);
     for (const node of nodes) if (node.type === "segment") expect(node.data.filtered).toBe(0);
+  });
+
+  it("summarises a run the same from its slots as from its ids", () => {
+    let runs = 0;
+    for (const name of ["ca-large", "ca-medium-a", "ca-compaction-multi-a", "hx-leaf-moves-a"]) {
+      const session = fixtureSession(name);
+      const facts = factsOf(session);
+      for (const item of planFolds(session, { threshold: 3 }).items) {
+        if (item.kind !== "run" || !item.slots) continue;
+        runs++;
+        // (a copy of the ids: a summary is kept per run array)
+        expect(summarise(item.ids, facts, item.slots), name).toEqual(summarise([...item.ids], facts));
+      }
+    }
+    expect(runs).toBeGreaterThan(10);
   });
 });

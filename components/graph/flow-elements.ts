@@ -78,6 +78,8 @@ export interface EntryFacts {
   describe(id: string): EntryDescription;
   /** the kind alone, cheap (segment counts look at every folded entry) */
   kind(id: string): EntryKind;
+  /** the kind of the entry in a slot of the session's tree (a run the fold walk made by slots knows them) */
+  kindAt(slot: number): EntryKind;
   line(id: string): number;
   /** the entry's parent in the file (not the one a filter leaves it) */
   parent(id: string): string | null;
@@ -143,25 +145,28 @@ function filteredWithin(ids: readonly string[], facts: EntryFacts): number {
 const summaries = new WeakMap<readonly string[], SegmentSummary>();
 
 /** What a segment's card says of its entries (kept per run: a long run is read once). */
-export function summarise(ids: readonly string[], facts: EntryFacts): SegmentSummary {
-  return drain(summariseSteps(ids, facts));
+export function summarise(ids: readonly string[], facts: EntryFacts, slots?: readonly number[]): SegmentSummary {
+  return drain(summariseSteps(ids, facts, slots));
 }
 
-/** summarise as a walk in slices (a run can hold most of a deep session's entries): the loader's first drawing. */
-export function* summariseSteps(ids: readonly string[], facts: EntryFacts): Steps<SegmentSummary> {
+/**
+ * summarise as a walk in slices (a run can hold most of a deep session's entries): the loader's first drawing.
+ * With the run's slots (the fold walk went by slots: no filter), kinds are read by slot, and no entry was left out.
+ */
+export function* summariseSteps(ids: readonly string[], facts: EntryFacts, slots?: readonly number[]): Steps<SegmentSummary> {
   let summary = summaries.get(ids);
   if (!summary) {
     const kinds: EntryKind[] = new Array<EntryKind>(ids.length);
     for (let i = 0; i < ids.length; i++) {
       if (i % STEP_EVERY === STEP_EVERY - 1) yield;
-      kinds[i] = facts.kind(ids[i]!);
+      kinds[i] = slots ? facts.kindAt(slots[i]!) : facts.kind(ids[i]!);
     }
     summary = {
       ids: ids.join(" "),
       first: summaryLine(facts.describe(ids[0]!)),
       last: summaryLine(facts.describe(ids[ids.length - 1]!)),
       counts: countKinds(kinds),
-      filtered: filteredWithin(ids, facts),
+      filtered: slots ? 0 : filteredWithin(ids, facts),
     };
     summaries.set(ids, summary);
   }
@@ -268,7 +273,7 @@ export function toFlowElements(
         data: {
           segment: node.segment,
           count: ids.length,
-          ...summarise(ids, facts),
+          ...summarise(ids, facts, node.slots),
           selectedIndex,
           selectedEntry: selectedIndex > 0 ? view.selectedId : null,
           leaf: inRun(view.leafId),

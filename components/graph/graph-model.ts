@@ -44,6 +44,7 @@ export function factsOf(session: Session): EntryFacts {
       return d;
     },
     kind: (id) => kindAt(tree, tree.slotOf(id)),
+    kindAt: (slot) => kindAt(tree, slot),
     line(id) {
       const slot = tree.slotOf(id);
       return slot === -1 ? 0 : tree.lineAt(slot);

@@ -78,7 +78,7 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   for (const item of plan.items) {
     if (item.kind !== "run") continue;
     if (!(await pause())) return;
-    if (!(await walk(summariseSteps(item.ids, facts)))) return;
+    if (!(await walk(summariseSteps(item.ids, facts, item.slots)))) return;
   }
   if (!(await pause())) return;
   const display = displayFor(plan, state.expandedSegments);

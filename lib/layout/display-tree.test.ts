@@ -3,6 +3,8 @@ import { buildDisplayTree, displayTreeOf, idsOf, planFolds, segmentNodeKey, type
 import { FOLD_THRESHOLD } from "./sizes";
 import { buildSession, chainSpecs, type EntrySpec } from "./testing/builders";
 import { allFixtureSessions, fixtureSession } from "./testing/fixtures";
+import { generateSession } from "../../bench/generate";
+import { Session } from "../session";
 
 function shownIds(display: DisplayTree): string[] {
   return [...display.nodes.values()].flatMap((node) => [...idsOf(node)]);
@@ -130,6 +132,35 @@ describe("buildDisplayTree", () => {
     expect(JSON.stringify([...displayTreeOf(plan, new Set()).nodes.values()])).toBe(before);
   });
 
+  it("folds the same by slots as by a walk over ids, on every fixture and generated sessions", () => {
+    const sessions = [
+      ...allFixtureSessions(),
+      ...[1, 2, 3].map((seed) => ({ name: `generated ${seed}`, session: Session.fromText(generateSession({ entries: 3000, seed })) })),
+    ];
+    let bySlot = 0;
+    for (const { name, session } of sessions) {
+      const tree = session.tree;
+      const keep = [session.leafId];
+      const labelled = session.labels();
+      // a filter that draws every entry walks by ids (the walk by slots is for an unfiltered tree)
+      const slots = planFolds(session, { keep, labelled, threshold: 3 });
+      const ids = planFolds(session, { keep, labelled, threshold: 3, visible: () => true });
+      if (tree.structureRevision === 0 && slots.runs.size > 0) bySlot++;
+      const plain = (plan: typeof slots) => plan.items.map((item) => (item.kind === "run" ? { ...item, slots: undefined } : item));
+      expect(plain(slots), name).toEqual(plain(ids));
+      expect([...slots.alone], name).toEqual([...ids.alone]);
+      expect(slots.runOf.size, name).toBe(ids.runOf.size);
+      for (const id of tree.ids()) expect(slots.runOf.get(id), `${name} ${id}`).toBe(ids.runOf.get(id));
+      for (const item of slots.items)
+        if (item.kind === "run" && item.slots)
+          expect(
+            item.slots.map((slot) => tree.idAt(slot)),
+            name,
+          ).toEqual(item.ids);
+    }
+    expect(bySlot).toBeGreaterThan(5);
+  });
+
   it("reads no entry when it applies expanded segments to a plan", () => {
     const session = fixtureSession("ca-large");
     const plan = planFolds(session, { keep: [session.leafId] });
@@ -140,7 +171,12 @@ describe("buildDisplayTree", () => {
       (...args: T): R => (reads++, f(...args));
     const get = tree.get.bind(tree);
     const children = tree.children.bind(tree);
-    const spied = [vi.spyOn(tree, "get").mockImplementation(count(get)), vi.spyOn(tree, "children").mockImplementation(count(children))];
+    const onlyChildAt = tree.onlyChildAt.bind(tree);
+    const spied = [
+      vi.spyOn(tree, "get").mockImplementation(count(get)),
+      vi.spyOn(tree, "children").mockImplementation(count(children)),
+      vi.spyOn(tree, "onlyChildAt").mockImplementation(count(onlyChildAt)),
+    ];
     try {
       const display = displayTreeOf(plan, new Set(plan.runs.keys()));
       expect(shownIds(display).length).toBe(session.tree.size);

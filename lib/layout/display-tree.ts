@@ -35,6 +35,8 @@ export interface SegmentDisplayNode {
   /** segment key as the store knows it: the first id of the run */
   segment: string;
   ids: string[];
+  /** the ids' slots, when the fold walk went by slots (an unfiltered tree no id or late parent reshaped) */
+  slots?: readonly number[];
   parent: string | null;
   children: string[];
 }
@@ -50,7 +52,14 @@ export interface DisplayTree {
   /** every run long enough to fold, folded or expanded, by segment key */
   runs: ReadonlyMap<string, readonly string[]>;
   /** entry id → segment key of the run it belongs to */
-  runOf: ReadonlyMap<string, string>;
+  runOf: RunIndex;
+}
+
+/** entry id → segment key of the run it belongs to: a Map, or a column by slot when the walk went by slots */
+export interface RunIndex {
+  get(id: string): string | undefined;
+  has(id: string): boolean;
+  readonly size: number;
 }
 
 /** The part of a Map that callers use; answered from the fold plan rather than stored per entry. */
@@ -94,7 +103,8 @@ function isLandmark(tree: SessionTree, slot: number): boolean {
 
 /** One step of the fold walk, in pre-order: an entry of its own, or a run long enough to fold. */
 type FoldItem =
-  { kind: "entry"; id: string; parent: number; childCount: number; hidden: number } | { kind: "run"; segment: string; ids: string[]; parent: number };
+  | { kind: "entry"; id: string; parent: number; childCount: number; hidden: number }
+  | { kind: "run"; segment: string; ids: string[]; slots?: readonly number[]; parent: number };
 
 /**
  * What the walk over the entries decided, for every expansion state at once: which runs fold, which entries
@@ -109,7 +119,7 @@ export interface FoldPlan {
   /** entry id → the collapsed entry that hides it */
   readonly hiddenBy: ReadonlyMap<string, string>;
   readonly runs: ReadonlyMap<string, readonly string[]>;
-  readonly runOf: ReadonlyMap<string, string>;
+  readonly runOf: RunIndex;
 }
 
 /** The display tree for one expansion state. */
@@ -141,14 +151,16 @@ export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "
   const alone = new Set<string>();
   const hiddenBy = new Map<string, string>();
   const runs = new Map<string, string[]>();
-  const runOf = new Map<string, string>();
   // in a tree no late parent or repeated id reshaped, each entry hangs from one parent or is a root, and the walk
-  // meets it once: nothing to remember (a set of every id was a third of the walk)
-  const visited: Pick<Set<string>, "has" | "add"> = tree.structureRevision === 0 && !forest ? NONE_VISITED : new Set<string>();
+  // meets it once: nothing to remember (a set of every id was a third of the walk); and an only child's slot is
+  // the one its id finds, so a chain is walked from slot to slot (tree.onlyChildAt), with no lookup by id
+  const bySlot = tree.structureRevision === 0 && !forest;
+  const visited: Pick<Set<string>, "has" | "add"> = bySlot ? NONE_VISITED : new Set<string>();
+  const runOf = bySlot ? new RunsBySlot(tree) : new RunMap();
 
   // each entry is looked up once: at 100k entries every extra map read is felt when a session opens
-  const foldable = (id: string, slot: number, children: readonly string[]): boolean =>
-    slot !== -1 && children.length === 1 && !isRoot.has(id) && !collapsed.has(id) && !keep.has(id) && !labelled.has(id) && !isLandmark(tree, slot);
+  const foldable = (id: string, slot: number, onlyChild: boolean): boolean =>
+    slot !== -1 && onlyChild && !isRoot.has(id) && !collapsed.has(id) && !keep.has(id) && !labelled.has(id) && !isLandmark(tree, slot);
 
   const placeEntry = (id: string, parent: number, childCount: number): FoldItem & { kind: "entry" } => {
     const item = { kind: "entry" as const, id, parent, childCount, hidden: 0 };
@@ -185,13 +197,24 @@ export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "
     visited.add(id);
     const children = childrenOf(id);
 
-    if (foldable(id, slot, children)) {
+    if (foldable(id, slot, children.length === 1)) {
       const run = [id];
+      const runSlots = [slot];
       let next = children[0]!;
+      let nextSlot = bySlot ? tree.onlyChildAt(slot) : -1;
       while (!visited.has(next)) {
         if (++steps % STEP_EVERY === 0) yield;
+        if (bySlot) {
+          const kid = tree.onlyChildAt(nextSlot);
+          if (!foldable(next, nextSlot, kid >= 0)) break;
+          run.push(next);
+          runSlots.push(nextSlot);
+          next = tree.idAt(kid)!;
+          nextSlot = kid;
+          continue;
+        }
         const after = childrenOf(next);
-        if (!foldable(next, tree.slotOf(next), after)) break;
+        if (!foldable(next, tree.slotOf(next), after.length === 1)) break;
         visited.add(next);
         run.push(next);
         next = after[0]!;
@@ -199,8 +222,8 @@ export function* planFoldSteps(session: Session, options: Omit<DisplayOptions, "
       if (run.length > threshold) {
         const segment = run[0]!;
         runs.set(segment, run);
-        for (const member of run) runOf.set(member, segment);
-        items.push({ kind: "run", segment, ids: run, parent });
+        runOf.addRun(segment, run, runSlots);
+        items.push({ kind: "run", segment, ids: run, ...(bySlot ? { slots: runSlots } : {}), parent });
         stack.push({ id: next, parent: items.length - 1 });
         continue;
       }
@@ -241,7 +264,7 @@ export function displayTreeOf(plan: FoldPlan, expanded: ReadonlySet<string>): Di
       tails[i] = item.id;
     } else if (!expanded.has(item.segment)) {
       const key = segmentNodeKey(item.segment);
-      emit({ kind: "segment", key, segment: item.segment, ids: item.ids, parent, children: [] });
+      emit({ kind: "segment", key, segment: item.segment, ids: item.ids, ...(item.slots ? { slots: item.slots } : {}), parent, children: [] });
       tails[i] = key;
     } else {
       let last = parent;
@@ -253,6 +276,45 @@ export function displayTreeOf(plan: FoldPlan, expanded: ReadonlySet<string>): Di
     }
   });
   return out;
+}
+
+/** The runs' members by id. */
+class RunMap extends Map<string, string> implements RunIndex {
+  addRun(segment: string, ids: readonly string[]): void {
+    for (const id of ids) this.set(id, segment);
+  }
+}
+
+/**
+ * The runs' members by slot (a walk by slots knows each member's): a column instead of a map of most of a deep
+ * session's ids, asked through the id's slot.
+ */
+class RunsBySlot implements RunIndex {
+  /** per slot: 1 + the index of its run in `segments`, 0 outside runs */
+  private readonly runAt: Int32Array;
+  private readonly segments: string[] = [];
+  size = 0;
+
+  constructor(private readonly tree: SessionTree) {
+    this.runAt = new Int32Array(tree.entryCount);
+  }
+
+  addRun(segment: string, _ids: readonly string[], slots: readonly number[]): void {
+    this.segments.push(segment);
+    const mark = this.segments.length;
+    for (const slot of slots) this.runAt[slot] = mark;
+    this.size += slots.length;
+  }
+
+  get(id: string): string | undefined {
+    const slot = this.tree.slotOf(id);
+    const mark = slot === -1 ? 0 : (this.runAt[slot] ?? 0);
+    return mark === 0 ? undefined : this.segments[mark - 1];
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
 }
 
 class PlanKeys implements DisplayKeys {

@@ -62,8 +62,8 @@ function* switchesInFileOrder(session: Session): Steps<Map<string, string>> {
   let visited = 0;
   for (const slot of tree.nodeSlots()) {
     if (++visited % STEP_EVERY === 0) yield;
-    const parentId = tree.parentIdAt(slot);
-    const parent = parentId === null ? -1 : tree.slotOf(parentId);
+    // (an entry that names itself finds itself, not yet in force: as a root, no model)
+    const parent = tree.parentSlot(slot);
     const model = parent === -1 ? null : inForce[parent]!;
     let current = model;
     if (tree.modelAt(slot)) {

@@ -571,6 +571,15 @@ export class SessionTree {
     return up;
   }
 
+  /**
+   * The slot of the only entry that names the one in `slot` as its parent; -1 when none does, -2 when several do.
+   * While no id was taken over and no parent came late (structureRevision 0), it is the slot that child's id finds:
+   * a walk down a long chain then goes from slot to slot, with no lookup by id and no list made per entry.
+   */
+  onlyChildAt(slot: number): number {
+    return this.kids[slot]!;
+  }
+
   /** Entries whose parent is `parentId` (null: the roots), in pi's `/tree` order; valid until the tree changes. */
   children(parentId: string | null): readonly string[] {
     if (parentId !== null) {
