@@ -98,7 +98,8 @@ test("a share file opens from file:// in WebKit at its deep link, with no script
     (ids) => ids.length > 0,
   );
   expect(shown).toEqual(session.branch(target).map((e) => e.id));
-  expect(await webkit.run<number>('return document.querySelectorAll(".react-flow__node").length')).toBeGreaterThan(0);
+  // (the graph's first cards come in a render React may put off: GraphCanvas's first window)
+  await until<number>("the graph's cards", 'return document.querySelectorAll(".react-flow__node").length', (n) => n > 0);
   expect(await errors()).toEqual([]);
 });
 

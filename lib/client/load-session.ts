@@ -259,6 +259,10 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       return sink.shareOpened(reply.manifest);
     }
     if (reply.type === "progress") return sink.progress(reply.done, reply.total);
+    if (reply.type === "batch") {
+      for (const lines of reply.replies) queued(lines);
+      return;
+    }
     if (reply.type === "snapshot") {
       // the server kept the index these lines make: they are kept as they come, and the index restored at the end
       snapshotCame = true;
@@ -267,6 +271,9 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       reader.restoreFrom(reply.snapshot);
       return;
     }
+    queued(reply);
+  };
+  const queued = (reply: (typeof queue)[number]) => {
     if (reply.type === "lines" && !reply.kept) {
       // the tree reads its entries again from the light text, so the page keeps it: a copy of its own size (the
       // worker's buffer has room to spare), and the worker gets its buffer back for the schema check

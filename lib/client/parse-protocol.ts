@@ -64,6 +64,8 @@ export type ParseReply =
       /** the worker kept a copy of the light bytes for its schema check: the page keeps these and hands nothing back */
       kept?: boolean;
     }
+  /** lines read from one piece of a stream of frames (the server's light index): their buffers may be shared */
+  | { type: "batch"; replies: Extract<ParseReply, { type: "lines" }>[] }
   /**
    * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts),
    * its JSON parsed here; the page keeps the lines as they come and restores the index at the end instead of

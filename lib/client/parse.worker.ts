@@ -77,10 +77,25 @@ class Reading {
     this.finish(last, complete);
   }
 
+  /** lines read from one piece of a stream of frames: posted together, since their frames may share its buffer */
+  private batch: { replies: Extract<ParseReply, { type: "lines" }>[]; transfer: Set<ArrayBufferLike> } | null = null;
+
+  /** Lines until flushLines are posted as one message (they are views of one piece of the stream). */
+  batchLines(): void {
+    this.batch ??= { replies: [], transfer: new Set() };
+  }
+
+  flushLines(): void {
+    const batch = this.batch;
+    this.batch = null;
+    if (batch?.replies.length) scope.postMessage({ type: "batch", replies: batch.replies }, [...batch.transfer] as Transferable[]);
+  }
+
   private post(lines: LightChunk, kept = false): void {
     this.posted++;
     // the buffers are the reader's own or the stream's (LightReader copies what it keeps back), so they can move
-    const transfer = new Set<ArrayBufferLike>([lines.light.buffer, lines.cut.buffer, lines.offsets.buffer]);
+    const transfer = this.batch?.transfer ?? new Set<ArrayBufferLike>();
+    transfer.add(lines.light.buffer).add(lines.cut.buffer).add(lines.offsets.buffer);
     for (const raw of lines.raws) transfer.add(raw.buffer);
     // found here, where the time is free: the page keeps the light text and reads entries from it by line
     const newlines = newlinesOf(lines.light);
@@ -96,7 +111,8 @@ class Reading {
       total: this.total,
       kept,
     } as const;
-    scope.postMessage(reply, [...transfer] as Transferable[]);
+    if (this.batch) this.batch.replies.push(reply);
+    else scope.postMessage(reply, [...transfer] as Transferable[]);
   }
 
   /** A slice's light lines back from the page. */
@@ -217,13 +233,14 @@ async function readLightIndex(url: string): Promise<boolean> {
   for (;;) {
     const { done, value } = await body.read();
     if (done) break;
+    reading.batchLines();
     for (const frame of frames.push(value)) {
       if (frame.type === "lines") reading.lines(frame.chunk);
       else if (frame.type === "snapshot") {
         // parsed here, off the page's thread; one that does not parse is not sent, and the page reads the lines
         let parts: SnapshotParts | null = null;
         try {
-          parts = snapshotParts(frame.snapshot);
+          parts = snapshotParts(frame.snapshot, frame.ownsBuffer);
         } catch {
           parts = null;
         }
@@ -231,8 +248,14 @@ async function readLightIndex(url: string): Promise<boolean> {
           reading.skipCheck();
           scope.postMessage({ type: "snapshot", snapshot: parts }, [parts.arrays]);
         }
-      } else reading.endWith(decoder.decode(frame.last), frame.complete, frame.total);
+      } else {
+        // (read before the lines go: they take the piece's buffer, which the final line may be in)
+        const last = decoder.decode(frame.last);
+        reading.flushLines();
+        reading.endWith(last, frame.complete, frame.total);
+      }
     }
+    reading.flushLines();
   }
   if (!frames.complete) throw { kind: "read", message: "The server's light index of this file ended early: open the file again." } satisfies LoadError;
   return true;

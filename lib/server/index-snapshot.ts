@@ -5,7 +5,7 @@
 // with the code that made it: a file that changed, or a server that was upgraded, makes it again.
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { SnapshotBuilder } from "../session/read/snapshot-builder";
 import { snapshotLayout } from "../session/read/snapshot-layout";
 
@@ -38,24 +38,39 @@ const building = new Map<string, { stamp: string; done: Promise<void> }>();
  * The kept snapshot of the index `index` describes, once any build of it under way has ended; null when there is
  * none made from that index by this code (then one is made for next time).
  */
-export async function keptSnapshot(snap: string, data: string, index: IndexStamp): Promise<Uint8Array | null> {
+export async function keptSnapshot(snap: string, data: string, index: IndexStamp): Promise<KeptSnapshot | null> {
   await building.get(snap)?.done;
-  const kept = await readStamped(snap, stampOf(index));
+  const kept = await openStamped(snap, stampOf(index));
   if (!kept) void buildSnapshot(snap, data, index);
   return kept;
 }
 
-async function readStamped(snap: string, stamp: string): Promise<Uint8Array | null> {
-  let bytes: Buffer;
+/** A kept snapshot: its bytes are the `length` from `start` of the open file (read as they are sent, not first). */
+export interface KeptSnapshot {
+  handle: FileHandle;
+  start: number;
+  length: number;
+}
+
+async function openStamped(snap: string, stamp: string): Promise<KeptSnapshot | null> {
+  let handle: FileHandle;
   try {
-    bytes = await readFile(snap);
+    handle = await open(snap, "r");
   } catch {
     return null;
   }
-  if (bytes.byteLength < 4) return null;
-  const length = bytes.readUInt32LE(0);
-  if (4 + length > bytes.byteLength || bytes.toString("utf8", 4, 4 + length) !== stamp) return null;
-  return new Uint8Array(bytes.buffer, bytes.byteOffset + 4 + length, bytes.byteLength - 4 - length);
+  try {
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(4);
+    if (size < 4 || (await handle.read(head, 0, 4, 0)).bytesRead < 4) throw new Error("short");
+    const length = head.readUInt32LE(0);
+    const stamped = Buffer.alloc(length);
+    if (4 + length > size || (await handle.read(stamped, 0, length, 4)).bytesRead < length || stamped.toString("utf8") !== stamp) throw new Error("stale");
+    return { handle, start: 4 + length, length: size - 4 - length };
+  } catch {
+    await handle.close().catch(() => undefined);
+    return null;
+  }
 }
 
 /**

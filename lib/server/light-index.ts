@@ -7,7 +7,7 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { endFrame, LightFormatCheck, LightFrameWriter, snapshotFrame } from "../session/read/light-frames";
+import { endFrame, LightFormatCheck, LightFrameWriter, snapshotHead } from "../session/read/light-frames";
 import { buildSnapshot, keptSnapshot } from "./index-snapshot";
 import { LightReader, type LightChunk } from "../session/read/light-lines";
 import { libraryRoot } from "./library";
@@ -109,7 +109,10 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
         const now = new Date();
         await utimes(where.meta, now, now).catch(() => undefined);
         const snapshot = await keptSnapshot(where.snap, where.data, meta!);
-        const body = snapshot ? startingWith(snapshotFrame(snapshot), streamOf(kept)) : streamOf(kept);
+        // (the snapshot is streamed from its file: reading it whole first held the first byte back for half a second)
+        const body = snapshot
+          ? startingWith(snapshotHead(snapshot.length), chained(streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), streamOf(kept)))
+          : streamOf(kept);
         return new Response(body, { headers: { ...headers, "x-light-index": "kept", "x-index-snapshot": snapshot ? "sent" : "none" } });
       }
     }
@@ -151,13 +154,31 @@ function startingWith(first: Uint8Array, rest: ReadableStream<Uint8Array>): Read
   });
 }
 
-/** The file's bytes, or its first `end` bytes. */
-function streamOf(handle: FileHandle, end?: number): ReadableStream<Uint8Array> {
-  if (end === 0) {
+/** `first`'s bytes, then `then`'s (cancelling it cancels both). */
+function chained(first: ReadableStream<Uint8Array>, then: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const readers = [first.getReader(), then.getReader()];
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      while (readers.length) {
+        const next = await readers[0]!.read();
+        if (!next.done) return controller.enqueue(next.value);
+        readers.shift();
+      }
+      controller.close();
+    },
+    async cancel(reason) {
+      await Promise.all(readers.map((reader) => reader.cancel(reason)));
+    },
+  });
+}
+
+/** The file's bytes from `start`, or up to `end`; the file is closed at the end (or when the stream is cancelled). */
+function streamOf(handle: FileHandle, end?: number, start = 0): ReadableStream<Uint8Array> {
+  if (end === start) {
     void handle.close();
     return new ReadableStream({ start: (controller) => controller.close() });
   }
-  const input = handle.createReadStream({ highWaterMark: 1 << 20, ...(end === undefined ? {} : { end: end - 1 }) });
+  const input = handle.createReadStream({ highWaterMark: 1 << 20, start, ...(end === undefined ? {} : { end: end - 1 }) });
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -207,7 +228,9 @@ async function indexed(
   // the handle stays open at the stream's end: the file is looked at again before its index is kept
   const input = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: start?.offset ?? 0 });
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const reader = new LightReader(1 << 20, start);
+  // frames well under the pieces a browser's fetch hands on (up to 2 MiB): the page's worker passes a frame that
+  // lies within one piece on as a view of it, and copies only the few that span two
+  const reader = new LightReader(FRAME_BYTES, start);
   const writer = new LightFrameWriter(start?.line ?? 0);
   const format = new LightFormatCheck();
   const frames: Uint8Array[] = [];
@@ -356,6 +379,9 @@ async function indexed(
   });
   return new Response(body, { headers: { ...headers, "x-light-index": from ? "extended" : "made" } });
 }
+
+/** The light text a frame of lines holds, at least (whole lines). */
+const FRAME_BYTES = 1 << 17;
 
 /** Stands in the frame queue where the end frame begins. */
 const END_MARK = new Uint8Array(0);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Session } from "..";
 import { cases, sameAnswers } from "../testing/light-answers";
-import { endFrame, LightFormatCheck, LightFrameReader, LightFrameWriter } from "./light-frames";
+import { endFrame, LightFormatCheck, LightFrameReader, LightFrameWriter, type LightFrame } from "./light-frames";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LightSessionReader } from "./light-session";
 import { RangedLines } from "./ranged-lines";
@@ -75,6 +75,38 @@ describe("a session read from the server's light index", () => {
     },
     300_000,
   );
+
+  it("reads the same frames when each piece's buffer is transferred once its frames are out (as the page's worker does)", () => {
+    /** a frame as plain values: its views die with a detached buffer, these do not */
+    const text = (bytes: ArrayBufferView) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+    const plain = (frame: LightFrame) =>
+      frame.type === "lines"
+        ? { ...frame.chunk, light: text(frame.chunk.light), raws: frame.chunk.raws.map(text), cut: text(frame.chunk.cut), offsets: text(frame.chunk.offsets) }
+        : frame.type === "end"
+          ? { ...frame, last: text(frame.last) }
+          : { snapshot: text(frame.snapshot) };
+    let views = 0;
+    for (const { name, text } of cases()) {
+      const bytes = encoder.encode(text);
+      const { frames, light } = framesOf(bytes, 1 + (text.length % 997));
+      if (light === false) continue;
+      const piece = 1 + (text.length % 4093);
+      const whole = new LightFrameReader().push(frames).map(plain);
+      const reader = new LightFrameReader();
+      const moved: ReturnType<typeof plain>[] = [];
+      for (let at = 0; at < frames.length; at += piece) {
+        const part = frames.slice(at, at + piece);
+        const got = reader.push(part);
+        views += got.filter((frame) => frame.type === "lines" && frame.chunk.light.buffer === part.buffer).length;
+        // what the worker posts: the piece's buffer moves with its frames (and is detached here)
+        moved.push(...structuredClone(got, { transfer: [part.buffer] }).map(plain));
+        expect(part.byteLength).toBe(0);
+      }
+      expect(moved, name).toEqual(whole);
+    }
+    // frames within one piece were passed on as views of it, not copied
+    expect(views).toBeGreaterThan(10);
+  });
 
   it("keeps the bytes of a changed line only where its light text does not parse", () => {
     const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });

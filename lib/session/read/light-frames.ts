@@ -26,6 +26,8 @@ const LINES_HEAD = 1 + 4 + 4 + 4 + 8;
 const CHANGED = 4 + 8 + 4 + 1 + 4;
 const END_HEAD = 1 + 8 + 8 + 4;
 const SNAPSHOT_HEAD = 1 + 4;
+/** the longest head of a frame */
+const MAX_HEAD = Math.max(LINES_HEAD, END_HEAD, SNAPSHOT_HEAD);
 
 /**
  * A LightChunk as a frame. `keep(k)` says whether the k-th changed line's bytes
@@ -75,45 +77,91 @@ export function endFrame(last: Uint8Array, complete: number, total: number): Uin
   return out;
 }
 
-/** The frame that goes first when the server has the snapshot of the index the other frames make. */
-export function snapshotFrame(snapshot: Uint8Array): Uint8Array {
-  const out = new Uint8Array(SNAPSHOT_HEAD + snapshot.byteLength);
+/** The head of the frame that goes first when the server has the snapshot of the index the other frames make: its `length` bytes follow. */
+export function snapshotHead(length: number): Uint8Array {
+  const out = new Uint8Array(SNAPSHOT_HEAD);
   const view = new DataView(out.buffer);
   view.setUint8(0, SNAPSHOT);
-  view.setUint32(1, snapshot.byteLength, true);
-  out.set(snapshot, SNAPSHOT_HEAD);
+  view.setUint32(1, length, true);
   return out;
 }
 
 export type LightFrame =
   /** the snapshot of the index the frames that follow make (restore it instead of reading them: restoreFrom) */
-  | { type: "snapshot"; snapshot: Uint8Array }
+  | { type: "snapshot"; snapshot: Uint8Array; ownsBuffer: boolean }
   /** a LightChunk: a changed line whose bytes did not come has -1 for its raw (read it from the file) */
   | { type: "lines"; chunk: LightChunk }
   /** the final line without newline, as bytes; the bytes up to the last newline; the file's bytes */
   | { type: "end"; last: Uint8Array; complete: number; total: number };
 
-/** Reads frames from bytes in pieces of any size. Each frame's buffers are its own (they can be transferred). */
+/**
+ * A buffer for a frame of `kind` and `size`: a snapshot's begins 3 bytes in, so that its payload (after a 5-byte
+ * head) is 8-aligned and its typed arrays can be views of it, not a copy (snapshotParts).
+ */
+function frameBuffer(kind: number, size: number): Uint8Array {
+  const pad = kind === SNAPSHOT ? 8 - SNAPSHOT_HEAD : 0;
+  return new Uint8Array(new ArrayBuffer(pad + size), pad, size);
+}
+
+/**
+ * Reads frames from bytes in pieces of any size. A frame that lies within one piece is a view of it (copying every
+ * byte again was most of a reopen's worker time on a machine where fresh memory is slow to write); one that spans
+ * pieces is copied, once, into a buffer of its own size as its pieces come. Nothing of a piece is kept past the
+ * push that brought it but its frames, so the caller may transfer a piece's buffer with them.
+ */
 export class LightFrameReader {
-  private pending: Uint8Array[] = [];
-  private pendingBytes = 0;
+  /** the start of a frame whose head is not whole yet (a copy) */
+  private head: Uint8Array | null = null;
+  /** a frame that spans pieces, being filled */
+  private filling: { frame: Uint8Array; filled: number } | null = null;
   private ended = false;
   private frames = 0;
 
   /** The frames completed by `bytes`. Throws on bytes that are not frames. */
   push(bytes: Uint8Array): LightFrame[] {
-    if (bytes.byteLength) {
-      this.pending.push(bytes);
-      this.pendingBytes += bytes.byteLength;
-    }
     const out: LightFrame[] = [];
-    for (;;) {
-      const size = this.nextSize();
-      if (size === null || size > this.pendingBytes) return out;
-      const frame = this.take(size);
-      out.push(this.decode(frame));
-      this.frames++;
+    let at = 0;
+    if (this.head) {
+      // the head's bytes and enough of this piece to finish it (a head is a few bytes)
+      const joined = new Uint8Array(this.head.byteLength + Math.min(bytes.byteLength, MAX_HEAD));
+      joined.set(this.head);
+      joined.set(bytes.subarray(0, joined.byteLength - this.head.byteLength), this.head.byteLength);
+      const size = this.sizeAt(joined);
+      if (size === null) {
+        this.head = joined;
+        return out;
+      }
+      this.filling = { frame: frameBuffer(this.head[0]!, size), filled: 0 };
+      this.filling.frame.set(this.head.subarray(0, Math.min(this.head.byteLength, size)));
+      this.filling.filled = Math.min(this.head.byteLength, size);
+      this.head = null;
     }
+    while (at < bytes.byteLength) {
+      const filling = this.filling;
+      if (filling) {
+        const n = Math.min(filling.frame.byteLength - filling.filled, bytes.byteLength - at);
+        filling.frame.set(bytes.subarray(at, at + n), filling.filled);
+        filling.filled += n;
+        at += n;
+        if (filling.filled < filling.frame.byteLength) break;
+        this.filling = null;
+        out.push(this.decode(filling.frame, true));
+        this.frames++;
+        continue;
+      }
+      const rest = bytes.subarray(at);
+      const size = this.sizeAt(rest);
+      if (size === null) {
+        this.head = rest.slice();
+        break;
+      }
+      if (size <= rest.byteLength) {
+        out.push(this.decode(rest.subarray(0, size)));
+        this.frames++;
+        at += size;
+      } else this.filling = { frame: frameBuffer(rest[0]!, size), filled: 0 };
+    }
+    return out;
   }
 
   /** True once the end frame was read. */
@@ -121,53 +169,23 @@ export class LightFrameReader {
     return this.ended;
   }
 
-  /** The size of the next frame, or null while its head has not come. */
-  private nextSize(): number | null {
-    if (this.pendingBytes === 0) return null;
-    const kind = this.pending[0]![0];
+  /** The size of the frame `bytes` begins with, or null while its head has not all come. */
+  private sizeAt(bytes: Uint8Array): number | null {
+    if (bytes.byteLength === 0) return null;
+    const kind = bytes[0];
     const headSize = kind === LINES ? LINES_HEAD : kind === END ? END_HEAD : kind === SNAPSHOT && this.frames === 0 ? SNAPSHOT_HEAD : -1;
     if (headSize === -1 || this.ended) throw new Error("the server's light index is damaged: a frame of unknown kind");
-    if (this.pendingBytes < headSize) return null;
-    const head = this.peek(headSize);
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    if (bytes.byteLength < headSize) return null;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, headSize);
     if (kind === END) return END_HEAD + view.getUint32(17, true);
     if (kind === SNAPSHOT) return SNAPSHOT_HEAD + view.getUint32(1, true);
     return LINES_HEAD + view.getUint32(5, true) * CHANGED + view.getUint32(9, true) + view.getUint32(1, true);
   }
 
-  private peek(bytes: number): Uint8Array {
-    const first = this.pending[0]!;
-    if (first.byteLength >= bytes) return first.subarray(0, bytes);
-    const out = new Uint8Array(bytes);
-    let at = 0;
-    for (const part of this.pending) {
-      const n = Math.min(part.byteLength, bytes - at);
-      out.set(part.subarray(0, n), at);
-      at += n;
-      if (at === bytes) break;
-    }
-    return out;
-  }
-
-  /** The next `bytes` bytes as a buffer of their own, taken off the pending parts. */
-  private take(bytes: number): Uint8Array {
-    const out = new Uint8Array(bytes);
-    let at = 0;
-    while (at < bytes) {
-      const part = this.pending[0]!;
-      const n = Math.min(part.byteLength, bytes - at);
-      out.set(part.subarray(0, n), at);
-      at += n;
-      if (n === part.byteLength) this.pending.shift();
-      else this.pending[0] = part.subarray(n);
-    }
-    this.pendingBytes -= bytes;
-    return out;
-  }
-
-  private decode(frame: Uint8Array): LightFrame {
+  /** `own`: the frame was filled into a buffer of its own (frameBuffer), not a view of a piece */
+  private decode(frame: Uint8Array, own = false): LightFrame {
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-    if (frame[0] === SNAPSHOT) return { type: "snapshot", snapshot: frame.subarray(SNAPSHOT_HEAD) };
+    if (frame[0] === SNAPSHOT) return { type: "snapshot", snapshot: frame.subarray(SNAPSHOT_HEAD), ownsBuffer: own };
     if (frame[0] === END) {
       this.ended = true;
       return { type: "end", complete: view.getFloat64(1, true), total: view.getFloat64(9, true), last: frame.subarray(END_HEAD) };

@@ -79,6 +79,16 @@ describe("object snapshots", () => {
     const back = decodeSnapshot(bytes, CLASSES) as typeof value;
     // the same from its parts as a worker posts them (parsed, then through a structured clone)
     expect(reviveSnapshot(structuredClone(snapshotParts(bytes)), CLASSES)).toEqual(back);
+    // a snapshot alone in its buffer at any offset: its arrays stay where they are when 8-aligned, else are copied
+    for (let pad = 0; pad < 16; pad++) {
+      const own = new Uint8Array(new ArrayBuffer(pad + bytes.byteLength), pad);
+      own.set(bytes);
+      // not alone in it: always a copy
+      expect(snapshotParts(own).arrays === own.buffer).toBe(false);
+      const parts = snapshotParts(own, true);
+      expect(parts.arrays === own.buffer, `pad ${pad}`).toBe(pad % 8 === 0);
+      expect(reviveSnapshot(structuredClone(parts, { transfer: [parts.arrays] }), CLASSES), `pad ${pad}`).toEqual(back);
+    }
     expect(back.kinds).toEqual(kinds);
     expect(back.ids).toEqual(ids);
     expect(back.withNul).toEqual(withNul);

@@ -150,16 +150,22 @@ export function snapshotJson(bytes: Uint8Array): string {
 }
 
 /**
- * A snapshot's parts: its JSON, parsed, and the bytes of its typed arrays in a buffer of their own. A worker makes
- * them ahead of the page (they survive a structured clone), which then only revives the graph (reviveSnapshot).
+ * A snapshot's parts: its JSON, parsed, and the bytes of its typed arrays, from `arraysAt` of a buffer (the
+ * snapshot's own when they sit 8-aligned in it, else a copy of them). A worker makes them ahead of the page (they
+ * survive a structured clone), which then only revives the graph (reviveSnapshot).
  */
 export interface SnapshotParts {
   json: unknown;
   arrays: ArrayBuffer;
+  /** where the arrays' bytes begin in `arrays` (a multiple of 8; 0 when absent) */
+  arraysAt?: number;
 }
 
-/** The parts of the snapshot `bytes`; throws SnapshotError on bytes that are not one. */
-export function snapshotParts(bytes: Uint8Array): SnapshotParts {
+/**
+ * The parts of the snapshot `bytes`; throws SnapshotError on bytes that are not one. With `ownsBuffer` (nothing
+ * else is in `bytes.buffer`), the arrays are left where they are if they sit 8-aligned in it.
+ */
+export function snapshotParts(bytes: Uint8Array, ownsBuffer = false): SnapshotParts {
   if (bytes.byteLength < HEAD) throw new SnapshotError("the snapshot is too short");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new SnapshotError("not a snapshot");
@@ -173,6 +179,9 @@ export function snapshotParts(bytes: Uint8Array): SnapshotParts {
     throw new SnapshotError(`the snapshot's structure is damaged: ${error instanceof Error ? error.message : String(error)}`);
   }
   const base = Math.min(align8(HEAD + length), bytes.byteLength);
+  // a 61 MB snapshot's arrays were copied here once more only to begin a buffer
+  const at = bytes.byteOffset + base;
+  if (ownsBuffer && at % 8 === 0 && bytes.buffer instanceof ArrayBuffer) return { json, arrays: bytes.buffer, arraysAt: at };
   return { json, arrays: bytes.slice(base).buffer };
 }
 
@@ -185,6 +194,7 @@ export function decodeSnapshot(bytes: Uint8Array, classes: readonly SnapshotClas
 export function reviveSnapshot(parts: SnapshotParts, classes: readonly SnapshotClass[]): unknown {
   const tree = parts.json;
   const arrays = parts.arrays;
+  const arraysAt = parts.arraysAt ?? 0;
   const byName = new Map(classes.map((c) => [c.name, c]));
   const made: unknown[] = [];
 
@@ -245,9 +255,9 @@ export function reviveSnapshot(parts: SnapshotParts, classes: readonly SnapshotC
     const n = at.n as number;
     const offset = at.o as number;
     const size = n * (make as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-    if (!Number.isInteger(offset) || offset % 8 !== 0 || offset + size > arrays.byteLength)
+    if (!Number.isInteger(offset) || offset % 8 !== 0 || arraysAt + offset + size > arrays.byteLength)
       throw new SnapshotError("a typed array runs past the snapshot's end");
-    return new make(arrays, offset, n);
+    return new make(arrays, arraysAt + offset, n);
   };
 
   /** A list encodeList wrote; `register`: it is an array of the graph (a Map's keys and values are not). */
