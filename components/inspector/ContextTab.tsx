@@ -74,12 +74,14 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
 
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
-  const toggle = (n: number) => {
-    const next = new Set(expanded);
-    if (next.has(n)) next.delete(n);
-    else next.add(n);
-    setExpanded(next);
-  };
+  // (from the state React holds, not this render's: two quick clicks on rows must both count)
+  const toggle = (n: number) =>
+    setExpanded((was) => {
+      const next = new Set(was);
+      if (next.has(n)) next.delete(n);
+      else next.add(n);
+      return next;
+    });
 
   return (
     <div className="flex h-full min-h-0 flex-col">

@@ -37,12 +37,14 @@ export function LlmList({ view }: { view: ModelView }) {
   const [copied, setCopied] = useState(false);
   const rows = view.llm;
   const dropped = view.context.messages.length - rows.length;
-  const toggle = (i: number) => {
-    const next = new Set(open);
-    if (next.has(i)) next.delete(i);
-    else next.add(i);
-    setOpen(next);
-  };
+  // (from the state React holds, not this render's: two quick clicks on rows must both count)
+  const toggle = (i: number) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (next.has(i)) next.delete(i);
+      else next.add(i);
+      return next;
+    });
   const copy = async () => {
     await navigator.clipboard.writeText(
       JSON.stringify(

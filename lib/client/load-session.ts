@@ -269,6 +269,15 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       reader = new LightSessionReader(contentSource(target, shared, ranged));
       reader.keepLightText();
       reader.restoreFrom(reply.snapshot);
+      // the restored index makes its index of ids again while the lines come, a step per task
+      const tree = reader.restoredTree;
+      if (tree) {
+        const steps = (idSteps = tree.idIndexSteps());
+        const step = () => {
+          if (!stopped && !steps.next().done) nextTask(step);
+        };
+        nextTask(step);
+      }
       return;
     }
     queued(reply);

@@ -374,6 +374,16 @@ describe("a session restored from the snapshot of its index answers as the full 
       const midway = readRestored(bytes, 1 << 11, snapshot).parser;
       midway.tree.idIndexSteps(7).next();
       await sameAnswers(Session.fromText(text), new Session(midway), `${name}, asked midway`);
+      // restored as the snapshot comes, its ids made before any line has (as the page does while they stream)
+      const early = new LightSessionReader();
+      early.keepLightText(8);
+      early.restoreFrom(snapshot);
+      const tree = early.restoredTree!;
+      expect(tree.size, name).toBe(stepped.tree.size);
+      for (const making = tree.idIndexSteps(7); !making.next().done;);
+      const parser = readLightWith(early, bytes, 1 << 11);
+      expect(parser.tree, name).toBe(tree);
+      await sameAnswers(Session.fromText(text), new Session(parser), `${name}, ids made before the lines came`);
     },
     300_000,
   );

@@ -6,6 +6,7 @@ import { LightReader, type LightChunk } from "./light-lines";
 import { LightTextEntries } from "./light-text-entries";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
+import type { SessionTree } from "../tree/tree";
 import type { SnapshotParts } from "./object-snapshot";
 import { restoreSession } from "./session-snapshot";
 
@@ -52,10 +53,6 @@ export class LightSessionReader {
     return source;
   }
 
-  /** the index to restore at the end instead of parsing the lines (restoreFrom) */
-  private snapshot: Uint8Array | SnapshotParts | null = null;
-  /** while restoring: the light text of the lines pushed (read after all if the snapshot cannot be restored) */
-  private restoring: Uint8Array[] = [];
   private keep: number | undefined;
   private wasRestored = false;
 
@@ -64,9 +61,14 @@ export class LightSessionReader {
     return this.lightText?.chunkList ?? [];
   }
 
-  /** True once end() restored the index from the snapshot (false: none was given, or it could not be restored). */
+  /** True once the index was restored from a snapshot (false: none was given, or it could not be restored). */
   get restoredIndex(): boolean {
     return this.wasRestored;
+  }
+
+  /** The restored index's tree (restoreFrom), before the lines have all come: its columns answer, its entries not yet. */
+  get restoredTree(): SessionTree | null {
+    return this.wasRestored ? this.parser.tree : null;
   }
 
   /**
@@ -75,10 +77,12 @@ export class LightSessionReader {
    */
   restoreFrom(snapshot: Uint8Array | SnapshotParts): void {
     if (!this.lightText) throw new Error("LightSessionReader.restoreFrom: the light text must be kept (keepLightText) to restore an index");
-    this.snapshot = snapshot;
+    // restored now, not at the end: a page makes its index of ids while the lines still come (idIndexSteps)
+    const restored = this.restored(snapshot);
+    if (!restored) return;
+    this.parser = restored;
+    this.wasRestored = true;
     this.texts = null;
-    // a broken line's error message is read from its bytes (the frames bring them) if the lines must be read after all
-    if (this.lines instanceof RangedLines) this.lines.retainAll();
   }
 
   /** The tree keeps each entry's time (SessionTree.keepTimes): what makes a snapshot does. Before the first push. */
@@ -92,7 +96,7 @@ export class LightSessionReader {
    * is nothing left to decide (room was made, the file is read, or the index will be restored).
    */
   expectFrom(readBytes: number, totalBytes: number): boolean {
-    if (this.snapshot || readBytes >= totalBytes) return true;
+    if (this.wasRestored || readBytes >= totalBytes) return true;
     const tree = this.parser.tree;
     if (readBytes <= 0 || tree.entryCount < 1024) return false;
     tree.expectEntries(Math.ceil(((tree.entryCount * totalBytes) / readBytes) * 1.05));
@@ -123,8 +127,7 @@ export class LightSessionReader {
       this.current = { chunk, at: 0 };
     }
     const light = chunk.light;
-    if (this.snapshot) {
-      this.restoring.push(light);
+    if (this.wasRestored) {
       this.current = null;
       return true;
     }
@@ -156,32 +159,22 @@ export class LightSessionReader {
 
   /**
    * The index from the snapshot; one that cannot be restored (damaged, or kept by other code) costs the time to
-   * read the kept lines, never the session.
+   * read the lines as they come, never the session.
    */
   private restored(snapshot: Uint8Array | SnapshotParts): SessionParser | null {
     try {
       return restoreSession(snapshot, this.lines, this.lightText!, this.keep);
     } catch {
-      for (const light of this.restoring) this.parse(light, 0, Infinity);
       return null;
-    } finally {
-      this.restoring = [];
     }
   }
 
   /** `last`: the final line without newline, whole ("" if none). */
   end(last: string): SessionParser {
-    if (this.snapshot) {
-      const snapshot = this.snapshot;
-      this.snapshot = null;
-      const restored = this.restored(snapshot);
-      if (restored) {
-        this.parser = restored;
-        this.wasRestored = true;
-        this.lightText!.end(last);
-        if (this.lines instanceof RangedLines) this.lines.settle();
-        return restored;
-      }
+    if (this.wasRestored) {
+      this.lightText!.end(last);
+      if (this.lines instanceof RangedLines) this.lines.settle();
+      return this.parser;
     }
     const parser = this.parser;
     parser.push(last);
