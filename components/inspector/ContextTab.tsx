@@ -25,6 +25,7 @@ import { QueryError } from "./QueryError";
 import { UsageLine, compactNumber } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import { toggled } from "./toggled";
 
 type Row =
   | { kind: "cut-group"; compactionId: string | null; count: number }
@@ -75,13 +76,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
   // (from the state React holds, not this render's: two quick clicks on rows must both count)
-  const toggle = (n: number) =>
-    setExpanded((was) => {
-      const next = new Set(was);
-      if (next.has(n)) next.delete(n);
-      else next.add(n);
-      return next;
-    });
+  const toggle = (n: number) => setExpanded((was) => toggled(was, n));
 
   return (
     <div className="flex h-full min-h-0 flex-col">

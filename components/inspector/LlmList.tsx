@@ -15,6 +15,7 @@ import { KindBadge } from "./KindBadge";
 import { messageKind, messageSnippet } from "./entry-kind";
 import { compactNumber } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
+import { toggled } from "./toggled";
 
 const FROM: Record<string, string> = {
   bashExecution: "bash run",
@@ -38,13 +39,7 @@ export function LlmList({ view }: { view: ModelView }) {
   const rows = view.llm;
   const dropped = view.context.messages.length - rows.length;
   // (from the state React holds, not this render's: two quick clicks on rows must both count)
-  const toggle = (i: number) =>
-    setOpen((was) => {
-      const next = new Set(was);
-      if (next.has(i)) next.delete(i);
-      else next.add(i);
-      return next;
-    });
+  const toggle = (i: number) => setOpen((was) => toggled(was, i));
   const copy = async () => {
     await navigator.clipboard.writeText(
       JSON.stringify(

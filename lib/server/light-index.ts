@@ -111,7 +111,7 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
         const snapshot = await keptSnapshot(where.snap, where.data, meta!);
         // (the snapshot is streamed from its file: reading it whole first held the first byte back for half a second)
         const body = snapshot
-          ? startingWith(snapshotHead(snapshot.length), chained(streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), streamOf(kept)))
+          ? chained([snapshotHead(snapshot.length), streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), streamOf(kept)])
           : streamOf(kept);
         return new Response(body, { headers: { ...headers, "x-light-index": "kept", "x-index-snapshot": snapshot ? "sent" : "none" } });
       }
@@ -134,40 +134,27 @@ async function openKept(file: string): Promise<FileHandle | null> {
   }
 }
 
-/** `first`, then the stream's bytes. */
-function startingWith(first: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const reader = rest.getReader();
-  let sentFirst = false;
+/** The parts' bytes one after another (cancelling the stream cancels the streams not yet read). */
+function chained(parts: (Uint8Array | ReadableStream<Uint8Array>)[]): ReadableStream<Uint8Array> {
+  const queue = [...parts];
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!sentFirst) {
-        sentFirst = true;
-        return controller.enqueue(first);
-      }
-      const next = await reader.read();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-}
-
-/** `first`'s bytes, then `then`'s (cancelling it cancels both). */
-function chained(first: ReadableStream<Uint8Array>, then: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const readers = [first.getReader(), then.getReader()];
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      while (readers.length) {
-        const next = await readers[0]!.read();
+      for (;;) {
+        if (!reader) {
+          const part = queue.shift();
+          if (part === undefined) return controller.close();
+          if (part instanceof Uint8Array) return controller.enqueue(part);
+          reader = part.getReader();
+        }
+        const next = await reader.read();
         if (!next.done) return controller.enqueue(next.value);
-        readers.shift();
+        reader = null;
       }
-      controller.close();
     },
     async cancel(reason) {
-      await Promise.all(readers.map((reader) => reader.cancel(reason)));
+      const open = queue.filter((part): part is ReadableStream<Uint8Array> => !(part instanceof Uint8Array));
+      await Promise.all([reader?.cancel(reason), ...open.map((stream) => stream.cancel(reason))]);
     },
   });
 }
