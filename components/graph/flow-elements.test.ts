@@ -4,7 +4,7 @@ import { cutFromContext, modelSwitches, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { fixtureSession } from "@/lib/layout/testing/fixtures";
 import type { Session } from "@/lib/session";
-import { summarise, toFlowElements, type ViewMarks } from "./flow-elements";
+import { countSteps, summarise, toFlowElements, type ViewMarks } from "./flow-elements";
 import { displayTreeOf, planFolds } from "@/lib/layout/display-tree";
 import { foldsFor, factsOf, layoutFor, shownLeaf } from "./graph-model";
 
@@ -143,5 +143,31 @@ describe("a folded run under a tree filter", () => {
       }
     }
     expect(runs).toBeGreaterThan(10);
+  });
+
+  it("counts a run's kinds without reading an entry: only its first and last are read, when its card is made", () => {
+    const session = fixtureSession("ca-large");
+    const facts = factsOf(session);
+    const described: string[] = [];
+    const watched = {
+      ...facts,
+      kindAt: facts.kindAt.bind(facts),
+      kind: facts.kind.bind(facts),
+      describe: (id: string) => (described.push(id), facts.describe(id)),
+    };
+    const runs = planFolds(session, { threshold: 3 }).items.filter((item) => item.kind === "run" && item.slots);
+    expect(runs.length).toBeGreaterThan(3);
+    for (const item of runs) {
+      if (item.kind !== "run") continue;
+      const steps = countSteps(item.ids, watched as typeof facts, item.slots);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      expect(step.value.counts).toEqual(summarise([...item.ids], facts).counts);
+    }
+    expect(described).toEqual([]);
+    const run = runs[0]!;
+    if (run.kind !== "run") throw new Error("not a run");
+    summarise(run.ids, watched as typeof facts, run.slots);
+    expect(described).toEqual([run.ids[0], run.ids[run.ids.length - 1]]);
   });
 });

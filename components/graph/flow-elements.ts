@@ -115,14 +115,16 @@ function summaryLine(d: EntryDescription): string {
   return d.text || d.tools.join(" · ") || d.title;
 }
 
-interface SegmentSummary {
+/** What a segment's card counts of its run: read from the index's columns alone. */
+interface SegmentCounts {
   ids: string;
-  first: string;
-  last: string;
   counts: KindCounts;
   /** entries between the first and the last that the tree filter hides */
   filtered: number;
 }
+
+/** What a segment's card says of its run: its counts, and the words of its first and last entries. */
+type SegmentSummary = SegmentCounts & { first: string; last: string };
 
 /** How many entries of the file lie between a run's consecutive shown entries: those the filter hid. */
 function filteredWithin(ids: readonly string[], facts: EntryFacts): number {
@@ -142,33 +144,35 @@ function filteredWithin(ids: readonly string[], facts: EntryFacts): number {
 }
 
 /** per run (the display tree's array): what its card says does not change with the selection */
-const summaries = new WeakMap<readonly string[], SegmentSummary>();
+const counted = new WeakMap<readonly string[], SegmentCounts>();
+const ends = new WeakMap<readonly string[], { first: string; last: string }>();
 
 /** What a segment's card says of its entries (kept per run: a long run is read once). */
 export function summarise(ids: readonly string[], facts: EntryFacts, slots?: readonly number[]): SegmentSummary {
-  return drain(summariseSteps(ids, facts, slots));
+  let words = ends.get(ids);
+  if (!words) {
+    // only for the cards the window makes: a run's ends are read from their entries, which a big session keeps few of
+    words = { first: summaryLine(facts.describe(ids[0]!)), last: summaryLine(facts.describe(ids[ids.length - 1]!)) };
+    ends.set(ids, words);
+  }
+  return { ...drain(countSteps(ids, facts, slots)), ...words };
 }
 
 /**
- * summarise as a walk in slices (a run can hold most of a deep session's entries): the loader's first drawing.
- * With the run's slots (the fold walk went by slots: no filter), kinds are read by slot, and no entry was left out.
+ * What summarise counts, as a walk in slices (a run can hold most of a deep session's entries): the loader's first
+ * drawing. With the run's slots (the fold walk went by slots: no filter), kinds are read by slot, and no entry was
+ * left out.
  */
-export function* summariseSteps(ids: readonly string[], facts: EntryFacts, slots?: readonly number[]): Steps<SegmentSummary> {
-  let summary = summaries.get(ids);
+export function* countSteps(ids: readonly string[], facts: EntryFacts, slots?: readonly number[]): Steps<SegmentCounts> {
+  let summary = counted.get(ids);
   if (!summary) {
     const kinds: EntryKind[] = new Array<EntryKind>(ids.length);
     for (let i = 0; i < ids.length; i++) {
       if (i % STEP_EVERY === STEP_EVERY - 1) yield;
       kinds[i] = slots ? facts.kindAt(slots[i]!) : facts.kind(ids[i]!);
     }
-    summary = {
-      ids: ids.join(" "),
-      first: summaryLine(facts.describe(ids[0]!)),
-      last: summaryLine(facts.describe(ids[ids.length - 1]!)),
-      counts: countKinds(kinds),
-      filtered: slots ? 0 : filteredWithin(ids, facts),
-    };
-    summaries.set(ids, summary);
+    summary = { ids: ids.join(" "), counts: countKinds(kinds), filtered: slots ? 0 : filteredWithin(ids, facts) };
+    counted.set(ids, summary);
   }
   return summary;
 }

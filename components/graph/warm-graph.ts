@@ -12,7 +12,7 @@ import { sessionRewinds } from "@/lib/layout/leaf-history";
 import type { Steps } from "@/lib/layout/last-answer";
 import { cutFromContext, modelSwitchSteps, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
-import { summariseSteps } from "./flow-elements";
+import { countSteps } from "./flow-elements";
 import { miniCardsFor } from "./mini-cards";
 import { displayFor, factsOf, foldSteps, foldsFor, layoutFor, shownLeaf } from "./graph-model";
 
@@ -73,12 +73,13 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   if (!(await walk(folds))) return;
   const plan = foldsFor(session, state.collapsed, leafId, session.labels(), visible);
   const facts = factsOf(session);
-  // (an entry's card is described when the window around the viewport makes it: a big session keeps only its
-  // most recent entry objects, so describing every card here would read most of them twice)
+  // (an entry's card, and a run's first and last words, are described when the window around the viewport makes
+  // them: a big session keeps only its most recent entry objects, so describing every card here would read most
+  // of them twice)
   for (const item of plan.items) {
     if (item.kind !== "run") continue;
     if (!(await pause())) return;
-    if (!(await walk(summariseSteps(item.ids, facts, item.slots)))) return;
+    if (!(await walk(countSteps(item.ids, facts, item.slots)))) return;
   }
   if (!(await pause())) return;
   const display = displayFor(plan, state.expandedSegments);
