@@ -80,7 +80,8 @@ function rawRequests(page: Page): string[] {
 function lightIndexAnswers(page: Page): string[] {
   const answers: string[] = [];
   page.on("response", (response) => {
-    if (!response.url().includes("/api/sessions/light")) return;
+    // (not the frames a session shown before its lines came reads by range: e2e/early-show.spec.ts)
+    if (!response.url().includes("/api/sessions/light") || new URL(response.url()).searchParams.has("index")) return;
     const headers = response.headers();
     const index = headers["x-light-index"];
     answers.push(index ? [index, headers["x-index-snapshot"]].filter(Boolean).join(" ") : String(response.status()));

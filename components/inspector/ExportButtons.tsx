@@ -49,6 +49,8 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */
   async function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
     try {
+      // a session shown before its text came would read what it exports a frame at a time: it waits for the text
+      if (session.tree.textComing) await session.tree.textCame();
       // the content of what is exported is read from the file first, when the session reads it on demand
       const file = await session.withContent(build);
       downloadText(file.name, file.text, file.mime);

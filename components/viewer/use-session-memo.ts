@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useState, type DependencyList } from "react";
-import type { Session } from "@/lib/session";
+import { TextComingError, type Session } from "@/lib/session";
 import { useViewer, viewer } from "./store";
 
 /**
@@ -14,6 +14,10 @@ import { useViewer, viewer } from "./store";
  * file) answers first from its light entries (long strings cut), while the
  * content the answer asked for is read; then the value is computed again, in
  * full. A search asks a batch at a time, so it fills in batch by batch.
+ *
+ * A session shown before its text has all come (a library file restored from its snapshot) reads the entries
+ * not come yet from the server a frame at a time: an answer that would read more than a few is answered again
+ * once the text came (what it computed meanwhile says it is waiting: TextComingError).
  */
 export interface MemoOptions {
   /** computed again when the session's diagnostics grow too */
@@ -35,13 +39,31 @@ export function useSessionMemo<T>(compute: (session: Session) => T, deps: Depend
   const answer = useMemo(() => {
     if (!doc) return null;
     const tree = doc.session.tree;
-    if (!tree.readsOnDemand) return { value: compute(doc.session), lines: NONE };
-    const answer = tree.readLightly(() => compute(doc.session));
-    return light ? { value: answer.value, lines: NONE } : answer;
+    // a session shown before its text came reads an entry's frame at once: what would read many is answered again
+    // once the text has come
+    try {
+      const { value, exceeded } = tree.readingAtMost(EARLY_FRAMES, () => {
+        if (!tree.readsOnDemand) return { value: compute(doc.session), lines: NONE };
+        const answer = tree.readLightly(() => compute(doc.session));
+        return light ? { value: answer.value, lines: NONE } : answer;
+      });
+      return { ...value, waiting: exceeded };
+    } catch (error) {
+      if (error instanceof TextComingError) return { value: null, lines: NONE, waiting: true };
+      throw error;
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [doc, diagnosticsRevision, token, reads]);
   useEffect(() => {
-    if (!doc || !answer?.lines.length) return;
+    if (!doc || !answer?.waiting) return;
+    let current = true;
+    void doc.session.tree.textCame().then(() => current && setReads((n) => n + 1));
+    return () => {
+      current = false;
+    };
+  }, [doc, answer]);
+  useEffect(() => {
+    if (!doc || !answer?.lines.length || answer.waiting) return;
     let current = true;
     const done = viewer.readingContent();
     doc.session.tree.readContent(answer.lines).then(
@@ -61,3 +83,5 @@ export function useSessionMemo<T>(compute: (session: Session) => T, deps: Depend
 }
 
 const NONE: number[] = [];
+/** frames of entries whose text has not come that one answer may read at once (each is a request to the server) */
+const EARLY_FRAMES = 8;

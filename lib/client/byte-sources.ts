@@ -1,6 +1,8 @@
 // Where a page reads a session's content again when it is shown (lib/session/read/ranged-lines.ts): a picked
 // file's bytes from the File itself (Blob.slice reads only that part, nothing is copied ahead), a library file's
-// from the server by HTTP Range.
+// from the server by HTTP Range; and the frames of a library file's kept light index, for a session shown before
+// they have all come.
+import type { FrameBytes } from "@/lib/session/read/early-light-text";
 import type { ByteSource } from "@/lib/session/read/ranged-lines";
 
 /** Bytes of a picked or dropped file: read from the disk again (the browser keeps only a handle). */
@@ -29,5 +31,31 @@ export function rangeSource(url: string): ByteSource {
       throw new Error(`The session's content could not be read: the server answered ${response.status} to a byte range.`);
     }
     return new Uint8Array(await response.arrayBuffer());
+  };
+}
+
+/**
+ * Bytes of the kept light index a restored session was sent (/api/sessions/light?…&index=), read at once: an
+ * entry the page shows before its frame has come in the stream is read synchronously, as every entry is (the
+ * tree's reads do not wait). What is shown first is read ahead (LightSessionReader.readAhead), so this reads
+ * only what a click reaches before the stream does, a frame at a time; the frames are bytes, read through the
+ * x-user-defined charset (one character per byte), which a synchronous request can do and a typed response cannot.
+ */
+export function framesSource(url: string): FrameBytes {
+  return (start, end) => {
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    request.overrideMimeType("text/plain; charset=x-user-defined");
+    request.setRequestHeader("Range", `bytes=${start}-${end - 1}`);
+    try {
+      request.send();
+    } catch {
+      throw new Error("The session's entries could not be read: the server cannot be reached.");
+    }
+    if (request.status !== 206) throw new Error(`The session's entries could not be read: the server answered ${request.status} to a byte range of its index.`);
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
   };
 }

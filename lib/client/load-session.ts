@@ -9,7 +9,7 @@ import { ElidedLines } from "@/lib/session/read/elided-lines";
 import { LightSessionReader } from "@/lib/session/read/light-session";
 import type { LineTexts } from "@/lib/session/read/line-texts";
 import { RangedLines } from "@/lib/session/read/ranged-lines";
-import { blobSource, rangeSource } from "./byte-sources";
+import { blobSource, framesSource, rangeSource } from "./byte-sources";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
 import type { LoadError, ParseReply, ParseRequest } from "./parse-protocol";
 import type { SessionSource } from "./session-source";
@@ -111,6 +111,31 @@ function contentSource(target: LoadTarget, shared: boolean, ranged: boolean): Li
   return new ElidedLines();
 }
 
+/** Entries up each path a session opens on that are read ahead: those its first drawing and context read. */
+const SHOWN_AHEAD = 1024;
+
+/**
+ * The lines of the entries a restored session's first view reads: up the path from the leaf and from the entry
+ * a link names (its context reads back to the last compaction, its graph the cards around it). What else it
+ * reads before the lines come is read a frame at a time.
+ */
+function shownFirstLines(session: Session, entryId: string | null): number[] {
+  const tree = session.tree;
+  const lines: number[] = [];
+  for (const id of new Set([session.leafId, entryId])) {
+    if (id === null) continue;
+    for (let slot = tree.slotOf(id), n = 0; slot >= 0 && n < SHOWN_AHEAD; slot = tree.parentSlot(slot), n++) lines.push(tree.lineAt(slot));
+  }
+  return lines;
+}
+
+/** The kept light index's frames, by range: the light index's URL with the index's id. */
+function framesUrl(light: string, index: string): string {
+  const url = new URL(light);
+  url.searchParams.set("index", index);
+  return url.href;
+}
+
 /** Starts loading; call `cancel()` to stop (the worker is terminated, the sink keeps what it had). */
 export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (loaded: LoadedSession) => void, onLocked?: (locked: LockedShare) => void): LoadJob {
   const total = target.request.kind === "file" ? target.request.file.size : 0;
@@ -142,13 +167,29 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   let session: Session | null = null;
   let parser: SessionParser | null = null;
   let schema: SchemaChecked | null = null;
-  const ready = (made: Session, complete: number) => {
+  /** `complete`: null for a session shown before its lines have all come (showEarly): it is loaded at their end */
+  const ready = (made: Session, complete: number | null) => {
     settled = true;
     session = made;
     performance.measure("session:read", { start: started });
     sink.sessionReady(made, target.entryId);
     performance.measure("session:ready", { start: started });
-    onLoaded?.({ session: made, complete });
+    if (complete !== null) onLoaded?.({ session: made, complete });
+  };
+  /**
+   * A restored index whose lines are still coming is shown once what its first view reads was read ahead: the
+   * lines are kept as they come, and what is read before them is read from the server's index by frame.
+   */
+  const showEarly = (read: LightSessionReader, made: SessionParser, frames: string) => {
+    const checked = made.schemaCheckedAsRead;
+    // (a small file's lines may all have come while the index of ids was made, and shown it)
+    if (!checked || session || stopped) return;
+    const shown = new Session(made, { schemaChecked: checked });
+    void read.readAhead(shownFirstLines(shown, target.entryId), rangeSource(frames)).then(() => {
+      if (stopped || session) return;
+      performance.measure("session:restored", { start: started });
+      ready(shown, null);
+    });
   };
   let complete = 0;
   /** the server sent the snapshot of the index: the worker keeps none of the lines for its check */
@@ -201,7 +242,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
           queue.shift();
           const back = handBack.get(reply);
           if (back) worker.postMessage({ kind: "read", light: back } satisfies ParseRequest, [back.buffer]);
-          sink.progress(reply.done, reply.total);
+          if (!session) sink.progress(reply.done, reply.total);
         }
         if (queue.length) nextTask(readNext);
         return;
@@ -217,6 +258,14 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         // what comes meanwhile waits for it)
         if (read.restoredIndex && !(idSteps ??= parser.tree.idIndexSteps()).next().done) return nextTask(readNext);
         queue.shift();
+        if (session) {
+          // shown before its lines came (showEarly): now it is whole, and live
+          performance.measure("session:lines", { start: started });
+          stop();
+          if (typeof requestIdleCallback === "function") requestIdleCallback(prepareParser);
+          onLoaded?.({ session, complete });
+          return;
+        }
         if (indexed(read, parser)) return;
       } else {
         queue.shift();
@@ -264,17 +313,22 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       return;
     }
     if (reply.type === "snapshot") {
-      // the server kept the index these lines make: they are kept as they come, and the index restored at the end
+      // the server kept the index these lines make: it is restored now and the lines are kept as they come; with
+      // where its frames are, it is shown before they come (showEarly), else once they have
       snapshotCame = true;
-      reader = new LightSessionReader(contentSource(target, shared, ranged));
-      reader.keepLightText();
-      reader.restoreFrom(reply.snapshot);
+      const read = (reader = new LightSessionReader(contentSource(target, shared, ranged)));
+      read.keepLightText();
+      const frames = reply.index !== null && request.kind === "url" && request.light ? framesUrl(request.light, reply.index) : null;
+      const early = frames ? read.restoreNow(reply.snapshot, framesSource(frames)) : null;
+      if (!early) read.restoreFrom(reply.snapshot);
       // the restored index makes its index of ids again while the lines come, a step per task
-      const tree = reader.restoredTree;
+      const tree = read.restoredTree;
       if (tree) {
         const steps = (idSteps = tree.idIndexSteps());
         const step = () => {
-          if (!stopped && !steps.next().done) nextTask(step);
+          if (stopped) return;
+          if (!steps.next().done) return nextTask(step);
+          if (early && frames) showEarly(read, early, frames);
         };
         nextTask(step);
       }
@@ -294,7 +348,12 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
   };
   worker.onerror = (event) => {
     if (stopped) return;
-    if (settled) return stop(); // the schema check failed after the session was shown: it stays without those notes
+    if (settled) {
+      // the schema check failed after the session was shown: it stays without those notes; or the lines of one
+      // shown before they came stopped coming: it goes on reading its entries by frame
+      reader?.textStopped();
+      return stop();
+    }
     fail(`The file could not be read: ${event.message || "the reader stopped"}.`);
   };
   const absolute = (url: string) => new URL(url, window.location.href).href;

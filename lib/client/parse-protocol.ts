@@ -68,10 +68,18 @@ export type ParseReply =
   | { type: "batch"; replies: Extract<ParseReply, { type: "lines" }>[] }
   /**
    * before a library file's lines: the snapshot of the index they make, kept by the server (session-snapshot.ts),
-   * its JSON parsed here; the page keeps the lines as they come and restores the index at the end instead of
-   * reading them
+   * its JSON parsed here; the page restores the index at once, shows it, and keeps the lines as they come
+   * instead of reading them
    */
-  | { type: "snapshot"; snapshot: SnapshotParts }
+  | {
+      type: "snapshot";
+      snapshot: SnapshotParts;
+      /**
+       * the kept light index the frames come from (x-light-index-id), whose frames the page may read by range
+       * (&index=) to show the restored index before they have all come
+       */
+      index: string | null;
+    }
   /** progress while bytes arrive that complete no line yet */
   | { type: "progress"; done: number; total: number }
   /**

@@ -246,7 +246,7 @@ async function readLightIndex(url: string): Promise<boolean> {
         }
         if (parts) {
           reading.skipCheck();
-          scope.postMessage({ type: "snapshot", snapshot: parts }, [parts.arrays]);
+          scope.postMessage({ type: "snapshot", snapshot: parts, index: response.headers.get("x-light-index-id") }, [parts.arrays]);
         }
       } else {
         // (read before the lines go: they take the piece's buffer, which the final line may be in)

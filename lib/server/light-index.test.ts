@@ -37,7 +37,16 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** The id of the index the route sends for `rel` (its body is not read). */
+async function indexId(rel: string): Promise<string | null> {
+  const response = await get(rel);
+  await response.body?.cancel();
+  return response.headers.get("x-light-index-id");
+}
+
 const get = (rel: string) => GET(new NextRequest(`http://127.0.0.1/api/sessions/light?path=${encodeURIComponent(rel)}`));
+const frames = (rel: string, index: string, range: string | null) =>
+  GET(new NextRequest(`http://127.0.0.1/api/sessions/light?path=${encodeURIComponent(rel)}&index=${index}`, { headers: range === null ? {} : { range } }));
 
 /**
  * The session the page builds from a light index response, its content read from `text`: from the snapshot when
@@ -84,6 +93,38 @@ describe("GET /api/sessions/light", () => {
     await sameAnswers(whole, kept.session, "restored from the server's snapshot", true);
   });
 
+  it("serves the frames of the kept index it sent by range, for a session shown from its snapshot before they came", async () => {
+    const response = await get("--w--/s.jsonl");
+    const id = response.headers.get("x-light-index-id")!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const sent = new Uint8Array(await response.arrayBuffer());
+    const [first] = new LightFrameReader().push(sent.subarray(0, 5 + new DataView(sent.buffer).getUint32(1, true)));
+    if (first?.type !== "snapshot") throw new Error("no snapshot first");
+    const kept = sent.subarray(5 + first.snapshot.byteLength);
+    // the frames, up to where the end frame starts, by range of the index that was sent
+    const all = await frames("--w--/s.jsonl", id, "bytes=0-");
+    expect(all.status).toBe(206);
+    const endAt = Number(all.headers.get("content-range")!.split("/")[1]);
+    const bytes = new Uint8Array(await all.arrayBuffer());
+    expect(bytes).toEqual(kept.subarray(0, endAt));
+    const some = await frames("--w--/s.jsonl", id, "bytes=100-199");
+    expect(some.headers.get("content-range")).toBe(`bytes 100-199/${endAt}`);
+    expect(new Uint8Array(await some.arrayBuffer())).toEqual(kept.subarray(100, 200));
+    // the session shown at once, every entry read from its frame, its content from the file
+    const file = new TextEncoder().encode(TEXT);
+    const reader = new LightSessionReader(new RangedLines(async (start, end) => file.slice(start, end)));
+    reader.keepLightText();
+    const restored = reader.restoreNow(first.snapshot, (start, end) => bytes.slice(start, end))!;
+    expect(restored).not.toBeNull();
+    await sameAnswers(Session.fromText(TEXT), new Session(restored, { schemaChecked: restored.schemaCheckedAsRead! }), "shown from the snapshot", true);
+    // another index, past its frames, no range, a path outside the directory
+    expect((await frames("--w--/s.jsonl", "0", "bytes=0-9")).status).toBe(412);
+    expect((await frames("--w--/s.jsonl", id, `bytes=${endAt}-`)).status).toBe(416);
+    expect((await frames("--w--/s.jsonl", id, null)).status).toBe(416);
+    expect((await frames("out.jsonl", id, "bytes=0-9")).status).toBe(403);
+    expect((await frames("../secret.jsonl", id, "bytes=0-9")).status).toBeGreaterThanOrEqual(400);
+  });
+
   it("sends no snapshot made from another state of the file or by other code, and makes it again", async () => {
     const light = path.join(root, "cache", "light");
     const snap = path.join(
@@ -111,6 +152,7 @@ describe("GET /api/sessions/light", () => {
 
   it("goes on from where it ended once pi appended to the file, a half-written last line included", async () => {
     const file = path.join(dir, "--w--", "s.jsonl");
+    const id = await indexId("--w--/s.jsonl");
     const added = JSON.stringify({ type: "label", id: "zz000001", parentId: null, timestamp: "2026-02-01T00:00:00.000Z", targetId: "x", label: "late" });
     // the last line half written when it is read, the rest after
     appendFileSync(file, added.slice(0, 30));
@@ -129,6 +171,8 @@ describe("GET /api/sessions/light", () => {
     expect(session.diagnostics()).toEqual(whole.diagnostics());
     const again = await get("--w--/s.jsonl");
     expect(again.headers.get("x-light-index")).toBe("kept");
+    // extended, not made anew: the frames a page was sent before are where they were
+    expect(again.headers.get("x-light-index-id")).toBe(id);
     const restored = await read(again, text);
     expect(restored.restored).toBe(true);
     expect(restored.bytes).toEqual(bytes);
@@ -142,9 +186,12 @@ describe("GET /api/sessions/light", () => {
     expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
     // the same inode, longer, but not what was indexed before its end
     const changed = TEXT.replace('"cwd":', '"cwd" :');
+    const id = (await indexId("--w--/r.jsonl"))!;
     writeFileSync(file, `${changed}\n`);
     const response = await get("--w--/r.jsonl");
     expect(response.headers.get("x-light-index")).toBe("made");
+    // a page sent the index before reads none of the new one's frames
+    expect((await frames("--w--/r.jsonl", id, "bytes=0-9")).status).toBe(412);
     expect((await read(response, `${changed}\n`)).session.tree.entries.length).toBe(Session.fromText(TEXT).tree.entries.length);
     // its first line changed in place (the same length: only the head of the file tells), and a line added
     expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("kept");

@@ -13,7 +13,7 @@ import { LightReader, type LightChunk } from "../session/read/light-lines";
 import { libraryRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
-import { errorResponse, tooLargeMessage } from "./serve-session";
+import { byteRange, errorResponse, tooLargeMessage } from "./serve-session";
 
 /** PI_VIEWER_CACHE_MB (default 4096): the kept indexes beyond it are dropped, least recently used first. */
 export function cacheBudget(env: NodeJS.ProcessEnv = process.env): number {
@@ -30,6 +30,11 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** What a kept index was made from: the file as it was then, and where an index of more of it goes on. */
 interface LightMeta {
   format: typeof FORMAT;
+  /**
+   * made when the index is made anew, kept when it is extended (its frames stay where they were): a page reads
+   * frames by range only from the index it was sent (lightFramesResponse)
+   */
+  id: string;
   file: string;
   size: number;
   mtimeMs: number;
@@ -44,7 +49,7 @@ interface LightMeta {
   tail: string;
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 /** bytes at each end of what was indexed that must still be the same for an index to be extended */
 const TAIL = 4096;
 const CONTENT_TYPE = "application/x-pi-light-index";
@@ -113,7 +118,9 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
         const body = snapshot
           ? chained([snapshotHead(snapshot.length), streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), streamOf(kept)])
           : streamOf(kept);
-        return new Response(body, { headers: { ...headers, "x-light-index": "kept", "x-index-snapshot": snapshot ? "sent" : "none" } });
+        return new Response(body, {
+          headers: { ...headers, "x-light-index": "kept", "x-light-index-id": meta!.id, "x-index-snapshot": snapshot ? "sent" : "none" },
+        });
       }
     }
     if (grown(meta, resolved)) {
@@ -121,6 +128,43 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
       if (extended) return extended;
     }
     return await madeAndKept(resolved, where, headers);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/**
+ * GET /api/sessions/light?path=…&index=ID with a `Range` of its frames: those bytes of the kept index `ID` (206),
+ * for a page that shows an index restored from its snapshot before all the frames have come, and reads the
+ * frame of an entry it shows early. 412 when the index kept is no longer that one (made anew: the file was
+ * replaced), 416 for bytes past its frames.
+ */
+export async function lightFramesResponse(rel: unknown, id: string, range: string | null, dir: string = cacheDir()): Promise<Response> {
+  try {
+    const library = await libraryRoot();
+    const resolved = await resolveSessionPath(library.dir, rel);
+    const where = cachePaths(dir, resolved.file);
+    const meta = await readMeta(where.meta);
+    const kept = meta && meta.format === FORMAT && meta.id === id && meta.file === resolved.file ? await openKept(where.data) : null;
+    if (!kept) return Response.json({ error: "the light index this page was sent is not kept any more: open the file again", code: "gone" }, { status: 412 });
+    const wanted = range === null ? null : byteRange(range, meta!.endAt);
+    if (wanted === null || wanted === "unsatisfiable") {
+      await kept.close();
+      return Response.json(
+        { error: `the range ${range ?? "(none)"} is not within the index's ${meta!.endAt} bytes of frames`, code: "range" },
+        { status: 416, headers: { "content-range": `bytes */${meta!.endAt}` } },
+      );
+    }
+    const size = wanted.end - wanted.start + 1;
+    return new Response(streamOf(kept, wanted.end + 1, wanted.start), {
+      status: 206,
+      headers: {
+        "content-type": CONTENT_TYPE,
+        "cache-control": "no-store",
+        "content-length": String(size),
+        "content-range": `bytes ${wanted.start}-${wanted.end}/${meta!.endAt}`,
+      },
+    });
   } catch (error) {
     return errorResponse(error);
   }
@@ -212,8 +256,9 @@ async function indexed(
   from: { meta: LightMeta; kept: FileHandle } | null,
 ): Promise<Response> {
   const start = from ? { line: from.meta.lines, offset: from.meta.complete } : undefined;
-  // the handle stays open at the stream's end: the file is looked at again before its index is kept
-  const input = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false, start: start?.offset ?? 0 });
+  // the handle stays open at the stream's end: the file is looked at again before its index is kept; read in
+  // pieces of a frame's size, as the reader hands out a frame at the end of the piece that filled it
+  const input = handle.createReadStream({ highWaterMark: FRAME_BYTES, autoClose: false, start: start?.offset ?? 0 });
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   // frames well under the pieces a browser's fetch hands on (up to 2 MiB): the page's worker passes a frame that
   // lies within one piece on as a view of it, and copies only the few that span two
@@ -282,6 +327,7 @@ async function indexed(
     if (keep && written && unchanged && tail !== null) {
       const meta: LightMeta = {
         format: FORMAT,
+        id: from?.meta.id ?? randomUUID(),
         file: resolved.file,
         size: resolved.size,
         mtimeMs: resolved.mtimeMs,
@@ -367,7 +413,7 @@ async function indexed(
   return new Response(body, { headers: { ...headers, "x-light-index": from ? "extended" : "made" } });
 }
 
-/** The light text a frame of lines holds, at least (whole lines). */
+/** The file's bytes a frame of lines is made from (whole lines; its light text is about half). */
 const FRAME_BYTES = 1 << 17;
 
 /** Stands in the frame queue where the end frame begins. */

@@ -2,6 +2,7 @@ export * from "./types";
 export { SessionParser, parseSessionText } from "./read/parse";
 export { LineReader, readLine, type ReadLine } from "./read/lines";
 export { ContentNotReadError, type LineTexts } from "./read/line-texts";
+export { TextComingError } from "./read/early-light-text";
 export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type NodeInfo } from "./tree/tree";
 export type { LeafSteps } from "./tree/leaf-steps";
 export { PathCut, PathIndex, type IdSet } from "./tree/path-index";

@@ -1,11 +1,12 @@
 // The server's light index of a file (light-frames.ts), read back in pieces of any size, gives the page the same
 // index as the file's own bytes, and with content read from the file by range, the same answers.
 import { describe, expect, it } from "vitest";
-import { Session } from "..";
+import { Session, TextComingError } from "..";
 import { cases, sameAnswers } from "../testing/light-answers";
 import { endFrame, LightFormatCheck, LightFrameReader, LightFrameWriter, type LightFrame } from "./light-frames";
 import { LightReader, type LightChunk } from "./light-lines";
 import { LightSessionReader } from "./light-session";
+import { snapshotParts } from "./object-snapshot";
 import { RangedLines } from "./ranged-lines";
 import { restoreSession } from "./session-snapshot";
 import { SnapshotBuilder } from "./snapshot-builder";
@@ -162,5 +163,141 @@ describe("the snapshot the server makes of a kept light index (SnapshotBuilder)"
     // all but the end frame's last byte
     builder.push(frames.subarray(0, frames.length - 1));
     expect(builder.end()).toBeNull();
+  });
+});
+
+describe("a session shown from the server's snapshot before its frames come", () => {
+  it.each(cases())(
+    "$name answers as the whole text does before any line came, with some, and with all",
+    async ({ name, text }) => {
+      const bytes = encoder.encode(text);
+      const { frames, light } = framesOf(bytes, 1 + (text.length % 6151));
+      if (light === false) return;
+      const builder = new SnapshotBuilder();
+      for (let at = 0; at < frames.length; at += 1 + (text.length % 3041)) builder.push(frames.subarray(at, at + 1 + (text.length % 3041)));
+      const snapshot = builder.end();
+      expect(snapshot, name).not.toBeNull();
+      const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end), { name: "x.jsonl" }));
+      reader.keepLightText(8);
+      let reads = 0;
+      // as the worker hands it on: its JSON parsed, through a structured clone
+      const restored = reader.restoreNow(structuredClone(snapshotParts(snapshot!)), (start, end) => {
+        reads++;
+        return frames.slice(start, end);
+      });
+      if (!restored) throw new Error(`${name}: not restored`);
+      const whole = Session.fromText(text);
+      // the order of every entry's children came with the snapshot: no entry is read to know it
+      for (let slot = 0; slot < restored.tree.entryCount; slot++) {
+        const id = restored.tree.idAt(slot);
+        if (id !== undefined) expect(restored.tree.children(id), name).toEqual(whole.tree.children(id));
+      }
+      expect(reads, name).toBe(0);
+      const shown = new Session(restored, { schemaChecked: restored.schemaCheckedAsRead! });
+      // every entry read from its frame by range
+      await sameAnswers(whole, shown, `${name}, no line come`, true);
+      const framed = [...new LightFrameReader().push(frames)];
+      const lines = framed.flatMap((f) => (f.type === "lines" ? [f.chunk] : []));
+      if (restored.tree.size > 0) expect(reads, name).toBeGreaterThan(0);
+      if (name.startsWith("generated")) return;
+      // half the lines come: the entries past them are read early, the others from the lines
+      for (const chunk of lines.slice(0, lines.length >> 1)) reader.push(chunk);
+      await sameAnswers(whole, shown, `${name}, half the lines come`, true);
+      for (const chunk of lines.slice(lines.length >> 1)) reader.push(chunk);
+      const end = framed.at(-1)!;
+      if (end.type !== "end") throw new Error("no end frame");
+      expect(reader.end(decoder.decode(end.last))).toBe(restored);
+      const before = reads;
+      await sameAnswers(whole, shown, `${name}, all the lines come`, true);
+      // with all the lines, none is read by range again
+      expect(reads, name).toBe(before);
+    },
+    300_000,
+  );
+
+  it("says which frame it could not read, and what came back instead of it", () => {
+    const text = cases().find((c) => c.name.startsWith("ca-branching"))!.text;
+    const bytes = encoder.encode(text);
+    const { frames } = framesOf(bytes, 1 << 10);
+    const builder = new SnapshotBuilder();
+    builder.push(frames);
+    const snapshot = builder.end()!;
+    const answers: [string, (start: number, end: number) => Uint8Array][] = [
+      ["came back as", (start, end) => frames.slice(start, end - 1)],
+      ["holds no frame of lines", (start, end) => new Uint8Array(end - start)],
+      [
+        "server answered 412",
+        () => {
+          throw new Error("The session's entries could not be read: the server answered 412 to a byte range of its index.");
+        },
+      ],
+    ];
+    for (const [message, read] of answers) {
+      const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end)));
+      reader.keepLightText(8);
+      const restored = reader.restoreNow(snapshot, read)!;
+      const last = restored.tree.size - 1;
+      expect(() => restored.tree.entryAt(last), message).toThrow(message);
+    }
+  });
+
+  it("lets an answer read only so many frames before the text came, then waits for it (readingAtMost, textCame)", async () => {
+    const text = cases().find((c) => c.name === "ca-large")!.text;
+    const bytes = encoder.encode(text);
+    const { frames } = framesOf(bytes, 1 << 10);
+    const builder = new SnapshotBuilder();
+    builder.push(frames);
+    const snapshot = builder.end()!;
+    const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end)));
+    reader.keepLightText(8);
+    let reads = 0;
+    const restored = reader.restoreNow(snapshot, (start, end) => (reads++, frames.slice(start, end)))!;
+    const tree = restored.tree;
+    const whole = Session.fromText(text);
+    const everyEntry = () => Array.from({ length: tree.entryCount }, (_, slot) => tree.entryAt(slot).id);
+    expect(tree.textComing).toBe(true);
+    let came = false;
+    void tree.textCame().then(() => (came = true));
+    // within its frames it answers; past them it is told (also when the answer catches the error itself)
+    expect(tree.readingAtMost(2, () => tree.entryAt(0).id)).toEqual({ value: whole.tree.entryAt(0).id, exceeded: false });
+    expect(() => tree.readingAtMost(2, everyEntry)).toThrow(TextComingError);
+    expect(reads).toBe(3);
+    const caught = tree.readingAtMost(2, () => {
+      try {
+        return everyEntry();
+      } catch (error) {
+        return error instanceof TextComingError ? "waiting" : "other";
+      }
+    });
+    expect(caught).toEqual({ value: "waiting", exceeded: true });
+    // with no limit every entry is read, a frame at a time
+    expect(everyEntry()).toEqual(whole.tree.entries.map((e) => e.id));
+    await Promise.resolve();
+    expect(came).toBe(false);
+    // the lines come: nothing is read early any more, and whatever waited is told
+    const framed = new LightFrameReader().push(frames);
+    for (const frame of framed) if (frame.type === "lines") reader.push(frame.chunk);
+    const end = framed.at(-1)!;
+    if (end.type !== "end") throw new Error("no end frame");
+    reader.end(decoder.decode(end.last));
+    await tree.textCame();
+    expect(came).toBe(true);
+    expect(tree.textComing).toBe(false);
+    const before = reads;
+    expect(tree.readingAtMost(0, everyEntry)).toEqual({ value: whole.tree.entries.map((e) => e.id), exceeded: false });
+    expect(reads).toBe(before);
+
+    // lines that stop coming for good: what waited goes on, and reads early as much as it asks
+    const stopped = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end)));
+    stopped.keepLightText(8);
+    const early = stopped.restoreNow(snapshot, (start, end) => frames.slice(start, end))!.tree;
+    expect(() => early.readingAtMost(1, () => Array.from({ length: early.entryCount }, (_, slot) => early.entryAt(slot).id))).toThrow(TextComingError);
+    stopped.textStopped();
+    await early.textCame();
+    expect(early.textComing).toBe(true);
+    expect(early.readingAtMost(0, () => Array.from({ length: early.entryCount }, (_, slot) => early.entryAt(slot).id))).toEqual({
+      value: whole.tree.entries.map((e) => e.id),
+      exceeded: false,
+    });
   });
 });

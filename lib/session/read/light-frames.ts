@@ -89,8 +89,11 @@ export function snapshotHead(length: number): Uint8Array {
 export type LightFrame =
   /** the snapshot of the index the frames that follow make (restore it instead of reading them: restoreFrom) */
   | { type: "snapshot"; snapshot: Uint8Array; ownsBuffer: boolean }
-  /** a LightChunk: a changed line whose bytes did not come has -1 for its raw (read it from the file) */
-  | { type: "lines"; chunk: LightChunk }
+  /**
+   * a LightChunk: a changed line whose bytes did not come has -1 for its raw (read it from the file); `at`: where
+   * the frame starts among the bytes read, `bytes`: its size (a kept index is read again by frame: LightFrameTable)
+   */
+  | { type: "lines"; chunk: LightChunk; at: number; bytes: number }
   /** the final line without newline, as bytes; the bytes up to the last newline; the file's bytes */
   | { type: "end"; last: Uint8Array; complete: number; total: number };
 
@@ -116,6 +119,8 @@ export class LightFrameReader {
   private filling: { frame: Uint8Array; filled: number } | null = null;
   private ended = false;
   private frames = 0;
+  /** the bytes of the frames read so far */
+  private consumed = 0;
 
   /** The frames completed by `bytes`. Throws on bytes that are not frames. */
   push(bytes: Uint8Array): LightFrame[] {
@@ -146,7 +151,6 @@ export class LightFrameReader {
         if (filling.filled < filling.frame.byteLength) break;
         this.filling = null;
         out.push(this.decode(filling.frame, true));
-        this.frames++;
         continue;
       }
       const rest = bytes.subarray(at);
@@ -157,7 +161,6 @@ export class LightFrameReader {
       }
       if (size <= rest.byteLength) {
         out.push(this.decode(rest.subarray(0, size)));
-        this.frames++;
         at += size;
       } else this.filling = { frame: frameBuffer(rest[0]!, size), filled: 0 };
     }
@@ -184,6 +187,9 @@ export class LightFrameReader {
 
   /** `own`: the frame was filled into a buffer of its own (frameBuffer), not a view of a piece */
   private decode(frame: Uint8Array, own = false): LightFrame {
+    const at = this.consumed;
+    this.consumed += frame.byteLength;
+    this.frames++;
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     if (frame[0] === SNAPSHOT) return { type: "snapshot", snapshot: frame.subarray(SNAPSHOT_HEAD), ownsBuffer: own };
     if (frame[0] === END) {
@@ -211,7 +217,7 @@ export class LightFrameReader {
     const raws = keptBytes ? [frame.slice(keptStart, keptStart + keptBytes)] : [];
     // (the frame is a buffer of its own already: its light text goes on in it, not copied again)
     const light = frame.subarray(keptStart + keptBytes, keptStart + keptBytes + lightBytes);
-    return { type: "lines", chunk: { light, raws, cut, offsets, done } };
+    return { type: "lines", chunk: { light, raws, cut, offsets, done }, at, bytes: frame.byteLength };
   }
 }
 

@@ -8,7 +8,9 @@ import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
 import type { SessionTree } from "../tree/tree";
 import type { SnapshotParts } from "./object-snapshot";
-import { restoreSession } from "./session-snapshot";
+import { EarlyLightText, type FrameBytes } from "./early-light-text";
+import type { ByteSource } from "./ranged-lines";
+import { keptIndex, restoreSession, type KeptIndex } from "./session-snapshot";
 
 /**
  * Builds a session's index from light lines (light-lines.ts) as they come,
@@ -83,6 +85,49 @@ export class LightSessionReader {
     this.parser = restored;
     this.wasRestored = true;
     this.texts = null;
+  }
+
+  private early: EarlyLightText | null = null;
+
+  /**
+   * Restores the index in `snapshot` now, as restoreFrom does, and lets it be read before the light lines it was
+   * made from come, when the snapshot says where they are (made by SnapshotBuilder): an entry read before its line
+   * came is read from its frame with `read` (EarlyLightText), a changed line's content from where the snapshot
+   * says it is in the file. Null, with nothing changed, when it cannot be: then restoreFrom. After keepLightText,
+   * before the first push.
+   */
+  restoreNow(snapshot: Uint8Array | SnapshotParts, read: FrameBytes): SessionParser | null {
+    const text = this.lightText;
+    if (!text) throw new Error("LightSessionReader.restoreNow: the light text must be kept (keepLightText) to restore an index");
+    if (!(this.lines instanceof RangedLines)) return null;
+    let kept: KeptIndex;
+    try {
+      kept = keptIndex(snapshot);
+    } catch {
+      return null;
+    }
+    if (!kept.offsets || !kept.frames) return null;
+    const parser = restoreSession(kept, this.lines, text, this.keep);
+    this.lines.adoptIndex(kept.offsets);
+    this.early = new EarlyLightText(kept.frames, kept.last, read);
+    text.readEarly(this.early);
+    this.parser = parser;
+    this.wasRestored = true;
+    this.texts = null;
+    return parser;
+  }
+
+  /** The lines stopped coming for good after restoreNow (the stream failed): see LightTextEntries.textStopped. */
+  textStopped(): void {
+    this.lightText?.textStopped();
+  }
+
+  /**
+   * After restoreNow: reads the frames that hold these lines ahead, with `read` (not waiting on the page's
+   * thread), so that showing them reads nothing at once. A frame that cannot be read is read again when asked for.
+   */
+  async readAhead(lines: readonly number[], read: ByteSource): Promise<void> {
+    await this.early?.prefetch(lines, read).catch(() => undefined);
   }
 
   /** The tree keeps each entry's time (SessionTree.keepTimes): what makes a snapshot does. Before the first push. */
@@ -172,6 +217,7 @@ export class LightSessionReader {
   /** `last`: the final line without newline, whole ("" if none). */
   end(last: string): SessionParser {
     if (this.wasRestored) {
+      this.early = null;
       this.lightText!.end(last);
       if (this.lines instanceof RangedLines) this.lines.settle();
       return this.parser;

@@ -1,6 +1,7 @@
 import type { EntrySource } from "../tree/entry-source";
 import type { SessionEntry } from "../types";
 import { grown } from "../tree/columns";
+import type { EarlyLightText } from "./early-light-text";
 
 const NEWLINE = 0x0a;
 
@@ -46,6 +47,46 @@ export class LightTextEntries implements EntrySource {
     if (newlines) for (const at of newlines) this.lineStartsAt(at);
     else for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) this.lineStartsAt(at);
     this.size += bytes.length;
+    this.early?.passed(this.count - 1);
+  }
+
+  /** where lines that have not been added yet are read meanwhile (readEarly), until end() */
+  private early: EarlyLightText | null = null;
+
+  /**
+   * The index was restored before its light text came (a session shown as soon as its snapshot came): until
+   * end(), a line not added yet is read from `early`.
+   */
+  readEarly(early: EarlyLightText): void {
+    this.early = early;
+    this.came = new Promise((done) => (this.arrived = done));
+  }
+
+  private came: Promise<void> | null = null;
+  private arrived: (() => void) | null = null;
+
+  /**
+   * The rest of the text will not come (its stream failed): entries go on being read early, as many at once as
+   * asked, and what waits for the text is told to go on.
+   */
+  textStopped(): void {
+    this.early?.endLimits();
+    this.arrived?.();
+  }
+
+  /** Resolves once all the text has come, or will not (at once when it was never read early). */
+  textCame(): Promise<void> {
+    return this.came ?? Promise.resolve();
+  }
+
+  /** `read` allowed at most `frames` frames read early at once (EarlyLightText.readingAtMost). */
+  readingAtMost<T>(frames: number, read: () => T): { value: T; exceeded: boolean } {
+    return this.early ? this.early.readingAtMost(frames, read) : { value: read(), exceeded: false };
+  }
+
+  /** True while lines that have not come are read one frame at a time (readEarly): what reads many entries should wait for end(). */
+  get textComing(): boolean {
+    return this.early !== null;
   }
 
   /** A line starts after the newline at `at` in the bytes being added. */
@@ -67,9 +108,13 @@ export class LightTextEntries implements EntrySource {
   /** The input ended: `last` is its final line when it had no newline ("" if it had). Text added later replaces it. */
   end(last: string): void {
     this.last = last;
+    this.early = null;
+    this.arrived?.();
   }
 
   entry(_slot: number, line: number): SessionEntry {
+    // (the last line counted is cut short until the text's end: its newline has not come)
+    if (this.early && line >= this.count) return JSON.parse(this.early.text(line)) as SessionEntry;
     if (line < 1 || line > this.count) throw new Error(`the light text has no line ${line} (it holds ${this.count})`);
     const start = this.starts[line - 1]!;
     const end = line < this.count ? this.starts[line]! - 1 : this.size;

@@ -29,8 +29,16 @@ export class LineOffsets {
     }
   }
 
+  /** Lets go of the room kept for lines to come (an index kept in a snapshot is written as long as its arrays). */
+  trim(): void {
+    this.lines = this.lines.slice(0, this.count);
+    this.offsets = this.offsets.slice(0, this.count);
+    this.lengths = this.lengths.slice(0, this.count);
+    this.cut = this.cut.slice(0, this.count);
+  }
+
   private grow(): void {
-    const size = this.lines.length * 2;
+    const size = Math.max(this.lines.length * 2, 1 << 12);
     const lines = new Int32Array(size);
     lines.set(this.lines);
     this.lines = lines;
@@ -96,7 +104,23 @@ export class LineOffsets {
 
 /** What a LineTexts that reads its changed lines again by offset answers from the offsets alone. */
 export abstract class OffsetLineTexts {
-  protected readonly index = new LineOffsets();
+  protected index = new LineOffsets();
+  /** the index was taken whole from a snapshot (adoptIndex): the lines that come add nothing to it */
+  protected adopted = false;
+
+  /** where the changed lines are, as added so far */
+  get offsetIndex(): LineOffsets {
+    return this.index;
+  }
+
+  /**
+   * Takes where every changed line is from an index kept before (a session's snapshot), instead of being told as
+   * the lines come: lines are then read by range before they have come.
+   */
+  adoptIndex(index: LineOffsets): void {
+    this.index = index;
+    this.adopted = true;
+  }
 
   has(line: number): boolean {
     return this.index.has(line);

@@ -56,7 +56,7 @@ export class RangedLines extends OffsetLineTexts implements LineTexts {
   }
 
   add(chunk: Pick<LightChunk, "raws" | "cut" | "offsets">): void {
-    this.index.add(chunk);
+    if (!this.adopted) this.index.add(chunk);
     if (!this.keepAll) this.slice = new ElidedLines();
     this.slice.add(chunk);
   }

@@ -197,6 +197,21 @@ export class SessionTree {
     return this.source;
   }
 
+  /** True while entries are read before their text has come (EntrySource.textComing): wide walks wait for textCame(). */
+  get textComing(): boolean {
+    return this.source?.textComing === true;
+  }
+
+  /** Resolves once the entries' text has all come. */
+  textCame(): Promise<void> {
+    return this.source?.textCame?.() ?? Promise.resolve();
+  }
+
+  /** `read`, reading at most `frames` frames of entries whose text has not come yet (EntrySource.readingAtMost). */
+  readingAtMost<T>(frames: number, read: () => T): { value: T; exceeded: boolean } {
+    return this.source?.readingAtMost ? this.source.readingAtMost(frames, read) : { value: read(), exceeded: false };
+  }
+
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
   readCutLinesFrom(lines: LineTexts): void {
     this.cutLines = lines;
