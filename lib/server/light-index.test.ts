@@ -166,7 +166,7 @@ describe("GET /api/sessions/light", () => {
     const { session, bytes } = await read(response, text);
     const whole = Session.fromText(text);
     expect(session.tree.get("zz000001")?.label).toBe("late");
-    expect(session.parser.lineKinds).toEqual(whole.parser.lineKinds);
+    expect(session.parser.lineKinds.list()).toEqual(whole.parser.lineKinds.list());
     expect(session.tree.entries.map((e) => e.id)).toEqual(whole.tree.entries.map((e) => e.id));
     expect(session.diagnostics()).toEqual(whole.diagnostics());
     const again = await get("--w--/s.jsonl");

@@ -14,7 +14,7 @@ function observed(session: Session) {
   const p = session.parser;
   return {
     header: p.header,
-    lineKinds: p.lineKinds,
+    lineKinds: p.lineKinds.list(),
     account: p.account(),
     diagnostics: session.diagnostics(),
     entries: session.tree.entries,

@@ -6,7 +6,8 @@ import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";
 import { schemaIssues } from "./schema";
 import type { SchemaChecked } from "../session";
-import type { Diagnostic, LineAccount, LineKind, SessionEntry, SessionHeader } from "../types";
+import type { Diagnostic, LineAccount, SessionEntry, SessionHeader } from "../types";
+import { LineKinds } from "./line-kinds";
 
 export const CURRENT_VERSION = 3;
 
@@ -20,7 +21,7 @@ export class SessionParser {
   header: SessionHeader | null = null;
   headerLine = 0;
   /** LineKind of each physical line, index = line - 1 */
-  readonly lineKinds: LineKind[] = [];
+  readonly lineKinds = new LineKinds();
   /** Version of the header as read (before migration); 1 when absent. */
   sourceVersion = CURRENT_VERSION;
   /** True when pi's coding agent refuses to open the file (no valid header first). */
@@ -46,7 +47,6 @@ export class SessionParser {
   private endMark: { lineNo: number; diagnostics: number; extraHeaders: number; treeRevision: number; sawParsedLine: boolean; legacy: boolean } | null = null;
   private reopens = 0;
   private cutLines: LineTexts | null = null;
-  private accounted: { revision: number; value: LineAccount } | null = null;
   /** per entry line, by line: what schemaIssues found as it was read (checkSchemaAsRead); null when not asked to */
   private issuesAsRead: Map<number, string[]> | null = null;
 
@@ -193,13 +193,9 @@ export class SessionParser {
     return [...this.fileDiagnostics, ...this.tree.diagnostics].sort((a, b) => a.line - b.line);
   }
 
-  /** What each line was read as, counted (once per revision: the page's badges ask on every render). */
+  /** What each line was read as, counted. */
   account(): LineAccount {
-    if (this.accounted?.revision === this.revision) return { ...this.accounted.value };
-    const out: LineAccount = { total: this.lineKinds.length, header: 0, entry: 0, blank: 0, unreadable: 0, "extra-header": 0 };
-    for (const kind of this.lineKinds) out[kind]++;
-    this.accounted = { revision: this.revision, value: out };
-    return { ...out };
+    return this.lineKinds.account();
   }
 
   private accept(read: ReadLine, isLast: boolean): void {

@@ -7,6 +7,7 @@ import { StatsTally } from "../tree/stats-tally";
 import { SessionTree } from "../tree/tree";
 import { FormatEvidence } from "../rules/format-evidence";
 import { LightFrameTable } from "./light-frame-table";
+import { LineKinds } from "./line-kinds";
 import { LineOffsets } from "./line-offsets";
 import type { LineTexts } from "./line-texts";
 import { LineReader } from "./lines";
@@ -18,7 +19,7 @@ import { SessionParser } from "./parse";
  * again from) are left out and made fresh: a restored index reads them from the reader that restores it.
  */
 export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
-  { name: "SessionParser", prototype: SessionParser.prototype, transient: { cutLines: () => null, accounted: () => null } },
+  { name: "SessionParser", prototype: SessionParser.prototype, transient: { cutLines: () => null } },
   {
     name: "SessionTree",
     prototype: SessionTree.prototype,
@@ -48,6 +49,7 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
   { name: "FormatEvidence", prototype: FormatEvidence.prototype },
   { name: "LineReader", prototype: LineReader.prototype },
   { name: "LineOffsets", prototype: LineOffsets.prototype },
+  { name: "LineKinds", prototype: LineKinds.prototype },
   { name: "LightFrameTable", prototype: LightFrameTable.prototype },
 ];
 
