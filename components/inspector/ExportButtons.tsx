@@ -50,7 +50,7 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   async function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
     try {
       // a session shown before its text came would read what it exports a frame at a time: it waits for the text
-      if (session.tree.textComing) await session.tree.textCame();
+      await session.tree.textCame();
       // the content of what is exported is read from the file first, when the session reads it on demand
       const file = await session.withContent(build);
       downloadText(file.name, file.text, file.mime);

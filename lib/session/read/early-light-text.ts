@@ -1,10 +1,17 @@
 import { LightFrameReader } from "./light-frames";
 import type { LightFrameTable } from "./light-frame-table";
+import { newlinesOf } from "./light-lines";
+import type { ByteSource } from "./ranged-lines";
 
 /** Bytes [start, end) of a kept light index, read at once: the tree's reads of its entries are synchronous. */
 export type FrameBytes = (start: number, end: number) => Uint8Array;
 
-const NEWLINE = 0x0a;
+/** A frame read early: its first line, where each of its lines starts in its light text (and where it ends). */
+interface HeldFrame {
+  first: number;
+  starts: Int32Array;
+  light: Uint8Array;
+}
 
 /**
  * What would read more of a session's entries before their text came than it was allowed (readingAtMost): it is
@@ -24,7 +31,7 @@ export class TextComingError extends Error {
  * here is let go once the stream has passed it (LightTextEntries.readEarly).
  */
 export class EarlyLightText {
-  private readonly frames = new Map<number, { first: number; starts: Int32Array; light: Uint8Array }>();
+  private readonly frames = new Map<number, HeldFrame>();
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   /** `last`: the final line without newline ("" if none), which no frame holds */
@@ -82,7 +89,7 @@ export class EarlyLightText {
    * Reads ahead, without waiting on the page's thread, the frames that hold these lines (those not held yet): what
    * a page shows first, read before it is shown.
    */
-  async prefetch(lines: readonly number[], read: (start: number, end: number) => Promise<Uint8Array>): Promise<void> {
+  async prefetch(lines: readonly number[], read: ByteSource): Promise<void> {
     const wanted = new Set<number>();
     for (const line of lines) {
       const k = this.table.frameOf(line);
@@ -97,7 +104,7 @@ export class EarlyLightText {
     );
   }
 
-  private readFrame(k: number): { first: number; starts: Int32Array; light: Uint8Array } {
+  private readFrame(k: number): HeldFrame {
     if (this.budget !== null) {
       if (this.budget <= 0) {
         this.exceeded = true;
@@ -110,7 +117,7 @@ export class EarlyLightText {
   }
 
   /** Keeps frame `k`, read as `bytes`. */
-  private hold(k: number, bytes: Uint8Array): { first: number; starts: Int32Array; light: Uint8Array } {
+  private hold(k: number, bytes: Uint8Array): HeldFrame {
     const { start, end } = this.table.bytesOf(k);
     if (bytes.byteLength !== end - start)
       throw new Error(`the light index's frame at byte ${start} came back as ${bytes.byteLength} bytes, not ${end - start}`);
@@ -124,10 +131,11 @@ export class EarlyLightText {
     if (frame?.type !== "lines" || more.length) throw new Error(`the light index holds no frame of lines at byte ${start}`);
     const { first, count } = this.table.linesOf(k);
     const light = frame.chunk.light;
+    const newlines = newlinesOf(light);
+    if (newlines.length !== count || newlines[count - 1]! + 1 !== light.length)
+      throw new Error(`the light index's frame at byte ${start} holds other lines than its table says`);
     const starts = new Int32Array(count + 1);
-    let n = 0;
-    for (let at = light.indexOf(NEWLINE); at !== -1 && n < count; at = light.indexOf(NEWLINE, at + 1)) starts[++n] = at + 1;
-    if (n !== count || starts[count] !== light.length) throw new Error(`the light index's frame at byte ${start} holds other lines than its table says`);
+    for (let n = 0; n < count; n++) starts[n + 1] = newlines[n]! + 1;
     const read = { first, starts, light };
     this.frames.set(k, read);
     return read;

@@ -38,6 +38,13 @@ function framesOf(bytes: Uint8Array, chunk: number): { frames: Uint8Array; light
   return { frames, light };
 }
 
+/** The snapshot the server makes of `frames`, given `piece` bytes at a time (null when they make none). */
+function snapshotOf(frames: Uint8Array, piece = frames.length): Uint8Array | null {
+  const builder = new SnapshotBuilder();
+  for (let at = 0; at < frames.length; at += piece) builder.push(frames.subarray(at, at + piece));
+  return builder.end();
+}
+
 /** The page's side: frames read `piece` bytes at a time into an index whose content is read from `bytes` by range. */
 function sessionOf(frames: Uint8Array, piece: number, bytes: Uint8Array): { session: Session; complete: number } {
   const lines = new RangedLines(async (start, end) => bytes.slice(start, end), { name: "x.jsonl", budget: 1 << 12 });
@@ -135,10 +142,7 @@ describe("the snapshot the server makes of a kept light index (SnapshotBuilder)"
       const bytes = encoder.encode(text);
       const { frames, light } = framesOf(bytes, 1 + (text.length % 6151));
       if (light === false) return;
-      const builder = new SnapshotBuilder();
-      const piece = 1 + (text.length % 3041);
-      for (let at = 0; at < frames.length; at += piece) builder.push(frames.subarray(at, at + piece));
-      const snapshot = builder.end();
+      const snapshot = snapshotOf(frames, 1 + (text.length % 3041));
       if (!snapshot) throw new Error(`${name}: no snapshot`);
       const refusing = {
         entry(_slot: number, line: number): never {
@@ -159,10 +163,8 @@ describe("the snapshot the server makes of a kept light index (SnapshotBuilder)"
   it("makes nothing of frames that never end", () => {
     const text = cases().find((c) => c.name.startsWith("ca-branching"))!.text;
     const { frames } = framesOf(encoder.encode(text), 1 << 10);
-    const builder = new SnapshotBuilder();
     // all but the end frame's last byte
-    builder.push(frames.subarray(0, frames.length - 1));
-    expect(builder.end()).toBeNull();
+    expect(snapshotOf(frames.subarray(0, frames.length - 1))).toBeNull();
   });
 });
 
@@ -173,9 +175,7 @@ describe("a session shown from the server's snapshot before its frames come", ()
       const bytes = encoder.encode(text);
       const { frames, light } = framesOf(bytes, 1 + (text.length % 6151));
       if (light === false) return;
-      const builder = new SnapshotBuilder();
-      for (let at = 0; at < frames.length; at += 1 + (text.length % 3041)) builder.push(frames.subarray(at, at + 1 + (text.length % 3041)));
-      const snapshot = builder.end();
+      const snapshot = snapshotOf(frames, 1 + (text.length % 3041));
       expect(snapshot, name).not.toBeNull();
       const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end), { name: "x.jsonl" }));
       reader.keepLightText(8);
@@ -219,9 +219,7 @@ describe("a session shown from the server's snapshot before its frames come", ()
     const text = cases().find((c) => c.name.startsWith("ca-branching"))!.text;
     const bytes = encoder.encode(text);
     const { frames } = framesOf(bytes, 1 << 10);
-    const builder = new SnapshotBuilder();
-    builder.push(frames);
-    const snapshot = builder.end()!;
+    const snapshot = snapshotOf(frames)!;
     const answers: [string, (start: number, end: number) => Uint8Array][] = [
       ["came back as", (start, end) => frames.slice(start, end - 1)],
       ["holds no frame of lines", (start, end) => new Uint8Array(end - start)],
@@ -245,9 +243,7 @@ describe("a session shown from the server's snapshot before its frames come", ()
     const text = cases().find((c) => c.name === "ca-large")!.text;
     const bytes = encoder.encode(text);
     const { frames } = framesOf(bytes, 1 << 10);
-    const builder = new SnapshotBuilder();
-    builder.push(frames);
-    const snapshot = builder.end()!;
+    const snapshot = snapshotOf(frames)!;
     const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end)));
     reader.keepLightText(8);
     let reads = 0;

@@ -74,14 +74,19 @@ export class LightSessionReader {
   }
 
   /**
-   * The light lines pushed are those the index in `snapshot` (sessionSnapshot) was built from: they are kept as
-   * they come, not parsed, and end() restores the index. After keepLightText, before the first push.
+   * The light lines pushed are those the index in `snapshot` (sessionSnapshot) was built from: the index is
+   * restored now (a page makes its index of ids while the lines still come: idIndexSteps), and the lines are kept
+   * as they come, not parsed; a snapshot that cannot be restored leaves them to be parsed. After keepLightText,
+   * before the first push.
    */
   restoreFrom(snapshot: Uint8Array | SnapshotParts): void {
     if (!this.lightText) throw new Error("LightSessionReader.restoreFrom: the light text must be kept (keepLightText) to restore an index");
-    // restored now, not at the end: a page makes its index of ids while the lines still come (idIndexSteps)
     const restored = this.restored(snapshot);
-    if (!restored) return;
+    if (restored) this.adopt(restored);
+  }
+
+  /** From now on the index is `restored`, and the lines pushed are only kept. */
+  private adopt(restored: SessionParser): void {
     this.parser = restored;
     this.wasRestored = true;
     this.texts = null;
@@ -111,9 +116,7 @@ export class LightSessionReader {
     this.lines.adoptIndex(kept.offsets);
     this.early = new EarlyLightText(kept.frames, kept.last, read);
     text.readEarly(this.early);
-    this.parser = parser;
-    this.wasRestored = true;
-    this.texts = null;
+    this.adopt(parser);
     return parser;
   }
 

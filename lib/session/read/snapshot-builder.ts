@@ -1,6 +1,7 @@
 import type { EntrySource } from "../tree/entry-source";
 import { LightFrameTable } from "./light-frame-table";
 import { LightFrameReader } from "./light-frames";
+import { newlinesOf } from "./light-lines";
 import { LightSessionReader } from "./light-session";
 import { RangedLines } from "./ranged-lines";
 import { sessionSnapshot } from "./session-snapshot";
@@ -15,7 +16,8 @@ const NOT_READ_AGAIN: EntrySource = {
  * Makes the snapshot of the index a kept light index's frames make (light-frames.ts), as the server does once it
  * keeps one: pi's schemas checked as the lines are read, and the order of every branch point's children known
  * (sorting them reads each child's timestamp: a page that restored the index would read entries all over the
- * file for its first drawing), where each changed line is in the file and each frame in the kept index. Given the kept index's bytes in order, in pieces of any size.
+ * file for its first drawing), where each changed line is in the file and each frame in the kept index. Given
+ * the kept index's bytes in order, in pieces of any size.
  */
 export class SnapshotBuilder {
   // the frames bring the bytes of every line whose error message the reader needs; nothing else is read from the file
@@ -37,7 +39,7 @@ export class SnapshotBuilder {
     for (const frame of this.frames.push(bytes)) {
       if (frame.type === "lines") {
         this.reader.push(frame.chunk);
-        this.table.add(frame.at, frame.bytes, linesIn(frame.chunk.light));
+        this.table.add(frame.at, frame.bytes, newlinesOf(frame.chunk.light).length);
       } else if (frame.type === "end") this.last = new TextDecoder("utf-8", { ignoreBOM: true }).decode(frame.last);
     }
   }
@@ -53,11 +55,4 @@ export class SnapshotBuilder {
     offsets.trim();
     return sessionSnapshot(parser, { offsets, frames: this.table, last: this.last });
   }
-}
-
-/** The whole lines in a frame's light text (each ends with a newline). */
-function linesIn(light: Uint8Array): number {
-  let count = 0;
-  for (let at = light.indexOf(0x0a); at !== -1; at = light.indexOf(0x0a, at + 1)) count++;
-  return count;
 }
