@@ -67,6 +67,9 @@ async function reopened(page: Page, proxy: HoldingProxy, id: string, whole: Sess
   expect(await measured(page, "session:restored")).toBe(1);
   expect(proxy.held()).toBe(1);
   expect(await measured(page, "session:lines")).toBe(0);
+  // a card drawn from the index alone, its frame not read ahead, gets its words while the lines are still held
+  await expect(page.locator('.react-flow__node [data-coming="true"]')).toHaveCount(0);
+  expect(await measured(page, "session:lines")).toBe(0);
 
   // the selected entry's context, read before the lines came, is the file's
   const messages = whole.context(id).messages.length;

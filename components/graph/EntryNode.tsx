@@ -73,6 +73,7 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       data-compare={role ?? undefined}
       data-search-hit={hit ? "true" : undefined}
       data-first-kept={firstKept ? "true" : undefined}
+      data-coming={data.coming ? "true" : undefined}
       title={`${data.title} · ${data.id}`}
       className={`group relative flex h-full w-full cursor-pointer flex-col gap-0.5 rounded-md border py-1 pr-2 pl-3 text-[11px] leading-[14px] ${cardState(data)} ${
         compaction
@@ -123,6 +124,8 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
         </>
       ) : data.tools ? (
         <p className="line-clamp-2 font-mono text-[10px] leading-[14px] break-all text-muted">{data.tools}</p>
+      ) : data.coming ? (
+        <p aria-label="reading…" className="mt-1 h-2 w-3/4 animate-pulse rounded-sm bg-slate-200 motion-reduce:animate-none dark:bg-slate-700" />
       ) : (
         <p className="line-clamp-2 break-words text-muted">{data.text || "\u00a0"}</p>
       )}

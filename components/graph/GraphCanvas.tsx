@@ -5,7 +5,7 @@
  * actions; where the viewport goes is use-viewport-follow's business.
  */
 import { Background, BackgroundVariant, ControlButton, Controls, ReactFlow, useStore, type NodeMouseHandler } from "@xyflow/react";
-import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { viewer } from "@/components/viewer/store";
 import { newestLeafBelow } from "@/lib/layout/navigation";
 import type { Session } from "@/lib/session";
@@ -51,12 +51,25 @@ function useFlowWindow(model: GraphModel) {
   const key = first === null ? null : current;
   const { session, display, layout, view, facts, cursors } = model;
   const keys = useMemo(() => (key === null ? null : windowKeys(layout.boxes, layout.links.concat(cursors), windowRect(key))), [layout, cursors, key]);
-  return useMemo(() => {
-    if (keys === null) return NOTHING;
+  /** bumped when the frames of entries this window described from the index alone were read (a session whose text is coming) */
+  const [reads, setReads] = useState(0);
+  const elements = useMemo(() => {
+    if (keys === null) return { ...NOTHING, refused: false };
     const elements = toFlowElements(display, layout, view, facts, drawnNodes.get(session), keys, cursors);
     drawnNodes.set(session, elements.byId);
-    return elements;
-  }, [session, display, layout, view, facts, cursors, keys]);
+    return { ...elements, refused: session.tree.textRefused };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session, display, layout, view, facts, cursors, keys, reads]);
+  useEffect(() => {
+    if (!elements.refused) return;
+    let current = true;
+    const again = () => current && setReads((n) => n + 1);
+    session.tree.readRefused().then(again, () => void session.tree.textCame().then(again));
+    return () => {
+      current = false;
+    };
+  }, [session, elements]);
+  return elements;
 }
 
 export function GraphCanvas({ model }: { model: GraphModel }) {

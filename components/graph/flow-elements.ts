@@ -36,6 +36,8 @@ export interface EntryNodeData extends Marks, Record<string, unknown> {
   /** first entry of an expanded run: it carries the control that folds the run again */
   runStart: string | null;
   runSize: number;
+  /** its words are being read (the session's text is still coming: describeFromIndex) */
+  coming: boolean;
 }
 
 export interface SegmentNodeData extends Marks, Record<string, unknown> {
@@ -152,8 +154,11 @@ export function summarise(ids: readonly string[], facts: EntryFacts, slots?: rea
   let words = ends.get(ids);
   if (!words) {
     // only for the cards the window makes: a run's ends are read from their entries, which a big session keeps few of
-    words = { first: summaryLine(facts.describe(ids[0]!)), last: summaryLine(facts.describe(ids[ids.length - 1]!)) };
-    ends.set(ids, words);
+    const first = facts.describe(ids[0]!);
+    const last = facts.describe(ids[ids.length - 1]!);
+    words = { first: summaryLine(first), last: summaryLine(last) };
+    // (words not read yet are read again: see describeFromIndex)
+    if (!first.coming && !last.coming) ends.set(ids, words);
   }
   return { ...drain(countSteps(ids, facts, slots)), ...words };
 }
@@ -319,6 +324,7 @@ export function toFlowElements(
             hidden: node.hidden,
             runStart,
             runSize: runStart ? display.runs.get(runStart)!.length : 0,
+            coming: d.coming === true,
           },
         };
       }

@@ -5,8 +5,8 @@
  * Tests compose them directly.
  */
 import type { ViewerState } from "@/components/viewer/store";
-import type { IdSet, Session } from "@/lib/session";
-import { describeEntry, kindAt, type EntryDescription } from "@/lib/layout/describe";
+import { TextComingError, type IdSet, type Session, type SessionEntry } from "@/lib/session";
+import { describeEntry, describeFromIndex, kindAt, type EntryDescription } from "@/lib/layout/describe";
 import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { drain, type Steps } from "@/lib/layout/last-answer";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
@@ -33,15 +33,27 @@ export interface GraphModel {
 
 const descriptions = new WeakMap<object, EntryDescription>();
 
-/** What the cards need to know about entries, looked up by id (descriptions cached per entry object). */
+/**
+ * What the cards need to know about entries, looked up by id (descriptions cached per entry object). While the
+ * session's text is still coming, an entry whose frame is not here is described from the index alone, never read
+ * at once (the tree then says textRefused, and the canvas draws it again once readRefused read it).
+ */
 export function factsOf(session: Session): EntryFacts {
   const tree = session.tree;
+  const describe = (entry: SessionEntry) => {
+    let d = descriptions.get(entry);
+    if (!d) descriptions.set(entry, (d = describeEntry(entry)));
+    return d;
+  };
   return {
     describe(id) {
-      const entry = tree.get(id)!;
-      let d = descriptions.get(entry);
-      if (!d) descriptions.set(entry, (d = describeEntry(entry)));
-      return d;
+      if (!tree.textComing) return describe(tree.get(id)!);
+      try {
+        return describe(tree.readingAtMost(0, () => tree.get(id)!).value);
+      } catch (error) {
+        if (error instanceof TextComingError) return describeFromIndex(tree, tree.slotOf(id));
+        throw error;
+      }
     },
     kind: (id) => kindAt(tree, tree.slotOf(id)),
     kindAt: (slot) => kindAt(tree, slot),
@@ -55,7 +67,8 @@ export function factsOf(session: Session): EntryFacts {
     },
     exists: (id) => tree.slotOf(id) !== -1,
     moveTarget(id) {
-      const target = tree.get(id)?.targetId;
+      const slot = tree.slotOf(id);
+      const target = slot === -1 ? undefined : tree.leafTargetAt(slot);
       return typeof target === "string" ? target : null;
     },
   };

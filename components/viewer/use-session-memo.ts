@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState, type DependencyList } from "react";
+import { useEffect, useMemo, useRef, useState, type DependencyList } from "react";
 import { TextComingError, type Session } from "@/lib/session";
 import { useViewer, viewer } from "./store";
 
@@ -16,8 +16,9 @@ import { useViewer, viewer } from "./store";
  * full. A search asks a batch at a time, so it fills in batch by batch.
  *
  * A session shown before its text has all come (a library file restored from its snapshot) reads the entries
- * not come yet from the server a frame at a time: an answer that would read more than a few is answered again
- * once the text came (what it computed meanwhile says it is waiting: TextComingError).
+ * not come yet from the server a frame at a time, never at once here: an answer that would read one is answered
+ * again once the frame was read (readRefused), and one that asked for more than a few frames so once the text
+ * came (what it computed meanwhile says it is waiting: TextComingError).
  */
 export interface MemoOptions {
   /** computed again when the session's diagnostics grow too */
@@ -35,14 +36,15 @@ export function useSessionMemo<T>(compute: (session: Session) => T, deps: Depend
   const token = useMemo(() => ({}), deps);
   /** bumped when content this value asked for has been read */
   const [reads, setReads] = useState(0);
+  /** how many times this answer had frames read for it (readRefused), for the doc and deps it was computed for */
+  const rounds = useRef({ doc, token, n: 0 });
   // `compute` is new at every render; the token says when it computes something else
   const answer = useMemo(() => {
     if (!doc) return null;
     const tree = doc.session.tree;
-    // a session shown before its text came reads an entry's frame at once: what would read many is answered again
-    // once the text has come
+    // a session shown before its text came: what would read a frame not here is answered again once it was read
     try {
-      const { value, exceeded } = tree.readingAtMost(EARLY_FRAMES, () => {
+      const { value, exceeded } = tree.readingAtMost(0, () => {
         if (!tree.readsOnDemand) return { value: compute(doc.session), lines: NONE };
         const answer = tree.readLightly(() => compute(doc.session));
         return light ? { value: answer.value, lines: NONE } : answer;
@@ -57,11 +59,16 @@ export function useSessionMemo<T>(compute: (session: Session) => T, deps: Depend
   useEffect(() => {
     if (!doc || !answer?.waiting) return;
     let current = true;
-    void doc.session.tree.textCame().then(() => current && setReads((n) => n + 1));
+    const again = () => current && setReads((n) => n + 1);
+    const tree = doc.session.tree;
+    const came = () => void tree.textCame().then(again);
+    if (rounds.current.doc !== doc || rounds.current.token !== token) rounds.current = { doc, token, n: 0 };
+    if (tree.textRefused && rounds.current.n++ < EARLY_ROUNDS) tree.readRefused().then(again, came);
+    else came();
     return () => {
       current = false;
     };
-  }, [doc, answer]);
+  }, [doc, token, answer]);
   useEffect(() => {
     if (!doc || !answer?.lines.length || answer.waiting) return;
     let current = true;
@@ -83,5 +90,5 @@ export function useSessionMemo<T>(compute: (session: Session) => T, deps: Depend
 }
 
 const NONE: number[] = [];
-/** frames of entries whose text has not come that one answer may read at once (each is a request to the server) */
-const EARLY_FRAMES = 8;
+/** times an answer has frames of entries whose text has not come read for it before it waits for the text */
+const EARLY_ROUNDS = 8;

@@ -62,8 +62,12 @@ export interface LoadedSession {
   complete: number;
 }
 
-/** Bytes of light text read per task: about 30 ms of parsing in Chromium on this machine (a stream chunk can be megabytes). */
-const SLICE_BYTES = 256 * 1024;
+/**
+ * How long a task reads light text for (a stream chunk can be megabytes). A slice of time, not of bytes: what a
+ * byte costs depends on its lines and on what else the cores run (a first open shares them with the server
+ * making the file's index, and a fixed slice of bytes then took up to half a second).
+ */
+const SLICE_MS = 30;
 
 /** Runs `run` in a task of its own, after whatever input and rendering are waiting. */
 function nextTask(run: () => void): void {
@@ -180,20 +184,25 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
    * A restored index whose lines are still coming is shown once what its first view reads was read ahead: the
    * lines are kept as they come, and what is read before them is read from the server's index by frame.
    */
-  const showEarly = (read: LightSessionReader, made: SessionParser, frames: string) => {
+  const showEarly = (read: LightSessionReader, made: SessionParser) => {
     const checked = made.schemaCheckedAsRead;
     // (a small file's lines may all have come while the index of ids was made, and shown it)
-    if (!checked || session || stopped) return;
+    if (!checked || session || stopped) return resume();
     const shown = new Session(made, { schemaChecked: checked });
-    void read.readAhead(shownFirstLines(shown, target.entryId), rangeSource(frames)).then(() => {
+    void read.readAhead(shownFirstLines(shown, target.entryId)).then(() => {
       if (stopped || session) return;
       performance.measure("session:restored", { start: started });
       ready(shown, null);
+      resume();
     });
   };
   let complete = 0;
   /** the server sent the snapshot of the index: the worker keeps none of the lines for its check */
   let snapshotCame = false;
+  /** The worker holds the lines after a snapshot until this: once the session is shown, or will not be early. */
+  const resume = () => {
+    if (!stopped) worker.postMessage({ kind: "resume" } satisfies ParseRequest);
+  };
   /** lines, the end and the schema check's notes, read in order, a slice of lines per task */
   const queue: Extract<ParseReply, { type: "lines" | "end" | "schema" }>[] = [];
   /** the index made room for the entries the file holds, judged from its first lines (LightSessionReader.expectFrom) */
@@ -237,7 +246,10 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         }
         // the page stays responsive (progress moves, Cancel is heard) while a big file is read, however big the
         // stream's chunks are
-        if (reader.pushSome(reply, SLICE_BYTES)) {
+        const until = performance.now() + SLICE_MS;
+        let read: boolean;
+        while (!(read = reader.pushSome(reply, 1)) && performance.now() < until);
+        if (read) {
           if (!sized) sized = reader.expectFrom(reply.done, reply.total);
           queue.shift();
           const back = handBack.get(reply);
@@ -319,8 +331,11 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
       const read = (reader = new LightSessionReader(contentSource(target, shared, ranged)));
       read.keepLightText();
       const frames = reply.index !== null && request.kind === "url" && request.light ? framesUrl(request.light, reply.index) : null;
-      const early = frames ? read.restoreNow(reply.snapshot, framesSource(frames)) : null;
-      if (!early) read.restoreFrom(reply.snapshot);
+      const early = frames ? read.restoreNow(reply.snapshot, framesSource(frames), rangeSource(frames)) : null;
+      if (!early) {
+        read.restoreFrom(reply.snapshot);
+        resume();
+      }
       // the restored index makes its index of ids again while the lines come, a step per task
       const tree = read.restoredTree;
       if (tree) {
@@ -328,10 +343,10 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
         const step = () => {
           if (stopped) return;
           if (!steps.next().done) return nextTask(step);
-          if (early && frames) showEarly(read, early, frames);
+          if (early) showEarly(read, early);
         };
         nextTask(step);
-      }
+      } else if (early) resume();
       return;
     }
     queued(reply);

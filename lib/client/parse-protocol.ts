@@ -44,7 +44,12 @@ export type ParseRequest =
    * after the end of lines that came with a snapshot (which the worker keeps nothing of): check these, the lines'
    * light text, when the restored index brought no check of its own (or the page read the lines after all)
    */
-  | { kind: "check"; lights: Uint8Array[] };
+  | { kind: "check"; lights: Uint8Array[] }
+  /**
+   * after a snapshot: the page has shown the session, or will not before its lines have come; the worker reads
+   * the rest of them only now, so that the cores and the server serve what the page reads to show it first
+   */
+  | { kind: "resume" };
 
 export type ParseReply =
   /**

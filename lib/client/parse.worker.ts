@@ -230,7 +230,10 @@ async function readLightIndex(url: string): Promise<boolean> {
   reading = new Reading(Number(response.headers.get("x-file-size")) || 0);
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const body = response.body.getReader();
+  let held: Promise<void> | null = null;
   for (;;) {
+    if (held) await held;
+    held = null;
     const { done, value } = await body.read();
     if (done) break;
     reading.batchLines();
@@ -247,6 +250,9 @@ async function readLightIndex(url: string): Promise<boolean> {
         if (parts) {
           reading.skipCheck();
           scope.postMessage({ type: "snapshot", snapshot: parts, index: response.headers.get("x-light-index-id") }, [parts.arrays]);
+          // the page may show the session before the rest of its lines come: until it has, reading them would
+          // take the cores, and the server's time, from what it reads to show it
+          held = new Promise((resolve) => (resume = resolve));
         }
       } else {
         // (read before the lines go: they take the piece's buffer, which the final line may be in)
@@ -314,8 +320,16 @@ function asLoadError(error: unknown): LoadError {
   return { kind: "read", message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Set while the rest of a light index's lines wait for the page's "resume" (see readLightIndex). */
+let resume: (() => void) | null = null;
+
 scope.onmessage = (event) => {
   const request = event.data;
+  if (request.kind === "resume") {
+    resume?.();
+    resume = null;
+    return;
+  }
   if (request.kind === "read") return reading?.read(request.light);
   if (request.kind === "check") return reading?.checkThese(request.lights);
   const job =

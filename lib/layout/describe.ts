@@ -37,6 +37,8 @@ export interface EntryDescription {
   error: boolean;
   /** "provider/model" of a model change or an assistant message */
   model: string | null;
+  /** made from the index alone, its words not read yet: the entry's text is still coming (describeFromIndex) */
+  coming?: true;
 }
 
 const MAX_TEXT = 120;
@@ -287,6 +289,35 @@ export function kindAt(tree: SessionTree, slot: number): EntryKind {
     return (role !== undefined && ROLE_KINDS[role]) || "unknown";
   }
   return (type !== undefined && TYPE_KINDS[type]) || "unknown";
+}
+
+const KIND_TITLES: Record<EntryKind, string> = {
+  user: "user",
+  assistant: "assistant",
+  toolResult: "tool result",
+  bashExecution: "bash",
+  custom: "custom",
+  branchSummary: "branch summary",
+  compaction: "compaction",
+  model: "model",
+  thinking: "thinking",
+  label: "label",
+  sessionInfo: "session name",
+  leaf: "leaf move",
+  system: "system",
+  usage: "usage",
+  contextEdit: "context edit",
+  unknown: "entry",
+};
+
+/**
+ * What a card says of the entry in `slot` before its text has come (a session shown from its snapshot while its
+ * lines still come): its kind and model from the index's columns, its words once they are read.
+ */
+export function describeFromIndex(tree: SessionTree, slot: number): EntryDescription {
+  const kind = kindAt(tree, slot);
+  const title = kind === "unknown" ? tree.typeAt(slot) || KIND_TITLES.unknown : KIND_TITLES[kind];
+  return { kind, title, text: "", tools: [], error: false, model: modelAt(tree, slot), coming: true };
 }
 
 /** The kind alone (what describeEntry(entry).kind says), without reading any text. */

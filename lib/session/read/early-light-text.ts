@@ -34,12 +34,21 @@ export class EarlyLightText {
   private readonly frames = new Map<number, HeldFrame>();
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-  /** `last`: the final line without newline ("" if none), which no frame holds */
+  /**
+   * `last`: the final line without newline ("" if none), which no frame holds; `read` reads a frame at once (the
+   * tree's reads are synchronous), `fetch` without waiting on the caller's thread (prefetch, readRefused)
+   */
   constructor(
     private readonly table: LightFrameTable,
     private readonly last: string,
     private readonly read: FrameBytes,
+    private readonly fetch: ByteSource = async (start, end) => read(start, end),
   ) {}
+
+  /** frames a read was refused since readRefused last read them (readingAtMost) */
+  private readonly refused = new Set<number>();
+  /** frames being read by prefetch or readRefused */
+  private readonly reading = new Map<number, Promise<void>>();
 
   /** frames that may still be read at once (readingAtMost), null for any number */
   private budget: number | null = null;
@@ -82,32 +91,73 @@ export class EarlyLightText {
 
   /** Lets go of the frames whose lines all came in the stream: those up to `line`. */
   passed(line: number): void {
+    this.passedLine = line;
     for (const [k, frame] of this.frames) if (frame.first + frame.starts.length - 2 <= line) this.frames.delete(k);
   }
+
+  /** the last line the stream has brought (passed) */
+  private passedLine = 0;
 
   /**
    * Reads ahead, without waiting on the page's thread, the frames that hold these lines (those not held yet): what
    * a page shows first, read before it is shown.
    */
-  async prefetch(lines: readonly number[], read: ByteSource): Promise<void> {
+  async prefetch(lines: readonly number[]): Promise<void> {
     const wanted = new Set<number>();
     for (const line of lines) {
       const k = this.table.frameOf(line);
-      if (k !== -1 && !this.frames.has(k)) wanted.add(k);
+      if (k !== -1) wanted.add(k);
     }
-    await Promise.all(
-      [...wanted].map(async (k) => {
+    await this.fetchFrames(wanted);
+  }
+
+  /** True when a read was refused (readingAtMost) since readRefused last read what was. */
+  get wasRefused(): boolean {
+    return this.refused.size > 0;
+  }
+
+  /**
+   * Reads, without waiting on the caller's thread, the frames that reads were refused (readingAtMost) since the
+   * last call, and those being read: an answer refused asks again once this resolves, and finds them.
+   */
+  async readRefused(): Promise<void> {
+    const wanted = new Set(this.refused);
+    this.refused.clear();
+    for (const k of this.reading.keys()) wanted.add(k);
+    await this.fetchFrames(wanted);
+  }
+
+  /** Reads frames `wanted` that are not held yet, each once however many ask for it. */
+  private async fetchFrames(wanted: Iterable<number>): Promise<void> {
+    const reads: Promise<void>[] = [];
+    for (const k of wanted) {
+      const { first, count } = this.table.linesOf(k);
+      if (this.frames.has(k) || first + count - 1 <= this.passedLine) continue;
+      let reading = this.reading.get(k);
+      if (!reading) {
         const { start, end } = this.table.bytesOf(k);
-        const bytes = await read(start, end);
-        if (!this.frames.has(k)) this.hold(k, bytes);
-      }),
-    );
+        reading = this.fetch(start, end).then(
+          (bytes) => {
+            this.reading.delete(k);
+            if (!this.frames.has(k)) this.hold(k, bytes);
+          },
+          (error: unknown) => {
+            this.reading.delete(k);
+            throw error;
+          },
+        );
+        this.reading.set(k, reading);
+      }
+      reads.push(reading);
+    }
+    await Promise.all(reads);
   }
 
   private readFrame(k: number): HeldFrame {
     if (this.budget !== null) {
       if (this.budget <= 0) {
         this.exceeded = true;
+        this.refused.add(k);
         throw new TextComingError();
       }
       this.budget--;

@@ -3,47 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { Session, TextComingError } from "..";
 import { cases, sameAnswers } from "../testing/light-answers";
-import { endFrame, LightFormatCheck, LightFrameReader, LightFrameWriter, type LightFrame } from "./light-frames";
-import { LightReader, type LightChunk } from "./light-lines";
+import { LightFrameReader, type LightFrame } from "./light-frames";
 import { LightSessionReader } from "./light-session";
 import { snapshotParts } from "./object-snapshot";
+import { framesOf, snapshotOf } from "../testing/light-frames-of";
 import { RangedLines } from "./ranged-lines";
 import { restoreSession } from "./session-snapshot";
-import { SnapshotBuilder } from "./snapshot-builder";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** What the server sends for `bytes` read `chunk` bytes at a time, and whether it would send it (light lines serve). */
-function framesOf(bytes: Uint8Array, chunk: number): { frames: Uint8Array; light: boolean | null } {
-  const reader = new LightReader(chunk);
-  const writer = new LightFrameWriter();
-  const format = new LightFormatCheck();
-  const out: Uint8Array[] = [];
-  let light: boolean | null = null;
-  const take = (c: LightChunk | null) => {
-    if (!c) return;
-    light ??= format.check(c);
-    out.push(writer.frame(c));
-  };
-  for (let at = 0; at < bytes.length; at += chunk) take(reader.push(bytes.subarray(at, at + chunk)));
-  take(reader.flush());
-  out.push(endFrame(encoder.encode(reader.end()), reader.complete, bytes.length));
-  const frames = new Uint8Array(out.reduce((n, f) => n + f.length, 0));
-  let at = 0;
-  for (const f of out) {
-    frames.set(f, at);
-    at += f.length;
-  }
-  return { frames, light };
-}
-
-/** The snapshot the server makes of `frames`, given `piece` bytes at a time (null when they make none). */
-function snapshotOf(frames: Uint8Array, piece = frames.length): Uint8Array | null {
-  const builder = new SnapshotBuilder();
-  for (let at = 0; at < frames.length; at += piece) builder.push(frames.subarray(at, at + piece));
-  return builder.end();
-}
 
 /** The page's side: frames read `piece` bytes at a time into an index whose content is read from `bytes` by range. */
 function sessionOf(frames: Uint8Array, piece: number, bytes: Uint8Array): { session: Session; complete: number } {
@@ -237,6 +205,44 @@ describe("a session shown from the server's snapshot before its frames come", ()
       const last = restored.tree.size - 1;
       expect(() => restored.tree.entryAt(last), message).toThrow(message);
     }
+  });
+
+  it("reads a refused frame without waiting on the caller (readRefused), once however many ask, and none the stream brought", async () => {
+    const text = cases().find((c) => c.name === "ca-large")!.text;
+    const bytes = encoder.encode(text);
+    const { frames } = framesOf(bytes, 1 << 10);
+    const snapshot = snapshotOf(frames)!;
+    const whole = Session.fromText(text);
+    const reader = new LightSessionReader(new RangedLines(async (start, end) => bytes.slice(start, end)));
+    reader.keepLightText(8);
+    let atOnce = 0;
+    const fetched: number[] = [];
+    const restored = reader.restoreNow(
+      snapshot,
+      (start, end) => (atOnce++, frames.slice(start, end)),
+      async (start, end) => (fetched.push(start), frames.slice(start, end)),
+    )!;
+    const tree = restored.tree;
+    const last = tree.entryCount - 1;
+    const lastId = () => tree.entryAt(last).id;
+    expect(tree.textRefused).toBe(false);
+    expect(() => tree.readingAtMost(0, lastId)).toThrow(TextComingError);
+    expect(tree.textRefused).toBe(true);
+    // two callers ask at once: the frame is fetched once
+    await Promise.all([tree.readRefused(), tree.readRefused()]);
+    expect(fetched).toHaveLength(1);
+    expect(tree.textRefused).toBe(false);
+    expect(tree.readingAtMost(0, lastId)).toEqual({ value: whole.tree.entryAt(last).id, exceeded: false });
+    expect(atOnce).toBe(0);
+    // the first frame, refused, then brought by the stream before it is fetched: not fetched
+    expect(() => tree.readingAtMost(0, () => tree.entryAt(0).id)).toThrow(TextComingError);
+    const [firstLines] = new LightFrameReader().push(frames);
+    if (firstLines?.type !== "lines") throw new Error("no lines frame first");
+    reader.push(firstLines.chunk);
+    await tree.readRefused();
+    expect(fetched).toHaveLength(1);
+    expect(tree.readingAtMost(0, () => tree.entryAt(0).id)).toEqual({ value: whole.tree.entryAt(0).id, exceeded: false });
+    expect(atOnce).toBe(0);
   });
 
   it("lets an answer read only so many frames before the text came, then waits for it (readingAtMost, textCame)", async () => {

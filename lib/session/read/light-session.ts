@@ -97,11 +97,11 @@ export class LightSessionReader {
   /**
    * Restores the index in `snapshot` now, as restoreFrom does, and lets it be read before the light lines it was
    * made from come, when the snapshot says where they are (made by SnapshotBuilder): an entry read before its line
-   * came is read from its frame with `read` (EarlyLightText), a changed line's content from where the snapshot
-   * says it is in the file. Null, with nothing changed, when it cannot be: then restoreFrom. After keepLightText,
-   * before the first push.
+   * came is read from its frame with `read` at once, or with `fetch` ahead of time (EarlyLightText), a changed
+   * line's content from where the snapshot says it is in the file. Null, with nothing changed, when it cannot be:
+   * then restoreFrom. After keepLightText, before the first push.
    */
-  restoreNow(snapshot: Uint8Array | SnapshotParts, read: FrameBytes): SessionParser | null {
+  restoreNow(snapshot: Uint8Array | SnapshotParts, read: FrameBytes, fetch?: ByteSource): SessionParser | null {
     const text = this.lightText;
     if (!text) throw new Error("LightSessionReader.restoreNow: the light text must be kept (keepLightText) to restore an index");
     if (!(this.lines instanceof RangedLines)) return null;
@@ -114,7 +114,7 @@ export class LightSessionReader {
     if (!kept.offsets || !kept.frames) return null;
     const parser = restoreSession(kept, this.lines, text, this.keep);
     this.lines.adoptIndex(kept.offsets);
-    this.early = new EarlyLightText(kept.frames, kept.last, read);
+    this.early = new EarlyLightText(kept.frames, kept.last, read, fetch);
     text.readEarly(this.early);
     this.adopt(parser);
     return parser;
@@ -126,11 +126,11 @@ export class LightSessionReader {
   }
 
   /**
-   * After restoreNow: reads the frames that hold these lines ahead, with `read` (not waiting on the page's
-   * thread), so that showing them reads nothing at once. A frame that cannot be read is read again when asked for.
+   * After restoreNow: reads the frames that hold these lines ahead (not waiting on the page's thread), so that
+   * showing them reads nothing at once. A frame that cannot be read is read again when asked for.
    */
-  async readAhead(lines: readonly number[], read: ByteSource): Promise<void> {
-    await this.early?.prefetch(lines, read).catch(() => undefined);
+  async readAhead(lines: readonly number[]): Promise<void> {
+    await this.early?.prefetch(lines).catch(() => undefined);
   }
 
   /** The tree keeps each entry's time (SessionTree.keepTimes): what makes a snapshot does. Before the first push. */

@@ -84,6 +84,16 @@ export class LightTextEntries implements EntrySource {
     return this.early ? this.early.readingAtMost(frames, read) : { value: read(), exceeded: false };
   }
 
+  /** True when a read was refused since readRefused (EarlyLightText.wasRefused). */
+  get textRefused(): boolean {
+    return this.early?.wasRefused ?? false;
+  }
+
+  /** Reads the frames reads were refused (EarlyLightText.readRefused); at once when none is read early. */
+  readRefused(): Promise<void> {
+    return this.early?.readRefused() ?? Promise.resolve();
+  }
+
   /** True while lines that have not come are read one frame at a time (readEarly): what reads many entries should wait for end(). */
   get textComing(): boolean {
     return this.early !== null;

@@ -17,6 +17,10 @@ export interface EntrySource {
   textCame?(): Promise<void>;
   /** `read`, reading at most `frames` frames of entries whose text has not come (else it is told: exceeded) */
   readingAtMost?<T>(frames: number, read: () => T): { value: T; exceeded: boolean };
+  /** true when readingAtMost refused a read since readRefused last read what was */
+  readonly textRefused?: boolean;
+  /** reads, without waiting on the caller's thread, what readingAtMost refused: asked again, it answers */
+  readRefused?(): Promise<void>;
   /** Text the parser is given after the first read (a live tail's lines), given here first; a source that cannot take it leaves it out. */
   appendText?(text: string): void;
 }

@@ -207,6 +207,16 @@ export class SessionTree {
     return this.source?.textCame?.() ?? Promise.resolve();
   }
 
+  /** True when readingAtMost refused a read since readRefused (EntrySource.textRefused). */
+  get textRefused(): boolean {
+    return this.source?.textRefused === true;
+  }
+
+  /** Reads what readingAtMost refused, without waiting on the caller's thread (EntrySource.readRefused). */
+  readRefused(): Promise<void> {
+    return this.source?.readRefused?.() ?? Promise.resolve();
+  }
+
   /** `read`, reading at most `frames` frames of entries whose text has not come yet (EntrySource.readingAtMost). */
   readingAtMost<T>(frames: number, read: () => T): { value: T; exceeded: boolean } {
     return this.source?.readingAtMost ? this.source.readingAtMost(frames, read) : { value: read(), exceeded: false };
