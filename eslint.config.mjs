@@ -36,7 +36,7 @@ const LAYERS = {
   "lib/export": ["lib/session"],
   "lib/share": ["lib/session", "lib/export"],
   "lib/library": ["lib/session"],
-  "lib/client": ["lib/session", "lib/export", "lib/share"],
+  "lib/client": ["lib/session", "lib/layout", "lib/export", "lib/share"],
   "lib/server": ["lib/session", "lib/library", "lib/export", "lib/share"],
   "lib/cli": ["lib/session", "lib/models", "lib/library", "lib/export", "lib/share", "lib/server", "scripts"],
   "lib/pi-extension": ["scripts"],

@@ -7,7 +7,9 @@ import { Session } from "@/lib/session";
 import { LightSessionReader } from "@/lib/session/read/light-session";
 import { RangedLines } from "@/lib/session/read/ranged-lines";
 import { framesOf, snapshotOf } from "@/lib/session/testing/light-frames-of";
-import { factsOf } from "./graph-model";
+import { buildDisplayTree } from "@/lib/layout/display-tree";
+import { tidyXs } from "@/lib/layout/tidy-layout";
+import { factsOf, layoutAhead, layoutFor } from "./graph-model";
 
 const FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
 
@@ -54,4 +56,21 @@ describe("factsOf, while the session's text is coming", () => {
       expect(reads.atOnce).toBe(0);
     });
   }
+});
+
+describe("layoutAhead", () => {
+  it("leaves the layout that layoutFor makes where layoutFor finds it, its tidy tree made elsewhere", async () => {
+    const session = Session.fromText(readFileSync(path.join(FIXTURES, "hx-leaf-moves-a.jsonl"), "utf8"));
+    const display = buildDisplayTree(session, { threshold: Infinity });
+    const inPage = layoutFor(session, buildDisplayTree(session, { threshold: Infinity }));
+    let asked = 0;
+    await layoutAhead(session, display, async (parents) => (asked++, tidyXs(parents)));
+    const found = layoutFor(session, display);
+    expect(asked).toBe(1);
+    expect(found).toEqual(inPage);
+    // made already: not made again
+    await layoutAhead(session, display, async (parents) => (asked++, tidyXs(parents)));
+    expect(asked).toBe(1);
+    expect(layoutFor(session, display)).toBe(found);
+  });
 });

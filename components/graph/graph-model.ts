@@ -10,7 +10,7 @@ import { describeEntry, describeFromIndex, kindAt, type EntryDescription } from 
 import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";
 import { drain, type Steps } from "@/lib/layout/last-answer";
 import { CURSOR_HEIGHT, CURSOR_WIDTH, NODE_HEIGHT, NODE_WIDTH } from "@/lib/layout/sizes";
-import { layoutDisplayTree, type GraphLayout } from "@/lib/layout/tidy-layout";
+import { layoutDisplayTree, layoutOf, treeOrder, type GraphLayout, type LayoutOptions } from "@/lib/layout/tidy-layout";
 import type { CursorLink, EntryFacts, ViewMarks } from "./flow-elements";
 
 export interface GraphModel {
@@ -125,13 +125,28 @@ export function displayFor(plan: FoldPlan, expanded: ReadonlySet<string>): Displ
 
 let lastLayout: { session: Session; display: DisplayTree; layout: GraphLayout } | null = null;
 
-export function layoutFor(session: Session, display: DisplayTree): GraphLayout {
-  if (lastLayout?.session === session && lastLayout.display === display) return lastLayout.layout;
+/** A card's size: small for a cursor (by the type column: a layout reads no entry). */
+function cardSizes(session: Session): LayoutOptions {
   const small = { width: CURSOR_WIDTH, height: CURSOR_HEIGHT };
   const full = { width: NODE_WIDTH, height: NODE_HEIGHT };
   const tree = session.tree;
-  // (by the type column: a layout reads no entry)
-  const layout = layoutDisplayTree(display, { sizeOf: (key) => (tree.typeAt(tree.slotOf(key)) === "leaf" ? small : full) });
+  return { sizeOf: (key) => (tree.typeAt(tree.slotOf(key)) === "leaf" ? small : full) };
+}
+
+export function layoutFor(session: Session, display: DisplayTree): GraphLayout {
+  if (lastLayout?.session === session && lastLayout.display === display) return lastLayout.layout;
+  const layout = layoutDisplayTree(display, cardSizes(session));
   lastLayout = { session, display, layout };
   return layout;
+}
+
+/**
+ * layoutFor made ahead, its tidy tree computed by `xsOf` (a worker: tidyXsOffThread), and left where layoutFor
+ * finds it.
+ */
+export async function layoutAhead(session: Session, display: DisplayTree, xsOf: (parents: Int32Array) => Promise<Float64Array>): Promise<void> {
+  if (lastLayout?.session === session && lastLayout.display === display) return;
+  const order = treeOrder(display);
+  const xs = await xsOf(order.parents);
+  lastLayout = { session, display, layout: layoutOf(order, xs, cardSizes(session)) };
 }

@@ -14,10 +14,13 @@ import { cutFromContext, modelSwitchSteps, pathIds } from "@/lib/layout/marks";
 import { visibilityOf } from "@/lib/layout/tree-filter";
 import { countSteps } from "./flow-elements";
 import { miniCardsFor } from "./mini-cards";
-import { displayFor, factsOf, foldSteps, foldsFor, layoutFor, shownLeaf } from "./graph-model";
+import { prepareLayout, tidyXsOffThread } from "@/lib/client/layout-client";
+import { displayFor, factsOf, foldSteps, foldsFor, layoutAhead, layoutFor, shownLeaf } from "./graph-model";
 
 /** Time one task may take before it hands the page back (the summaries of many segments are made in slices). */
 const SLICE_MS = 40;
+/** cards from which the first layout is made by the layout worker: below, in the page takes less than the trip */
+const WORKER_LAYOUT_NODES = 2000;
 
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
@@ -32,6 +35,8 @@ function nextTask(): Promise<void> {
  * sessionReady selects it); stops early once `cancelled()` says so.
  */
 export async function warmGraph(session: Session, state: ViewerState, entryId: string | null, cancelled: () => boolean): Promise<void> {
+  // (a display has at most a card per entry: a smaller session is laid out in the page)
+  if (session.tree.size >= WORKER_LAYOUT_NODES) prepareLayout();
   const leafId = shownLeaf(session, state.historyStep).leafId;
   const selectedId = entryId && session.tree.get(entryId) ? entryId : session.leafId;
   let started = performance.now();
@@ -83,6 +88,9 @@ export async function warmGraph(session: Session, state: ViewerState, entryId: s
   }
   if (!(await pause())) return;
   const display = displayFor(plan, state.expandedSegments);
+  // a big tidy tree is one walk that cannot be cut into steps: it is laid out off the page's thread
+  if (display.nodes.size >= WORKER_LAYOUT_NODES) await layoutAhead(session, display, tidyXsOffThread);
+  if (cancelled()) return;
   const layout = layoutFor(session, display);
   // the minimap's cards and the first render each get a task of their own
   await nextTask();

@@ -7,6 +7,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { setShareWorkerFactory } from "@/lib/client/share-client";
 import { setSearchWorkerFactory } from "@/lib/client/search-client";
+import { setLayoutWorkerFactory } from "@/lib/client/layout-client";
 import { ViewerHostProvider } from "@/components/viewer/host";
 import { setParseWorkerFactory } from "@/lib/client/load-session";
 import { fragmentKey, readViewParams, viewLocation } from "@/components/viewer/view-params";
@@ -20,6 +21,8 @@ const parseWorkerUrl = scriptUrl(PARSE_WORKER_SOURCE);
 setParseWorkerFactory(() => new Worker(parseWorkerUrl));
 // no search worker is bundled: a session read on demand is searched in the page, its content read a batch at a time
 setSearchWorkerFactory(null);
+// nor a layout worker: a share file's session is laid out in the page
+setLayoutWorkerFactory(null);
 // empty in a share file, which does not share onward
 if (SHARE_WORKER_SOURCE) {
   const shareWorkerUrl = scriptUrl(SHARE_WORKER_SOURCE);

@@ -4,7 +4,7 @@
  * an invisible virtual root. d3's hierarchy and tree walks are iterative, so
  * depth costs no stack.
  */
-import { hierarchy, tree as tidyTree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
+import { hierarchy, tree as tidyTree, type HierarchyNode } from "d3-hierarchy";
 import type { DisplayTree } from "./display-tree";
 import { NODE_HEIGHT, NODE_WIDTH, SLOT_HEIGHT, SLOT_WIDTH } from "./sizes";
 
@@ -34,59 +34,94 @@ export interface LayoutOptions {
   sizeOf?: (key: string) => { width: number; height: number };
 }
 
-const VIRTUAL_ROOT = "";
 const fullCard = () => ({ width: NODE_WIDTH, height: NODE_HEIGHT });
 
 const noChildren = () => null;
 
 /**
- * d3's `hierarchy()` with heights computed in one pass. d3 computes each node's
- * height by walking up from it until an ancestor is tall enough, which is
- * quadratic on a long chain (a 100k-entry run, unfolded: minutes). Each node is
- * made by `hierarchy()` alone (so it has d3's methods), then linked here.
+ * A display tree's nodes in pre-order (each parent before its children, siblings in display order): each one's
+ * key and its parent's index (-1 for a root). The layout needs no more, and a worker is sent the parents alone.
  */
-function displayHierarchy(display: DisplayTree): HierarchyNode<string> {
-  const root = hierarchy<string>(VIRTUAL_ROOT, noChildren);
-  const order: HierarchyNode<string>[] = [];
-  const stack: HierarchyNode<string>[] = [root];
+export interface TreeOrder {
+  keys: string[];
+  parents: Int32Array;
+}
+
+export function treeOrder(display: DisplayTree): TreeOrder {
+  const keys: string[] = [];
+  const parents: number[] = [];
+  const stack: [string, number][] = [];
+  for (let i = display.roots.length - 1; i >= 0; i--) stack.push([display.roots[i]!, -1]);
   while (stack.length) {
-    const node = stack.pop()!;
-    order.push(node);
-    const keys = node.data === VIRTUAL_ROOT ? display.roots : display.nodes.get(node.data)!.children;
-    if (!keys.length) continue;
-    const children = keys.map((key) => {
-      const child = hierarchy<string>(key, noChildren) as { -readonly [K in keyof HierarchyNode<string>]: HierarchyNode<string>[K] };
-      child.parent = node;
-      child.depth = node.depth + 1;
-      return child as HierarchyNode<string>;
-    });
-    (node as { children?: HierarchyNode<string>[] }).children = children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    const [key, parent] = stack.pop()!;
+    const at = keys.push(key) - 1;
+    parents.push(parent);
+    const children = display.nodes.get(key)!.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, at]);
   }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    if (node.parent && node.parent.height < node.height + 1) (node.parent as { height: number }).height = node.height + 1;
+  return { keys, parents: Int32Array.from(parents) };
+}
+
+/**
+ * d3's `hierarchy()` of the nodes in `parents` (pre-order: treeOrder), each node's datum its index, under a
+ * virtual root (-1) that holds the roots side by side. d3 computes each node's height by walking up from it until
+ * an ancestor is tall enough, which is quadratic on a long chain (a 100k-entry run, unfolded: minutes); here each
+ * node is made by `hierarchy()` alone (so it has d3's methods), then linked, heights in one pass.
+ */
+function orderHierarchy(parents: Int32Array): HierarchyNode<number> {
+  type Mutable = { -readonly [K in keyof HierarchyNode<number>]: HierarchyNode<number>[K] };
+  const root = hierarchy<number>(-1, noChildren) as Mutable;
+  const nodes: Mutable[] = [];
+  for (let i = 0; i < parents.length; i++) {
+    const node = hierarchy<number>(i, noChildren) as Mutable;
+    const parent = parents[i]! === -1 ? root : nodes[parents[i]!]!;
+    node.parent = parent as HierarchyNode<number>;
+    node.depth = parent.depth + 1;
+    (parent.children ??= []).push(node as HierarchyNode<number>);
+    nodes.push(node);
   }
-  return root;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i]!;
+    const parent = node.parent as Mutable;
+    if (parent.height < node.height + 1) parent.height = node.height + 1;
+  }
+  return root as HierarchyNode<number>;
+}
+
+/** Each node's centre x in d3's tidy tree, by its index in `parents` (pre-order: treeOrder). Pure: a worker runs it. */
+export function tidyXs(parents: Int32Array): Float64Array {
+  // siblings sit one slot apart; neighbouring subtrees get a little more air
+  const laidOut = tidyTree<number>()
+    .nodeSize([SLOT_WIDTH, SLOT_HEIGHT])
+    .separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(orderHierarchy(parents));
+  const xs = new Float64Array(parents.length);
+  laidOut.each((node) => {
+    if (node.data !== -1) xs[node.data] = node.x;
+  });
+  return xs;
+}
+
+/** The boxes and links of the nodes in `order`, each centred at its x (tidyXs) in its depth's row. */
+export function layoutOf(order: TreeOrder, xs: Float64Array, options: LayoutOptions = {}): GraphLayout {
+  const sizeOf = options.sizeOf ?? fullCard;
+  const { keys, parents } = order;
+  const depths = new Int32Array(keys.length);
+  const boxes = new Map<string, LayoutBox>();
+  const links: LayoutLink[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const parent = parents[i]!;
+    const depth = parent === -1 ? 0 : depths[parent]! + 1;
+    depths[i] = depth;
+    const { width, height } = sizeOf(key);
+    const centreY = depth * SLOT_HEIGHT + NODE_HEIGHT / 2;
+    boxes.set(key, { key, x: xs[i]! - width / 2, y: centreY - height / 2, width, height, depth });
+    if (parent !== -1) links.push({ source: keys[parent]!, target: key });
+  }
+  return { boxes, links };
 }
 
 export function layoutDisplayTree(display: DisplayTree, options: LayoutOptions = {}): GraphLayout {
-  const sizeOf = options.sizeOf ?? fullCard;
-  const root = displayHierarchy(display);
-  // siblings sit one slot apart; neighbouring subtrees get a little more air
-  const laidOut: HierarchyPointNode<string> = tidyTree<string>()
-    .nodeSize([SLOT_WIDTH, SLOT_HEIGHT])
-    .separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(root);
-
-  const boxes = new Map<string, LayoutBox>();
-  const links: LayoutLink[] = [];
-  laidOut.each((node) => {
-    if (node.data === VIRTUAL_ROOT) return;
-    const { width, height } = sizeOf(node.data);
-    const depth = node.depth - 1;
-    const centreY = depth * SLOT_HEIGHT + NODE_HEIGHT / 2;
-    boxes.set(node.data, { key: node.data, x: node.x - width / 2, y: centreY - height / 2, width, height, depth });
-    if (node.parent && node.parent.data !== VIRTUAL_ROOT) links.push({ source: node.parent.data, target: node.data });
-  });
-  return { boxes, links };
+  const order = treeOrder(display);
+  return layoutOf(order, tidyXs(order.parents), options);
 }
