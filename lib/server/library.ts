@@ -1,5 +1,5 @@
 // The library the app shows: the configured sessions directory, or the bundled samples when it holds none.
-import { describeSessions, findSessionFiles, type SessionListing } from "./list-sessions";
+import { describeSessions, findSessionFiles, holdsSessionFile, type SessionListing } from "./list-sessions";
 import type { ResolvedSessionFile } from "./safe-path";
 import { displayDir, samplesDir, sessionsDir } from "./sessions-dir";
 
@@ -16,6 +16,15 @@ export interface LibraryRoot {
 
 export interface Library extends Omit<LibraryRoot, "files"> {
   sessions: SessionListing[];
+}
+
+/**
+ * Where session files are served from right now: libraryRoot without its files, found without listing them all
+ * (the configured directory's first session file decides).
+ */
+export async function sessionRoot(configured: string = sessionsDir(), samples: string = samplesDir()): Promise<Omit<LibraryRoot, "files">> {
+  if (await holdsSessionFile(configured)) return { source: "directory", dir: configured, configuredDir: displayDir(configured) };
+  return { source: "samples", dir: samples, configuredDir: displayDir(configured) };
 }
 
 /** Where sessions come from right now; cheap (directory listings and stats, no file is read). */

@@ -10,7 +10,7 @@ import path from "node:path";
 import { endFrame, LightFormatCheck, LightFrameWriter, snapshotHead } from "../session/read/light-frames";
 import { buildSnapshot, keptSnapshot } from "./index-snapshot";
 import { LightReader, type LightChunk } from "../session/read/light-lines";
-import { libraryRoot } from "./library";
+import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { byteRange, errorResponse, tooLargeMessage } from "./serve-session";
@@ -101,7 +101,7 @@ async function readMeta(file: string): Promise<LightMeta | null> {
 /** GET /api/sessions/light?path=…: the kept index, or one made now from the file while it is sent (and kept). */
 export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFileBytes(), dir: string = cacheDir()): Promise<Response> {
   try {
-    const library = await libraryRoot();
+    const library = await sessionRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
     const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
@@ -141,7 +141,7 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
  */
 export async function lightFramesResponse(rel: unknown, id: string, range: string | null, dir: string = cacheDir()): Promise<Response> {
   try {
-    const library = await libraryRoot();
+    const library = await sessionRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     const where = cachePaths(dir, resolved.file);
     const meta = await readMeta(where.meta);

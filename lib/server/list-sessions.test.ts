@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, wr
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { libraryRoot, loadLibrary } from "./library";
+import { libraryRoot, loadLibrary, sessionRoot } from "./library";
 import { describeSessions, findSessionFiles, listSessions } from "./list-sessions";
 
 let root: string;
@@ -140,5 +140,19 @@ describe("loadLibrary", () => {
     const fallback = await libraryRoot(path.join(root, "empty"), path.join(root, "samples"));
     expect(fallback).toMatchObject({ source: "samples", dir: path.join(root, "samples") });
     expect(fallback.files.map((f) => f.rel)).toEqual(["--s--/sample.jsonl"]);
+  });
+
+  it("is told where files are served from without listing them all (sessionRoot), as libraryRoot says", async () => {
+    // a folder whose only candidates are refused (a link out, a folder linked out): none is a session file
+    const refused = path.join(root, "refused");
+    mkdirSync(refused);
+    symlinkSync(path.join(root, "outside", "secret.jsonl"), path.join(refused, "link-out.jsonl"));
+    symlinkSync(path.join(root, "outside"), path.join(refused, "--linked-out--"));
+    for (const configured of [dir, refused, path.join(root, "empty"), path.join(root, "missing")]) {
+      const { files, ...listed } = await libraryRoot(configured, path.join(root, "samples"));
+      void files;
+      expect(await sessionRoot(configured, path.join(root, "samples")), configured).toEqual(listed);
+    }
+    expect((await sessionRoot(refused, path.join(root, "samples"))).source).toBe("samples");
   });
 });

@@ -18,16 +18,32 @@ const CONCURRENCY = 8;
  */
 export async function findSessionFiles(dir: string): Promise<ResolvedSessionFile[]> {
   const candidates: string[] = [];
+  for await (const rel of candidatesIn(dir)) candidates.push(rel);
+  const resolved = await mapLimited(candidates, CONCURRENCY, (rel) => resolveSessionPath(dir, rel).catch(() => null));
+  return resolved.filter((file): file is ResolvedSessionFile => file !== null);
+}
+
+/**
+ * Whether findSessionFiles(dir) finds any, found without finding them all: every file served asks, and a
+ * library of thousands of sessions took tens of milliseconds per request to list.
+ */
+export async function holdsSessionFile(dir: string): Promise<boolean> {
+  for await (const rel of candidatesIn(dir)) {
+    if (await resolveSessionPath(dir, rel).then(Boolean, () => false)) return true;
+  }
+  return false;
+}
+
+/** The paths under `dir`, relative to it, that may be session files (not checked yet), a folder at a time. */
+async function* candidatesIn(dir: string): AsyncGenerator<string> {
   for (const entry of await readDir(dir)) {
-    if (entry.name.endsWith(".jsonl")) candidates.push(entry.name);
+    if (entry.name.endsWith(".jsonl")) yield entry.name;
     else if (PROJECT_FOLDER.test(entry.name) && (entry.isDirectory() || entry.isSymbolicLink())) {
       for (const inner of await readDir(path.join(dir, entry.name))) {
-        if (inner.name.endsWith(".jsonl")) candidates.push(`${entry.name}/${inner.name}`);
+        if (inner.name.endsWith(".jsonl")) yield `${entry.name}/${inner.name}`;
       }
     }
   }
-  const resolved = await mapLimited(candidates, CONCURRENCY, (rel) => resolveSessionPath(dir, rel).catch(() => null));
-  return resolved.filter((file): file is ResolvedSessionFile => file !== null);
 }
 
 /** Every session file under `dir`, described, newest first (header timestamp, else file time). */

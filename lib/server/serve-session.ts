@@ -1,6 +1,6 @@
 // HTTP answers for the session API: a session file streamed as NDJSON, and typed errors as JSON.
 import { Readable } from "node:stream";
-import { libraryRoot } from "./library";
+import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
 
@@ -11,7 +11,7 @@ import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } fro
  */
 export async function sessionFileResponse(rel: unknown, maxBytes: number = maxFileBytes(), range: string | null = null): Promise<Response> {
   try {
-    const library = await libraryRoot();
+    const library = await sessionRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     const headers = {
       "content-type": "application/x-ndjson",

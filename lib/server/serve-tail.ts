@@ -4,7 +4,7 @@
 //   reset   data: {"reason": …}: the file no longer continues what was sent (cut, replaced, rewritten, removed);
 //           the stream ends and the client reads the file again.
 // The `id` is the byte offset to resume from, so EventSource's own reconnect (Last-Event-ID) loses and repeats nothing.
-import { libraryRoot } from "./library";
+import { sessionRoot } from "./library";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { errorResponse } from "./serve-session";
 import { tailFile, type Tail, type TailHandlers, type TailOptions } from "./tail-file";
@@ -64,7 +64,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
   let offset: number;
   try {
     offset = parseOffset(request.lastEventId || request.offset);
-    const library = await libraryRoot();
+    const library = await sessionRoot();
     resolved = await resolveSessionPath(library.dir, request.path);
   } catch (error) {
     return errorResponse(error);
