@@ -30,6 +30,10 @@ import { warmingSink } from "./warming-sink";
 import { ViewerMessage } from "./ViewerMessage";
 import { useSearchRunner } from "@/components/search/search-runner";
 
+// the page loads the session its link names once it is hydrated: the parse worker it reads with starts now, while
+// the page's scripts still run, and is ready by then
+if (typeof window !== "undefined") prepareParser();
+
 export function ViewerApp(props: PlanInput) {
   const [plan, setPlan] = useState<Plan>(() => planFor(props));
   const job = useRef<LoadJob | null>(null);
