@@ -43,6 +43,29 @@ describe("PathStates", () => {
     }
   });
 
+  it("keeps one row of usage numbers per usage an entry adds, not one per entry", () => {
+    for (const name of ["ca-large", "ca-compaction-a"]) {
+      const fixture = listFixtures().find((f) => f.name === name)!;
+      const session = Session.fromText(readFileSync(fixture.file, "utf8"));
+      const columns = new PathStates();
+      // as the tree does: each child's state stepped from the state read back for its parent
+      const slots = new Map<string, number>();
+      let adding = 0;
+      for (const [slot, id] of [...session.tree.ids()].entries()) {
+        const entry = session.tree.get(id)!;
+        const parent = entry.parentId ? slots.get(entry.parentId as string) : undefined;
+        const state = step(parent === undefined ? ROOT : columns.get(parent)!, entry);
+        if (parent !== undefined && state.usage !== columns.get(parent)!.usage) adding++;
+        columns.set(slot, state);
+        slots.set(id, slot);
+      }
+      const rows = (columns as unknown as { rows: number }).rows;
+      expect(rows, name).toBeLessThanOrEqual(adding + 2);
+      expect(rows, name).toBeLessThan(session.tree.size / 2);
+      statesByWalk(session).forEach((state, slot) => expect(columns.get(slot), `${name} #${slot}`).toEqual(state));
+    }
+  });
+
   it("keeps unknown, cycle and error states apart, and one model ref per model", () => {
     const columns = new PathStates();
     const message = (provider: string, model: string): TreeEntry => ({

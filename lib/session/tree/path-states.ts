@@ -19,7 +19,16 @@ export class PathStates {
   private model = new Int32Array(0);
   private thinking = new Int32Array(0);
   private compaction = new Int32Array(0);
-  private usage = new Float64Array(0);
+  /**
+   * each slot's row of usage numbers: an entry that adds no usage (most entries but assistant messages) shares its
+   * parent's row. Six doubles per slot were two fifths of a big session's snapshot.
+   */
+  private usageRow = new Int32Array(0);
+  /** USAGE_FIELDS numbers per row; row 0 is all zeros */
+  private usage = new Float64Array(USAGE_FIELDS);
+  private rows = 1;
+  /** the usage object get() handed out last, and its row: a child's state that adds nothing carries it on */
+  private lastUsage: { usage: PathState["usage"] | null; row: number } = { usage: null, row: 0 };
   private readonly errors = new Map<number, string>();
   private readonly models = new Interned<ModelRef>();
   /** model refs by provider, then model id: step() makes a new ref only when the model changes, so most slots share one */
@@ -33,7 +42,7 @@ export class PathStates {
     this.model = grown(this.model, size);
     this.thinking = grown(this.thinking, size);
     this.compaction = grown(this.compaction, size);
-    this.usage = grown(this.usage, size, 0, USAGE_FIELDS);
+    this.usageRow = grown(this.usageRow, size);
   }
 
   set(slot: number, state: PathState | null): void {
@@ -51,16 +60,40 @@ export class PathStates {
     this.model[slot] = state.model ? this.modelNumber(state.model) : -1;
     this.thinking[slot] = this.thinkingLevels.number(state.thinkingLevel);
     this.compaction[slot] = state.compactionId === null ? -1 : this.compactionIds.number(state.compactionId);
-    const u = state.usage;
-    const at = slot * USAGE_FIELDS;
-    const usage = this.usage;
+    this.usageRow[slot] = this.rowOf(state.usage);
+    if (state.error !== null) this.errors.set(slot, state.error);
+  }
+
+  /** The row holding `u`: the parent's when the state carries its usage on, the last one or zeros when equal, else a new one. */
+  private rowOf(u: PathState["usage"]): number {
+    if (u === this.lastUsage.usage) return this.lastUsage.row;
+    const last = this.rows - 1;
+    if (this.holds(last, u)) return last;
+    if (this.holds(0, u)) return 0;
+    const row = this.rows++;
+    const at = row * USAGE_FIELDS;
+    const usage = (this.usage = grown(this.usage, at + USAGE_FIELDS));
     usage[at] = u.input;
     usage[at + 1] = u.output;
     usage[at + 2] = u.cacheRead;
     usage[at + 3] = u.cacheWrite;
     usage[at + 4] = u.totalTokens;
     usage[at + 5] = u.cost;
-    if (state.error !== null) this.errors.set(slot, state.error);
+    return row;
+  }
+
+  /** Whether row `row` holds the numbers of `u` (-0 and 0 apart, as they would be written). */
+  private holds(row: number, u: PathState["usage"]): boolean {
+    const at = row * USAGE_FIELDS;
+    const usage = this.usage;
+    return (
+      Object.is(usage[at], u.input) &&
+      Object.is(usage[at + 1], u.output) &&
+      Object.is(usage[at + 2], u.cacheRead) &&
+      Object.is(usage[at + 3], u.cacheWrite) &&
+      Object.is(usage[at + 4], u.totalTokens) &&
+      Object.is(usage[at + 5], u.cost)
+    );
   }
 
   /** The state at `slot`, or null when it is not known. */
@@ -70,21 +103,24 @@ export class PathStates {
     if (depth === CYCLIC) return CYCLE;
     const model = this.model[slot]!;
     const compaction = this.compaction[slot]!;
-    const at = slot * USAGE_FIELDS;
+    const row = this.usageRow[slot]!;
+    const at = row * USAGE_FIELDS;
     const usage = this.usage;
+    const numbers = {
+      input: usage[at]!,
+      output: usage[at + 1]!,
+      cacheRead: usage[at + 2]!,
+      cacheWrite: usage[at + 3]!,
+      totalTokens: usage[at + 4]!,
+      cost: usage[at + 5]!,
+    };
+    this.lastUsage = { usage: numbers, row };
     return {
       model: model === -1 ? null : this.models.value(model),
       thinkingLevel: this.thinkingLevels.value(this.thinking[slot]!),
       compactionId: compaction === -1 ? null : this.compactionIds.value(compaction),
       depth,
-      usage: {
-        input: usage[at]!,
-        output: usage[at + 1]!,
-        cacheRead: usage[at + 2]!,
-        cacheWrite: usage[at + 3]!,
-        totalTokens: usage[at + 4]!,
-        cost: usage[at + 5]!,
-      },
+      usage: numbers,
       error: this.errors.get(slot) ?? null,
       cycle: false,
     };
