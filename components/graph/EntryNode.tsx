@@ -125,7 +125,9 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       ) : data.tools ? (
         <p className="line-clamp-2 font-mono text-[10px] leading-[14px] break-all text-muted">{data.tools}</p>
       ) : data.coming ? (
-        <p aria-label="reading…" className="mt-1 h-2 w-3/4 animate-pulse rounded-sm bg-slate-200 motion-reduce:animate-none dark:bg-slate-700" />
+        <p className="mt-1 h-2 w-3/4 animate-pulse rounded-sm bg-slate-200 motion-reduce:animate-none dark:bg-slate-700">
+          <span className="sr-only">reading…</span>
+        </p>
       ) : (
         <p className="line-clamp-2 break-words text-muted">{data.text || "\u00a0"}</p>
       )}

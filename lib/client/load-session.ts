@@ -346,7 +346,7 @@ export function loadSession(target: LoadTarget, sink: LoadSink, onLoaded?: (load
           if (early) showEarly(read, early);
         };
         nextTask(step);
-      } else if (early) resume();
+      }
       return;
     }
     queued(reply);

@@ -41,7 +41,7 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
     },
     restored: (tree: SessionTree) => tree.restoreIdIndex(),
   },
-  { name: "PathStates", prototype: PathStates.prototype, transient: { lastUsage: () => ({ usage: null, row: 0 }) } },
+  { name: "PathStates", prototype: PathStates.prototype, transient: { lastUsage: () => null, lastRow: () => 0 } },
   { name: "EntryShapes", prototype: EntryShapes.prototype },
   { name: "Interned", prototype: Interned.prototype },
   { name: "LeafSteps", prototype: LeafSteps.prototype },

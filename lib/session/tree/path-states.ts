@@ -28,7 +28,8 @@ export class PathStates {
   private usage = new Float64Array(USAGE_FIELDS);
   private rows = 1;
   /** the usage object get() handed out last, and its row: a child's state that adds nothing carries it on */
-  private lastUsage: { usage: PathState["usage"] | null; row: number } = { usage: null, row: 0 };
+  private lastUsage: PathState["usage"] | null = null;
+  private lastRow = 0;
   private readonly errors = new Map<number, string>();
   private readonly models = new Interned<ModelRef>();
   /** model refs by provider, then model id: step() makes a new ref only when the model changes, so most slots share one */
@@ -66,7 +67,7 @@ export class PathStates {
 
   /** The row holding `u`: the parent's when the state carries its usage on, the last one or zeros when equal, else a new one. */
   private rowOf(u: PathState["usage"]): number {
-    if (u === this.lastUsage.usage) return this.lastUsage.row;
+    if (u === this.lastUsage) return this.lastRow;
     const last = this.rows - 1;
     if (this.holds(last, u)) return last;
     if (this.holds(0, u)) return 0;
@@ -114,7 +115,8 @@ export class PathStates {
       totalTokens: usage[at + 4]!,
       cost: usage[at + 5]!,
     };
-    this.lastUsage = { usage: numbers, row };
+    this.lastUsage = numbers;
+    this.lastRow = row;
     return {
       model: model === -1 ? null : this.models.value(model),
       thinkingLevel: this.thinkingLevels.value(this.thinking[slot]!),
