@@ -11,7 +11,8 @@ const nextConfig: NextConfig = {
   // the installable package (scripts/pack.mjs) runs the server Next traces into <distDir>/standalone
   ...(process.env.PI_VIEWER_STANDALONE === "1" ? { output: "standalone" as const } : {}),
   // images are served as they are (unoptimized), so the image optimiser's native library is never loaded
-  outputFileTracingExcludes: { "*": ["node_modules/sharp/**", "node_modules/@img/**"] },
+  // and no test output or earlier package is traced into a new one (Next matches these anywhere in a path: "dist/**" drops next/dist)
+  outputFileTracingExcludes: { "*": ["node_modules/sharp/**", "node_modules/@img/**", "dist/package/**", "test-results/**", "playwright-report/**"] },
   agentRules: false, // otherwise `next dev` writes AGENTS.md when it detects a coding agent
   async headers() {
     return [

@@ -73,6 +73,10 @@ test("the installed package holds what running needs and none of the dev tools",
     expect(modules).not.toContain(dev);
   // the package's own dependencies are what it carries: nothing is installed beside it
   expect(existsSync(path.join(installed, "node_modules"))).toBe(false);
+  // the server is compiled: no source, test output or earlier package is traced into it (a route's dynamic cache
+  // path once made Next trace every project file named like it, earlier packages too, nested deeper each pack)
+  const top = readdirSync(path.join(installed, "server")).sort();
+  expect(top).toEqual([".next-pack", "node_modules", "package.json", "public", "server.js"]);
 });
 
 test("--version, --help, and the CLI subcommands as the repository's CLI answers them", () => {
