@@ -3,7 +3,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-const PURE_CORE = ["lib/session/**", "lib/layout/**", "lib/share/**", "lib/export/**", "lib/client/**", "lib/models/model-catalogue.ts"];
+const PURE_CORE = ["lib/session/**", "lib/layout/**", "lib/render/**", "lib/share/**", "lib/export/**", "lib/client/**", "lib/models/model-catalogue.ts"];
 const CORE_TEST_SUPPORT = [
   "lib/session/**/*.test.ts",
   "lib/export/**/*.test.ts",
@@ -36,11 +36,12 @@ const LAYERS = {
   "lib/export": ["lib/session"],
   "lib/share": ["lib/session", "lib/export"],
   "lib/library": ["lib/session"],
-  "lib/client": ["lib/session", "lib/layout", "lib/export", "lib/share"],
+  "lib/render": [],
+  "lib/client": ["lib/session", "lib/layout", "lib/export", "lib/share", "lib/render"],
   "lib/server": ["lib/session", "lib/library", "lib/export", "lib/share"],
   "lib/cli": ["lib/session", "lib/models", "lib/library", "lib/export", "lib/share", "lib/server", "scripts"],
   "lib/pi-extension": ["scripts"],
-  components: ["lib/session", "lib/models", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client"],
+  components: ["lib/session", "lib/models", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client", "lib/render"],
 };
 const EVERY_FOLDER = [...Object.keys(LAYERS), "app", "scripts"];
 const layerZones = Object.entries(LAYERS).map(([layer, may]) => ({

@@ -16,22 +16,25 @@ describe("imageDataUrl", () => {
 });
 
 describe("MessageContent", () => {
-  it("shows thinking folded, tool calls with pretty arguments, and images from their data", () => {
+  it("shows thinking folded, tool calls by their tool, and images from their data", () => {
     const html = renderToStaticMarkup(
       createElement(MessageContent, {
         content: [
           { type: "thinking", thinking: "secret plan" },
           { type: "text", text: "**done**" },
           { type: "toolCall", id: "t1", name: "read", arguments: { path: "a.ts" } },
+          { type: "toolCall", id: "t2", name: "mcp_lookup", arguments: { query: "pool size" } },
           { type: "image", mimeType: "image/png", data: PNG },
         ],
       }),
     );
     expect(html).toMatch(/<details[^>]*>.*Thinking.*secret plan.*<\/details>/s);
-    expect(html).not.toMatch(/<details[^>]* open/);
+    expect(html).not.toMatch(/<details[^>]* open[^>]*><summary[^>]*>Thinking/);
     expect(html).toContain("<strong>done</strong>");
-    expect(html).toContain("read");
-    expect(html).toContain(JSON.stringify({ path: "a.ts" }, null, 2).replace(/"/g, "&quot;"));
+    // a built-in tool by its renderer (its path in the header), another as a tree of its arguments
+    expect(html).toMatch(/data-tool="read" data-tool-call-id="t1"/);
+    expect(html).toContain('data-tool-path="a.ts"');
+    expect(html).toMatch(/data-tool="mcp_lookup"[^]*role="tree"[^]*&quot;query&quot;: [^]*&quot;pool size&quot;/);
     expect(html).toContain(`src="data:image/png;base64,${PNG}"`);
   });
 });

@@ -24,6 +24,8 @@ import { MessageBody } from "./MessageBody";
 import { QueryError } from "./QueryError";
 import { UsageLine, compactNumber } from "./UsageLine";
 import { VirtualList } from "./VirtualList";
+import { ToolLinksProvider } from "@/components/transcript/tool-links";
+import { NO_TOOL_LINKS, toolLinksAmong } from "@/lib/session/features/tool-links";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import { toggled } from "./toggled";
 
@@ -72,6 +74,10 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   const rows = useMemo(() => (result.model ? buildRows(result.model, cutOpen, showUnsent) : []), [result.model, cutOpen, showUnsent]);
   const labels = session.labels();
   const mode = useViewer((s) => s.contextView);
+  const links = useMemo(
+    () => (result.model ? toolLinksAmong(result.model.entries.flatMap((view) => view.messages.map((item) => item.message))) : NO_TOOL_LINKS),
+    [result.model],
+  );
 
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
@@ -79,47 +85,49 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
   const toggle = (n: number) => setExpanded((was) => toggled(was, n));
 
   return (
-    <div className="flex h-full min-h-0 flex-col">
-      <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
-      {model.path.length ? <ContextMeter view={model.view} entry={model.path.at(model.path.length - 1)!} path={model.path} /> : null}
-      <CompactionPreview id={id} />
-      <ModeSwitch mode={mode} />
-      {mode === "llm" ? (
-        <LlmList view={model.view} />
-      ) : (
-        <VirtualList
-          label="Context"
-          testId="context-list"
-          className="flex-1"
-          count={rows.length}
-          estimateSize={() => ROW_HEIGHT}
-          getKey={(i) => rowKey(rows[i]!, i)}
-          rowProps={(i) => {
-            const row = rows[i]!;
-            if (row.kind === "message") return { "data-entry-id": row.item.entryId, "data-source": row.item.source };
-            if (row.kind === "cut") return { "data-cut-id": row.entry.id };
-            if (row.kind === "unsent") return { "data-unsent-id": row.entry.id };
-            return {};
-          }}
-          renderRow={(i) => {
-            const row = rows[i]!;
-            if (row.kind === "cut-group") return <CutGroupRow row={row} open={cutOpen} onToggle={() => setCutOpen(!cutOpen)} />;
-            if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" label={labels.get(row.entry.id)?.label ?? null} />;
-            if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} label={labels.get(row.entry.id)?.label ?? null} />;
-            return (
-              <MessageRow
-                row={row}
-                open={expanded.has(row.n)}
-                onToggle={() => toggle(row.n)}
-                label={labels.get(row.item.entryId)?.label ?? null}
-                tokens={model.view.messageTokens[row.n] ?? null}
-                usage={model.view.tokens?.lastUsageIndex === row.n ? model.view.tokens.usageTokens : null}
-              />
-            );
-          }}
-        />
-      )}
-    </div>
+    <ToolLinksProvider links={links} separate>
+      <div className="flex h-full min-h-0 flex-col">
+        <ContextSummary model={model} showUnsent={showUnsent} onShowUnsent={setShowUnsent} />
+        {model.path.length ? <ContextMeter view={model.view} entry={model.path.at(model.path.length - 1)!} path={model.path} /> : null}
+        <CompactionPreview id={id} />
+        <ModeSwitch mode={mode} />
+        {mode === "llm" ? (
+          <LlmList view={model.view} />
+        ) : (
+          <VirtualList
+            label="Context"
+            testId="context-list"
+            className="flex-1"
+            count={rows.length}
+            estimateSize={() => ROW_HEIGHT}
+            getKey={(i) => rowKey(rows[i]!, i)}
+            rowProps={(i) => {
+              const row = rows[i]!;
+              if (row.kind === "message") return { "data-entry-id": row.item.entryId, "data-source": row.item.source };
+              if (row.kind === "cut") return { "data-cut-id": row.entry.id };
+              if (row.kind === "unsent") return { "data-unsent-id": row.entry.id };
+              return {};
+            }}
+            renderRow={(i) => {
+              const row = rows[i]!;
+              if (row.kind === "cut-group") return <CutGroupRow row={row} open={cutOpen} onToggle={() => setCutOpen(!cutOpen)} />;
+              if (row.kind === "cut") return <EntryRow entry={row.entry} note="cut" label={labels.get(row.entry.id)?.label ?? null} />;
+              if (row.kind === "unsent") return <EntryRow entry={row.entry} note={`not sent: ${row.reason}`} label={labels.get(row.entry.id)?.label ?? null} />;
+              return (
+                <MessageRow
+                  row={row}
+                  open={expanded.has(row.n)}
+                  onToggle={() => toggle(row.n)}
+                  label={labels.get(row.item.entryId)?.label ?? null}
+                  tokens={model.view.messageTokens[row.n] ?? null}
+                  usage={model.view.tokens?.lastUsageIndex === row.n ? model.view.tokens.usageTokens : null}
+                />
+              );
+            }}
+          />
+        )}
+      </div>
+    </ToolLinksProvider>
   );
 }
 

@@ -17,6 +17,8 @@ import { EntryTab } from "./EntryTab";
 import { ExportButtons } from "./ExportButtons";
 import { PathTab } from "./PathTab";
 import { QueryError } from "./QueryError";
+import { ToolLinksProvider } from "@/components/transcript/tool-links";
+import { NO_TOOL_LINKS, toolLinksNear } from "@/lib/session/features/tool-links";
 
 const TABS: { id: InspectorTab; name: string }[] = [
   { id: "entry", name: "Entry" },
@@ -97,15 +99,19 @@ function FullEntryTab({ session, id }: { session: Session; id: string }) {
     (open) => {
       const light = open.tree.get(id);
       try {
-        return { entry: light ? open.tree.full(light) : null, error: null };
+        return { entry: light ? open.tree.full(light) : null, links: toolLinksNear(open.tree, id), error: null };
       } catch (error) {
-        return { entry: null, error };
+        return { entry: null, links: NO_TOOL_LINKS, error };
       }
     },
     [id],
   );
   if (result?.error) return <QueryError error={result.error} what="entry" />;
-  return result?.entry ? <EntryTab session={session} entry={result.entry} /> : null;
+  return result?.entry ? (
+    <ToolLinksProvider links={result.links}>
+      <EntryTab session={session} entry={result.entry} />
+    </ToolLinksProvider>
+  ) : null;
 }
 
 export function Inspector() {

@@ -9,6 +9,9 @@
 import { memo, type ComponentProps } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import type { Element, ElementContent } from "hast";
+import { CodeBlock } from "@/components/transcript/CodeBlock";
+import { knownLanguage } from "@/lib/render/languages";
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
 
@@ -45,6 +48,25 @@ function Image({ src, alt }: ComponentProps<"img">) {
   );
 }
 
+/** A fenced block: highlighted in the language its fence names (when we hold its grammar), folded when long. */
+function FencedCode({ node }: { node?: Element }) {
+  const code = node?.children.find((child): child is Element => child.type === "element" && child.tagName === "code");
+  const classes = code?.properties.className;
+  const named = Array.isArray(classes) ? classes.map(String).find((name) => name.startsWith("language-")) : undefined;
+  const language = named ? named.slice("language-".length) : null;
+  const text = code ? toText(code).replace(/\n$/, "") : "";
+  return (
+    <div className="my-2">
+      <CodeBlock code={text} language={knownLanguage(language)} label={language ? `${language} code` : "code"} />
+    </div>
+  );
+}
+
+function toText(node: Element | ElementContent): string {
+  if (node.type === "text") return node.value;
+  return node.type === "element" ? node.children.map(toText).join("") : "";
+}
+
 const components: Components = {
   p: ({ children }) => <p className="my-1.5">{children}</p>,
   ul: ({ children }) => <ul className="my-1.5 list-disc pl-5">{children}</ul>,
@@ -60,7 +82,7 @@ const components: Components = {
   hr: () => <hr className="my-3 border-border" />,
   a: ({ href, children }) => <Link href={href}>{children}</Link>,
   img: ({ src, alt }) => <Image src={src} alt={alt} />,
-  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded border border-border bg-surface p-2 font-mono text-[12px] leading-snug">{children}</pre>,
+  pre: ({ node }) => <FencedCode node={node} />,
   code: ({ children }) => <code className="rounded bg-surface px-1 font-mono text-[12px] [pre>&]:bg-transparent [pre>&]:px-0">{children}</code>,
   table: ({ children }) => (
     <div className="my-2 overflow-x-auto">

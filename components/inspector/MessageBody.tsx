@@ -2,7 +2,12 @@
 
 /** One AgentMessage (spec §4.1) rendered by role; used for message entries and for context items. */
 import type { JsonObject } from "@/lib/session";
-import { MessageContent, ResultContent } from "./ContentBlocks";
+import { AnsiBlock } from "@/components/transcript/AnsiBlock";
+import { CodeBlock } from "@/components/transcript/CodeBlock";
+import { ToolCallView } from "@/components/transcript/ToolCallView";
+import { useToolLinks } from "@/components/transcript/tool-links";
+import { toolViewOf } from "@/lib/session/features/tool-view";
+import { MessageContent } from "./ContentBlocks";
 import { EntryLink } from "./EntryLink";
 import { Chip, Field, Fields } from "./Fields";
 import { Markdown } from "./Markdown";
@@ -76,15 +81,15 @@ function AssistantBody({ message }: { message: JsonObject }) {
   );
 }
 
+/** A tool result drawn by its tool, with its call's arguments when the call is near (a read's path, an edit's diff). */
 function ToolResultBody({ message }: { message: JsonObject }) {
+  const { links, separate } = useToolLinks();
+  const id = typeof message.toolCallId === "string" ? message.toolCallId : "";
+  const found = links.calls.get(id);
+  const call = found ?? { id, name: typeof message.toolName === "string" ? message.toolName : "", arguments: {} };
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-1.5 text-[12px]">
-        <span className="font-mono font-semibold">{String(message.toolName)}</span>
-        {message.isError === true ? <Chip tone="error">error</Chip> : <Chip tone="ok">ok</Chip>}
-        {typeof message.toolCallId === "string" ? <span className="truncate font-mono text-[11px] text-muted">{message.toolCallId}</span> : null}
-      </div>
-      <ResultContent content={message.content} />
+      <ToolCallView view={toolViewOf(call, message)} parts={separate || !found ? "result" : "both"} />
       <Details value={message.details} />
     </div>
   );
@@ -94,11 +99,15 @@ function BashBody({ message }: { message: JsonObject }) {
   const output = typeof message.output === "string" ? message.output : "";
   return (
     <div className="flex flex-col gap-2">
-      <pre className="overflow-x-auto rounded border border-border bg-surface px-2 py-1 font-mono text-[12px] whitespace-pre-wrap">
-        <span className="text-muted select-none">$ </span>
-        {String(message.command ?? "")}
-      </pre>
-      {output ? <TruncatedText text={output} /> : <p className="text-[12px] text-muted">(no output)</p>}
+      <div className="flex min-w-0 items-start gap-1">
+        <span aria-hidden className="pt-1 font-mono text-[12px] text-subtle select-none">
+          $
+        </span>
+        <div className="min-w-0 flex-1">
+          <CodeBlock code={String(message.command ?? "")} language="bash" label="command" />
+        </div>
+      </div>
+      {output ? <AnsiBlock text={output.replace(/\n+$/, "")} label="output" /> : <p className="text-[12px] text-muted">(no output)</p>}
       <div className="flex flex-wrap items-center gap-1.5">
         {typeof message.exitCode === "number" ? <Chip tone={message.exitCode === 0 ? "ok" : "error"}>exit {message.exitCode}</Chip> : <Chip>no exit code</Chip>}
         {message.cancelled === true ? <Chip tone="warn">cancelled</Chip> : null}

@@ -1,0 +1,84 @@
+"use client";
+
+/**
+ * A command's output as its terminal showed it: colours and styles from its ANSI codes, OSC 8 hyperlinks and
+ * plain http(s) URLs as links, folded past the first lines. Only the lines shown are parsed until the fold opens.
+ */
+import { useMemo, useState, type CSSProperties } from "react";
+import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
+import { linkPieces } from "@/lib/render/links";
+import { FOLD_LINES, FoldedLines, headOf, useFoldsOpen } from "./FoldedLines";
+
+export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
+  const allOpen = useFoldsOpen();
+  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const { head, total } = headOf(text, FOLD_LINES);
+  const shown = open || total <= FOLD_LINES ? text : head;
+  const lines = useMemo(() => linesOf(shown), [shown]);
+  return (
+    <FoldedLines
+      count={open || total <= FOLD_LINES ? lines.length : total}
+      open={openAtFirst}
+      onOpen={setOpen}
+      label={label}
+      renderLine={(i) => <AnsiRow key={i} line={lines[i]} />}
+    />
+  );
+}
+
+/** Lines of runs; a text with no escape in it is split, not parsed. */
+function linesOf(text: string): AnsiLine[] {
+  if (hasAnsi(text) || text.includes("\r")) return ansiLines(text);
+  return text.split("\n").map((line) => (line ? [plainRun(line)] : []));
+}
+
+function plainRun(text: string): AnsiRun {
+  return { text, fg: null, bg: null, fgRgb: null, bgRgb: null, bold: false, dim: false, italic: false, underline: false, strike: false, href: null };
+}
+
+function AnsiRow({ line }: { line: AnsiLine | undefined }) {
+  return <div className="px-2">{line?.length ? line.map((run, i) => <Run key={i} run={run} />) : "\u200b"}</div>;
+}
+
+function Run({ run }: { run: AnsiRun }) {
+  const classes = [
+    run.fg ? `ansi-${run.fg}` : "",
+    run.bg ? `ansi-bg-${run.bg}` : "",
+    run.bold ? "font-bold" : "",
+    run.dim ? "opacity-60" : "",
+    run.italic ? "italic" : "",
+    run.underline ? "underline" : "",
+    run.strike ? "line-through" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const style: CSSProperties | undefined = run.fgRgb || run.bgRgb ? { color: run.fgRgb ?? undefined, backgroundColor: run.bgRgb ?? undefined } : undefined;
+  const content = run.href ? (
+    <a href={run.href} rel="noopener noreferrer nofollow" target="_blank" className="underline decoration-dotted underline-offset-2">
+      {run.text}
+    </a>
+  ) : (
+    <Linked text={run.text} />
+  );
+  return classes || style ? (
+    <span className={classes || undefined} style={style}>
+      {content}
+    </span>
+  ) : (
+    content
+  );
+}
+
+/** Plain text with its http(s) URLs as links. */
+export function Linked({ text }: { text: string }) {
+  if (!text.includes("http")) return text;
+  return linkPieces(text).map((piece, i) =>
+    piece.href ? (
+      <a key={i} href={piece.href} rel="noopener noreferrer nofollow" target="_blank" className="text-accent underline underline-offset-2">
+        {piece.text}
+      </a>
+    ) : (
+      piece.text
+    ),
+  );
+}

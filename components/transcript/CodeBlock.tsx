@@ -1,0 +1,64 @@
+"use client";
+
+/**
+ * A block of code: highlighted in its language (data-language), with line numbers where the lines have them,
+ * folded past the first lines. Only the lines shown are highlighted until the fold opens.
+ */
+import { useState } from "react";
+import type { CodeLine } from "@/lib/render/code-lines";
+import { FOLD_LINES, FoldedLines, headOf, useFoldsOpen } from "./FoldedLines";
+import { useHighlighted } from "./use-highlighted";
+
+interface Props {
+  code: string;
+  /** a grammar name (languages.ts), or null for plain text */
+  language: string | null;
+  /** the first line's number in its file; no numbers when null */
+  firstLine?: number | null;
+  label: string;
+  open?: boolean;
+}
+
+export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
+  const allOpen = useFoldsOpen();
+  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const { head, total } = headOf(code, FOLD_LINES);
+  const lines = useHighlighted(open || total <= FOLD_LINES ? code : head, language);
+  const width = firstLine === null ? 0 : String(firstLine + total - 1).length;
+  return (
+    <div data-language={language ?? undefined} className="min-w-0">
+      <FoldedLines
+        count={total}
+        open={openAtFirst || allOpen}
+        onOpen={setOpen}
+        label={label}
+        renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} />}
+      />
+    </div>
+  );
+}
+
+export function CodeRow({ line, number, width }: { line: CodeLine | undefined; number: number | null; width: number }) {
+  return (
+    <div className="flex px-2">
+      {number !== null ? (
+        <span aria-hidden className="shrink-0 pr-3 text-right text-subtle select-none" style={{ width: `${width + 1}ch` }}>
+          {number}
+        </span>
+      ) : null}
+      <span className="min-w-0 flex-1">
+        {line?.length
+          ? line.map((token, i) =>
+              token.className ? (
+                <span key={i} className={token.className}>
+                  {token.text}
+                </span>
+              ) : (
+                token.text
+              ),
+            )
+          : "\u200b"}
+      </span>
+    </div>
+  );
+}

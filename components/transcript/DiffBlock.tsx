@@ -1,0 +1,104 @@
+"use client";
+
+/**
+ * An edit as a diff: unified, or side by side where the pane is wide. Each line says what it is in its sign and
+ * in text for screen readers (`data-diff` for tools), not by colour alone; numbers are the file's lines where the
+ * diff records them.
+ */
+import { useLayoutEffect, useRef, useState } from "react";
+import { sideBySide, type DiffLine } from "@/lib/session/features/tool-view";
+import { FoldedLines } from "./FoldedLines";
+
+/** wide enough for two columns of code */
+const SIDE_BY_SIDE_PX = 880;
+const SAID = { "+": "added", "-": "removed", " ": "unchanged" } as const;
+
+export function DiffBlock({ lines, label }: { lines: readonly DiffLine[]; label: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [chosen, setChosen] = useState<"unified" | "split" | null>(null);
+  const [wide, setWide] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => setWide((entry?.contentRect.width ?? 0) >= SIDE_BY_SIDE_PX));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const mode = chosen ?? (wide ? "split" : "unified");
+  const width = Math.max(1, ...lines.map((line) => (line.line === null ? 0 : String(line.line).length)));
+  const added = lines.filter((line) => line.sign === "+").length;
+  const removed = lines.filter((line) => line.sign === "-").length;
+  return (
+    <div ref={ref} className="flex min-w-0 flex-col gap-0.5">
+      <div className="flex items-center gap-2 text-[11.5px] text-muted">
+        <span className="text-success">+{added}</span>
+        <span className="text-danger">−{removed}</span>
+        <button
+          type="button"
+          onClick={() => setChosen(mode === "split" ? "unified" : "split")}
+          className="ml-auto rounded px-1 hover:bg-surface-2 hover:text-foreground"
+          aria-pressed={mode === "split"}
+        >
+          Side by side
+        </button>
+      </div>
+      {mode === "split" ? (
+        <SplitDiff lines={lines} width={width} label={label} />
+      ) : (
+        <FoldedLines count={lines.length} label={label} renderLine={(i) => <UnifiedRow key={i} line={lines[i]!} width={width} />} />
+      )}
+    </div>
+  );
+}
+
+const TONE = {
+  "+": "bg-success-soft",
+  "-": "bg-danger-soft",
+  " ": "",
+} as const;
+
+function UnifiedRow({ line, width }: { line: DiffLine; width: number }) {
+  return (
+    <div data-diff={line.sign} className={`flex px-1 ${TONE[line.sign]}`}>
+      <span className="sr-only">{line.gap ? "unchanged lines left out" : `${SAID[line.sign]} line${line.line === null ? "" : ` ${line.line}`}: `}</span>
+      <span aria-hidden className="shrink-0 pr-2 text-right text-subtle select-none" style={{ width: `${width + 1}ch` }}>
+        {line.line ?? ""}
+      </span>
+      <span aria-hidden className={`w-[2ch] shrink-0 select-none ${line.sign === "+" ? "text-success" : line.sign === "-" ? "text-danger" : "text-subtle"}`}>
+        {line.sign}
+      </span>
+      <span className={`min-w-0 flex-1 ${line.gap ? "text-subtle" : ""}`}>{line.text || "\u200b"}</span>
+    </div>
+  );
+}
+
+function SplitDiff({ lines, width, label }: { lines: readonly DiffLine[]; width: number; label: string }) {
+  const rows = sideBySide(lines);
+  return (
+    <FoldedLines
+      count={rows.length}
+      label={`${label}, side by side`}
+      renderLine={(i) => {
+        const row = rows[i]!;
+        return (
+          <div key={i} className="grid grid-cols-2 gap-px">
+            <Half line={row.left} width={width} />
+            <Half line={row.right} width={width} same={row.right === row.left} />
+          </div>
+        );
+      }}
+    />
+  );
+}
+
+function Half({ line, width, same = false }: { line: DiffLine | null; width: number; same?: boolean }) {
+  if (!line) return <div aria-hidden className="bg-surface-2/60" />;
+  // an unchanged line is one line of the diff: its right half repeats it for the eye only
+  if (same)
+    return (
+      <div aria-hidden className="min-w-0 px-1 text-muted">
+        {line.text || "\u200b"}
+      </div>
+    );
+  return <UnifiedRow line={line} width={width} />;
+}

@@ -1,0 +1,95 @@
+"use client";
+
+/**
+ * Lines of output or code, folded: the first lines show, a button shows the rest. Past a few hundred lines the
+ * unfolded lines are virtualized (only those in view are in the DOM, at a fixed line height, not wrapped), so a
+ * multi-megabyte output opens as fast as a short one.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { createContext, useContext, useRef, useState, type ReactNode } from "react";
+
+/** lines shown while folded: about a screenful of the inspector */
+export const FOLD_LINES = 20;
+/** unfolded outputs longer than this are virtualized */
+export const VIRTUAL_LINES = 400;
+const LINE_PX = 18;
+
+const OpenAll = createContext(false);
+
+/** Every fold inside starts open (the "o" toggle: tool outputs expanded). */
+export function FoldsOpen({ open, children }: { open: boolean; children?: ReactNode }) {
+  return <OpenAll.Provider value={open}>{children}</OpenAll.Provider>;
+}
+
+/** Whether folds start open here; code and output blocks prepare all their lines then. */
+export function useFoldsOpen(): boolean {
+  return useContext(OpenAll);
+}
+
+interface Props {
+  count: number;
+  renderLine: (index: number) => ReactNode;
+  /** unfolded at first (the "o" toggle, a search hit inside) */
+  open?: boolean;
+  /** said to screen readers: "output of bash", "src/a.ts" */
+  label: string;
+  className?: string;
+  /** tells the parent when the fold opens, so it can prepare all the lines (highlighting them) */
+  onOpen?: (open: boolean) => void;
+}
+
+export function FoldedLines({ count, renderLine, open: openAtFirst = false, label, className = "", onOpen }: Props) {
+  const allOpen = useFoldsOpen();
+  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const foldable = count > FOLD_LINES;
+  const folded = foldable && !open;
+  const toggle = () => {
+    setOpen(!open);
+    onOpen?.(!open);
+  };
+  const box = `overflow-x-auto rounded border border-border bg-surface font-mono text-[12px] leading-[18px] ${className}`;
+  return (
+    <div className="min-w-0" data-folded={folded ? "true" : undefined}>
+      {open && count > VIRTUAL_LINES ? (
+        <VirtualLines count={count} renderLine={renderLine} label={label} className={box} />
+      ) : (
+        <div role="group" aria-label={label} className={`${box} py-1 whitespace-pre-wrap break-words`}>
+          {Array.from({ length: folded ? FOLD_LINES : count }, (_, i) => renderLine(i))}
+        </div>
+      )}
+      {foldable ? (
+        <button type="button" onClick={toggle} aria-expanded={open} className="mt-0.5 text-[12px] text-accent hover:underline">
+          {open ? "Show fewer lines" : `Show ${count - FOLD_LINES} more ${count - FOLD_LINES === 1 ? "line" : "lines"}`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function VirtualLines({ count, renderLine, label, className }: { count: number; renderLine: (index: number) => ReactNode; label: string; className: string }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read only in this render
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_PX, overscan: 20, useFlushSync: false });
+  return (
+    <div ref={scrollRef} role="group" aria-label={label} className={`${className} max-h-[60vh] overflow-y-auto overscroll-contain whitespace-pre`}>
+      <div style={{ height: virtualizer.getTotalSize(), position: "relative", minWidth: "100%", width: "max-content" }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <div key={item.key} style={{ position: "absolute", top: 0, left: 0, right: 0, height: LINE_PX, transform: `translateY(${item.start}px)` }}>
+            {renderLine(item.index)}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The first `n` lines of a text and how many it has, without splitting all of it (a 5 MB output is one scan). */
+export function headOf(text: string, n: number): { head: string; total: number } {
+  let total = 1;
+  let cut = -1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+    if (total === n) cut = at;
+    total++;
+  }
+  return { head: cut === -1 ? text : text.slice(0, cut), total };
+}
