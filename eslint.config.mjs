@@ -32,7 +32,7 @@ const nodeImports = [{ regex: "^(node:.*|(fs|path)(/.*)?)$", message: "lib/sessi
 const LAYERS = {
   "lib/session": [],
   "lib/models": [],
-  "lib/layout": ["lib/session"],
+  "lib/layout": ["lib/session", "lib/render"],
   "lib/export": ["lib/session"],
   "lib/share": ["lib/session", "lib/export"],
   "lib/library": ["lib/session"],

@@ -33,7 +33,16 @@ const COMMON = {
 
 async function bundle(entry, extra = {}) {
   const result = await esbuild.build({ ...COMMON, ...extra, define: { ...COMMON.define, ...extra.define }, entryPoints: [at(entry)] });
-  return result.outputFiles[0].text.trim();
+  return inlineSafe(result.outputFiles[0].text.trim());
+}
+
+/**
+ * The bundle with "<!--" and "</script" written as "\x3C!--" and "\x3C/script": the same string or pattern
+ * to JavaScript (highlight.js's HTML grammar holds both), but nothing an HTML parser reads inside a <script>.
+ * Minified code never has them outside a string or a regular expression (esbuild writes `< !--`).
+ */
+function inlineSafe(text) {
+  return text.replace(/<!--/g, "\\x3C!--").replace(/<\/script/gi, (found) => `\\x3C${found.slice(1)}`);
 }
 
 async function styles() {

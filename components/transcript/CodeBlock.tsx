@@ -42,7 +42,7 @@ export function CodeRow({ line, number, width }: { line: CodeLine | undefined; n
   return (
     <div className="flex px-2">
       {number !== null ? (
-        <span aria-hidden className="shrink-0 pr-3 text-right text-subtle select-none" style={{ width: `${width + 1}ch` }}>
+        <span aria-hidden className="box-content shrink-0 pr-3 text-right text-subtle select-none" style={{ width: `${width}ch` }}>
           {number}
         </span>
       ) : null}

@@ -61,7 +61,7 @@ function UnifiedRow({ line, width }: { line: DiffLine; width: number }) {
   return (
     <div data-diff={line.sign} className={`flex px-1 ${TONE[line.sign]}`}>
       <span className="sr-only">{line.gap ? "unchanged lines left out" : `${SAID[line.sign]} line${line.line === null ? "" : ` ${line.line}`}: `}</span>
-      <span aria-hidden className="shrink-0 pr-2 text-right text-subtle select-none" style={{ width: `${width + 1}ch` }}>
+      <span aria-hidden className="box-content shrink-0 pr-2 text-right text-subtle select-none" style={{ width: `${width}ch` }}>
         {line.line ?? ""}
       </span>
       <span aria-hidden className={`w-[2ch] shrink-0 select-none ${line.sign === "+" ? "text-success" : line.sign === "-" ? "text-danger" : "text-subtle"}`}>

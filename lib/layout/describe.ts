@@ -4,6 +4,7 @@
  * JSON, so every field is checked before use.
  */
 import type { SessionEntry, SessionTree } from "../session";
+import { withoutEscapes } from "../render/ansi";
 import { markdownPreview } from "./markdown-preview";
 import { isObject } from "../session/json";
 
@@ -169,7 +170,9 @@ function describeMessage(message: unknown): EntryDescription {
     }
     case "toolResult": {
       const error = message.isError === true;
-      return base("toolResult", str(message.toolName) || "tool result", contentText(message.content), error);
+      // (a terminal's escape codes are not words; only the start of a long output is previewed)
+      const text = contentText(message.content);
+      return base("toolResult", str(message.toolName) || "tool result", withoutEscapes(text.length > MAX_TEXT * 8 ? text.slice(0, MAX_TEXT * 8) : text), error);
     }
     case "bashExecution": {
       const exit = message.exitCode;

@@ -31,6 +31,13 @@ const OSC = /\x1b\](\d*);?([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
 /** CSI sequences other than SGR (final byte `m`), and the two-byte escapes a terminal does not print */
 const NOT_SGR = /\x1b\[[0-?]*[ -/]*[@-ln-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]/g;
 
+const ANY_ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]/g;
+
+/** The text with its escape sequences cut out and nothing else done (no carriage returns, no parse): for a preview. */
+export function withoutEscapes(text: string): string {
+  return hasAnsi(text) ? text.replace(ANY_ESCAPE, "") : text;
+}
+
 export function hasAnsi(text: string): boolean {
   return text.includes("\x1b");
 }
@@ -50,9 +57,8 @@ export function ansiLines(text: string): AnsiLine[] {
   let href: string | null = null;
   const add = (chunk: string) => {
     if (!chunk) return;
-    const tokens = hasAnsi(chunk)
-      ? parser.parse(chunk.replace(NOT_SGR, ""))
-      : [{ value: chunk, foreground: null, background: null, decorations: new Set<string>() }];
+    // (parsed even without an escape in it: the style an earlier piece set goes on)
+    const tokens = parser.parse(hasAnsi(chunk) ? chunk.replace(NOT_SGR, "") : chunk);
     for (const token of tokens) {
       token.value.split("\n").forEach((piece, i) => {
         if (i > 0) lines.push([]);
@@ -60,7 +66,12 @@ export function ansiLines(text: string): AnsiLine[] {
         const parts = piece.split("\r");
         parts.forEach((part, j) => {
           if (j > 0 && (part || j < parts.length - 1)) line.length = 0; // "\r\n" ends the line; a bare "\r" rewrites it
-          if (part) line.push(runOf(part, token.foreground, token.background, token.decorations, href));
+          if (!part) return;
+          const run = runOf(part, token.foreground, token.background, token.decorations, href);
+          const last = line[line.length - 1];
+          // pieces split only by an escape that changed nothing (an erase, a link's end) are one run
+          if (last && sameStyle(last, run)) last.text += run.text;
+          else line.push(run);
         });
       });
     }
@@ -94,6 +105,21 @@ function runOf(text: string, foreground: Color | null, background: Color | null,
     strike: decorations.has("strikethrough"),
     href: href || null, // "" is a link whose target was refused: its text shows as text
   };
+}
+
+function sameStyle(a: AnsiRun, b: AnsiRun): boolean {
+  return (
+    a.fg === b.fg &&
+    a.bg === b.bg &&
+    a.fgRgb === b.fgRgb &&
+    a.bgRgb === b.bgRgb &&
+    a.bold === b.bold &&
+    a.dim === b.dim &&
+    a.italic === b.italic &&
+    a.underline === b.underline &&
+    a.strike === b.strike &&
+    a.href === b.href
+  );
 }
 
 const NAMES = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];

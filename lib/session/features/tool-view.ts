@@ -178,9 +178,8 @@ function editView(base: Base): ToolView {
   if (base.failed) return { ...base, tool: "edit", path, diff: null, diffFrom: null };
   if (typeof recorded === "string" && recorded.length > 0) return { ...base, tool: "edit", path, diff: parsePiDiff(recorded), diffFrom: "result" };
   const edits = editsOf(base.args);
-  return edits.length
-    ? { ...base, tool: "edit", path, diff: diffOfEdits(edits), diffFrom: "arguments" }
-    : { ...base, tool: "edit", path, diff: null, diffFrom: null };
+  const diff = edits.length ? diffOfEdits(edits) : [];
+  return diff.length ? { ...base, tool: "edit", path, diff, diffFrom: "arguments" } : { ...base, tool: "edit", path, diff: null, diffFrom: null };
 }
 
 /** One call's replacements: pi's `edits` list (pi ≥ 0.70), or the single `oldText`/`newText` of older pi. */
@@ -240,7 +239,8 @@ export function diffOfEdits(edits: readonly { oldText: string; newText: string }
       const after = i < parts.length - 1;
       const keepHead = before ? CONTEXT_LINES : 0;
       const keepTail = after ? CONTEXT_LINES : 0;
-      if (lines.length <= keepHead + keepTail || (!before && !after)) {
+      if (!before && !after) return; // nothing changed: pi writes no line
+      if (lines.length <= keepHead + keepTail) {
         for (const text of lines) out.push({ sign: " ", line: null, text });
         return;
       }

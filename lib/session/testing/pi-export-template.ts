@@ -16,6 +16,7 @@ export interface PiExportRenderer {
   renderEntry(entry: unknown): string;
   shortenPath(p: string): string;
   getLanguageFromPath(p: string): string | undefined;
+  formatReadLineRange(offset: unknown, limit: unknown): string;
 }
 
 let declarations: string | null = null;
@@ -42,6 +43,6 @@ const labelMap = new Map();
 ${templateFunctions()}
 function safeMarkedParse(text) { return escapeHtml(text); }
 function formatTimestamp() { return ""; }
-return { renderToolCall, renderEntry, shortenPath, getLanguageFromPath };`;
+return { renderToolCall, renderEntry, shortenPath, getLanguageFromPath, formatReadLineRange };`;
   return new Function("entries", body)(entries) as PiExportRenderer;
 }
