@@ -33,7 +33,7 @@ const LAYERS = {
   "lib/session": [],
   "lib/models": [],
   "lib/layout": ["lib/session", "lib/render"],
-  "lib/export": ["lib/session"],
+  "lib/export": ["lib/session", "lib/render"],
   "lib/share": ["lib/session", "lib/export"],
   "lib/library": ["lib/session"],
   "lib/render": [],

@@ -5,7 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { transcriptHtml } from "../lib/export/html-transcript";
-import { transcriptTitle } from "../lib/session/features/transcript";
+import { transcriptTitle } from "../lib/export/markdown-transcript";
 import { openFixture } from "./fixtures/core";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 

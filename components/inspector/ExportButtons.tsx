@@ -13,7 +13,7 @@ import { transcriptFileName } from "@/lib/export/file-names";
 import { transcriptHtml } from "@/lib/export/html-transcript";
 import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } from "@/lib/export/redact";
 import type { Session } from "@/lib/session";
-import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
+import { transcriptMarkdown, transcriptTitle } from "@/lib/export/markdown-transcript";
 import { downloadText } from "./download";
 import { forkProblem, transcriptProblem, type ForkKind } from "./export-readiness";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Session, type JsonObject, type TreeEntry } from "@/lib/session";
 import { FIXTURES_DIR } from "@/lib/session/testing/golden";
 import { LINEAR_HEADER, linearSession } from "@/lib/session/testing/linear-session";
-import { transcriptMarkdown, transcriptTitle } from "@/lib/session/features/transcript";
+import { transcriptMarkdown, transcriptTitle } from "@/lib/export/markdown-transcript";
 import { escapeHtml, TRANSCRIPT_CSP, transcriptHtml } from "./html-transcript";
 
 const fixture = (name: string) => Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));

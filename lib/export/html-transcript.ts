@@ -6,6 +6,7 @@
  */
 import {
   transcriptOf,
+  truncate,
   type HeadingPart,
   type Transcript,
   type TranscriptBlock,
@@ -47,7 +48,7 @@ export function transcriptHtml(session: Session, id: string, options: Transcript
     "<main>",
     `<h1>${escapeHtml(transcript.title)}</h1>`,
     facts(transcript),
-    ...transcript.sections.map(sectionHtml),
+    ...transcript.sections.map((section) => sectionHtml(section, transcript.maxOutput)),
     "<footer>Exported from the pi session viewer. This file makes no network requests and runs no scripts.</footer>",
     "</main>",
     "</body>",
@@ -68,11 +69,11 @@ function facts(transcript: Transcript): string {
   return `<ul class="facts">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`;
 }
 
-function sectionHtml(section: TranscriptSection): string {
+function sectionHtml(section: TranscriptSection, max: number): string {
   const kind = section.failed ? `${section.kind} error` : section.kind;
   const tag = section.label ? `<span class="label">#${escapeHtml(section.label)}</span>` : "";
   const heading = section.heading.map(partHtml).join("");
-  const blocks = section.blocks.map(blockHtml).join("");
+  const blocks = section.blocks.map((block) => blockHtml(block, max)).join("");
   const body = section.form === "quote" ? `<blockquote>${blocks}</blockquote>` : blocks;
   return `<section class="${kind}" data-entry-id="${escapeHtml(section.entry.id)}"><h2>${heading}<span class="id mono">${escapeHtml(section.entry.id)}</span>${tag}</h2>${body}</section>`;
 }
@@ -82,7 +83,7 @@ function partHtml(part: HeadingPart): string {
   return "code" in part ? `<code>${escapeHtml(part.code)}</code>` : `<span class="meta">${escapeHtml(part.meta)}</span>`;
 }
 
-function blockHtml(block: TranscriptBlock): string {
+function blockHtml(block: TranscriptBlock, max: number): string {
   switch (block.type) {
     case "text":
       return text(block.text);
@@ -90,6 +91,8 @@ function blockHtml(block: TranscriptBlock): string {
       return `<details><summary>Thinking</summary>${text(block.text)}</details>`;
     case "toolCall":
       return `<p><strong>Tool call</strong> <code>${escapeHtml(block.name)}</code></p>${pre(block.json)}`;
+    case "toolResult":
+      return [...block.view.images.map(image), pre(truncate(block.view.output, max))].join("");
     case "image":
       return image(block.image);
     case "pre":

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Session } from "@/lib/session";
 import { listFixtures } from "@/lib/session/testing/golden";
-import { transcriptMarkdown } from "@/lib/session/features/transcript";
+import { transcriptMarkdown } from "@/lib/export/markdown-transcript";
 import { describeRedaction, redactJsonl, redactJsonValue, redactSession, redactText, SECRET_PATTERNS } from "./redact";
 
 // fake secrets of the right shapes, assembled so that no literal key sits in the source

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Session } from "@/lib/session";
-import { transcriptMarkdown } from "@/lib/session/features/transcript";
+import { transcriptMarkdown } from "@/lib/export/markdown-transcript";
 import { redactJsonl, redactJsonValue, redactSession, redactText, SECRET_PATTERNS, type RedactionRules } from "./redact";
 import { compileRedaction, hasNestedRepetition, redactionRecord, type RedactionOptions } from "./redaction-rules";
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Session, sessionStats } from "./index";
 import { deepChain, longLine, wideTree } from "./testing/big-sessions";
-import { transcriptMarkdown } from "./features/transcript";
+import { transcriptMarkdown } from "../export/markdown-transcript";
 
 const DEPTH = 100_000;
 const WIDTH = 10_000;

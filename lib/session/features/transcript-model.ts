@@ -1,7 +1,7 @@
 /**
  * One root→entry path as a transcript: its title, the session's facts and one
  * section per entry worth reading, each with a heading and content blocks. The
- * Markdown (transcript.ts) and HTML (lib/export/html-transcript.ts) exports
+ * Markdown (lib/export/markdown-transcript.ts) and HTML (lib/export/html-transcript.ts) exports
  * write this same model, so they always tell the same story. Not what the
  * model saw (that is `Session.context`): compacted-away entries are in the
  * transcript because they are on the path.
@@ -11,6 +11,8 @@ import { sessionTitle } from "./title";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
 import type { JsonObject, RuleSetId, TreeEntry } from "../types";
+import { toolLinksAmong, type ToolLinks } from "./tool-links";
+import { toolCallOf, toolViewOf, type ToolView } from "./tool-view";
 
 export interface TranscriptOptions {
   /** which reader's path; default the session's own */
@@ -28,7 +30,10 @@ export type TranscriptBlock =
   /** prose as written (Markdown source) */
   | { type: "text"; text: string }
   | { type: "thinking"; text: string }
-  | { type: "toolCall"; name: string; json: string }
+  /** a call as its tool means it (`view`), with its result when the path holds it */
+  | { type: "toolCall"; name: string; json: string; view: ToolView }
+  /** a tool result with what its call asked (a call not on the path: only the result's own facts) */
+  | { type: "toolResult"; view: ToolView }
   | { type: "image"; image: JsonObject }
   /** preformatted output, already cut to the limit */
   | { type: "pre"; text: string; lang: string }
@@ -62,6 +67,8 @@ export interface Transcript {
   /** the reader's path stops at a compaction (the harness's), so it may be shorter than the tree's */
   harnessPath: boolean;
   sections: TranscriptSection[];
+  /** tool results and outputs longer than this are cut by the writers, with a note */
+  maxOutput: number;
 }
 
 const DEFAULT_MAX_OUTPUT = 4000;
@@ -72,7 +79,8 @@ const TRANSCRIPT_TITLE_CHARS = 80;
 export function transcriptOf(session: Session, id: string, options: TranscriptOptions = {}): Transcript {
   const reader = options.reader ?? session.reader;
   const path = session.branch(id, reader).map((entry) => session.tree.full(entry));
-  const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true };
+  const links = toolLinksAmong(path.map((entry) => (entry.type === "message" ? entry.message : null)));
+  const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true, links };
   const labels = session.labels(reader);
   const header = session.header;
   return {
@@ -83,6 +91,7 @@ export function transcriptOf(session: Session, id: string, options: TranscriptOp
     endId: id,
     pathLength: path.length,
     harnessPath: RULE_SETS[reader].pathStopsAtCompaction,
+    maxOutput: format.maxOutput,
     sections: path.flatMap((entry) => {
       const section = entrySection(entry, format, labels.get(entry.id)?.label ?? null);
       return section ? [section] : [];
@@ -101,6 +110,8 @@ export function transcriptTitle(session: Session, path: readonly TreeEntry[]): s
 interface Format {
   maxOutput: number;
   thinking: boolean;
+  /** the calls and results on the path, by call id */
+  links: ToolLinks;
 }
 
 /** pi's model at the entry (what its context settles on); null when pi cannot build that context. */
@@ -207,7 +218,7 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
         ...(typeof message.toolName === "string" ? [" ", { code: message.toolName }] : []),
         ...(failed ? [" (error)"] : []),
       ];
-      return section(entry, "toolResult", heading, resultBlocks(message.content, format), label, { failed, level: 3 });
+      return section(entry, "toolResult", heading, [{ type: "toolResult", view: resultView(message, format) }], label, { failed, level: 3 });
     }
     case "bashExecution":
       return bashSection(entry, message, format, label);
@@ -250,23 +261,20 @@ function contentBlocks(content: unknown, format: Format): TranscriptBlock[] {
     if (!isObject(block)) continue;
     if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
     else if (block.type === "thinking" && format.thinking && typeof block.thinking === "string") blocks.push({ type: "thinking", text: block.thinking });
-    else if (block.type === "toolCall") blocks.push({ type: "toolCall", name: String(block.name), json: JSON.stringify(block.arguments ?? {}, null, 2) });
-    else if (block.type === "image") blocks.push({ type: "image", image: block });
+    else if (block.type === "toolCall") {
+      const call = toolCallOf(block)!;
+      const view = toolViewOf(call, format.links.results.get(call.id) ?? null);
+      blocks.push({ type: "toolCall", name: String(block.name), json: JSON.stringify(block.arguments ?? {}, null, 2), view });
+    } else if (block.type === "image") blocks.push({ type: "image", image: block });
   }
   return blocks.length ? blocks : [NO_CONTENT];
 }
 
-/** A tool result's content: each text as output cut to the limit, images. */
-function resultBlocks(content: unknown, format: Format): TranscriptBlock[] {
-  if (typeof content === "string") return [{ type: "pre", text: truncate(content, format.maxOutput), lang: "" }];
-  if (!Array.isArray(content)) return [NO_CONTENT];
-  const blocks: TranscriptBlock[] = [];
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "pre", text: truncate(block.text, format.maxOutput), lang: "" });
-    else if (block.type === "image") blocks.push({ type: "image", image: block });
-  }
-  return blocks.length ? blocks : [NO_CONTENT];
+/** A tool result as its tool means it, with its call's arguments when the call is on the path. */
+function resultView(message: JsonObject, format: Format): ToolView {
+  const id = typeof message.toolCallId === "string" ? message.toolCallId : "";
+  const call = format.links.calls.get(id) ?? { id, name: typeof message.toolName === "string" ? message.toolName : "", arguments: {} };
+  return toolViewOf(call, message);
 }
 
 function summaryBlocks(summary: unknown): TranscriptBlock[] {
@@ -277,7 +285,8 @@ function customSuffix(customType: unknown): HeadingPart[] {
   return typeof customType === "string" ? [` (${customType})`] : [];
 }
 
-function truncate(text: string, max: number): string {
+/** The text cut to `max` characters, with a note saying how much was left out. */
+export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\n… (truncated: ${max} of ${text.length} characters shown)`;
 }

@@ -8,7 +8,7 @@ import { generateSession } from "../../../bench/generate";
 import { transcriptHtml } from "../../export/html-transcript";
 import { CUT_OVER } from "../read/light-lines";
 import { compareNodes, searchSession, Session, scopeStats, type RuleSetId } from "..";
-import { transcriptMarkdown } from "../features/transcript";
+import { transcriptMarkdown } from "../../export/markdown-transcript";
 import { listFixtures } from "./golden";
 import { prng } from "./prng";
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Session, SessionQueryError, type JsonObject, type TreeEntry } from "..";
-import { FIXTURES_DIR } from "../testing/golden";
-import { LINEAR_HEADER, linearSession } from "../testing/linear-session";
-import { transcriptMarkdown, transcriptTitle } from "./transcript";
+import { Session, SessionQueryError, type JsonObject, type TreeEntry } from "@/lib/session";
+import { FIXTURES_DIR } from "@/lib/session/testing/golden";
+import { LINEAR_HEADER, linearSession } from "@/lib/session/testing/linear-session";
+import { transcriptMarkdown, transcriptTitle } from "./markdown-transcript";
 
 function fixture(name: string): Session {
   return Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
@@ -40,20 +40,50 @@ describe("transcriptMarkdown", () => {
     }
   });
 
-  it("writes tool calls as fenced pretty JSON, thinking in <details>, images as notes", () => {
+  it("writes tool calls by their tool, thinking in <details>, images as notes", () => {
     const session = fixture("ca-roles-a");
     const md = transcriptMarkdown(session, session.leafId!);
     const blocks = session
       .branch(session.leafId!)
       .flatMap((e) => (e.type === "message" && Array.isArray(messageOf(e).content) ? (messageOf(e).content as JsonObject[]) : []));
-    const call = blocks.find((b) => b.type === "toolCall")!;
-    expect(md).toContain(`**Tool call** \`${call.name}\`\n\n\`\`\`json\n${JSON.stringify(call.arguments, null, 2)}\n\`\`\``);
+    const calls = blocks.filter((b) => b.type === "toolCall");
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      const args = call.arguments as JsonObject;
+      if (call.name === "bash") expect(md).toContain(`**Tool call** \`bash\`\n\n\`\`\`bash\n${String(args.command)}\n\`\`\``);
+      else if (call.name === "read") expect(md).toContain(`**Tool call** \`read\` \`${String(args.path)}`);
+      else if (call.name !== "edit" && call.name !== "write")
+        expect(md).toContain(`**Tool call** \`${String(call.name)}\`\n\n\`\`\`json\n${JSON.stringify(args, null, 2)}\n\`\`\``);
+    }
     const thinking = blocks.find((b) => b.type === "thinking")!;
     expect(md).toContain(`<details>\n<summary>Thinking</summary>\n\n${thinking.thinking}\n\n</details>`);
     const image = blocks.find((b) => b.type === "image")!;
     expect(md).toContain(`_[image: ${image.mimeType}`);
     expect(md).not.toContain(image.data as string);
     expect(transcriptMarkdown(session, session.leafId!, { thinking: false })).not.toContain("<summary>Thinking</summary>");
+  });
+
+  it("writes an edit as a diff block of pi's recorded diff, a bash run as its command then its output and exit code", () => {
+    const text = readFileSync(
+      path.join(__dirname, "../../e2e/fixtures/sessions/--home-dev-projects-tools--/2026-02-12T10-00-00-001Z_019c514b-1101-7077-9a7c-f772f06fbfdc.jsonl"),
+      "utf8",
+    );
+    const session = Session.fromText(text);
+    const md = transcriptMarkdown(session, session.leafId!);
+    const messages = session.branch(session.leafId!).map((e) => messageOf(e));
+    const edit = messages.find((m) => m.role === "toolResult" && m.toolName === "edit" && m.isError === false)!;
+    // pi's lines are sign, padded number, space, text: the diff block holds sign and text
+    const lines = String((edit.details as JsonObject).diff)
+      .split("\n")
+      .map((line) => (/^ +\.\.\.$/.test(line) ? " ..." : line.replace(/^([+\- ]) *\d+ /, "$1")));
+    expect(md).toContain(`**Tool call** \`edit\` \`src/pool.ts\`\n\n\`\`\`diff\n${lines.join("\n")}\n\`\`\``);
+    const bash = messages.find((m) => m.role === "assistant" && (m.content as JsonObject[]).some((b) => b.type === "toolCall" && b.name === "bash"))!;
+    const command = String(((bash.content as JsonObject[]).find((b) => b.name === "bash")!.arguments as JsonObject).command);
+    const at = md.indexOf(`\`\`\`bash\n${command}\n\`\`\``);
+    expect(at).toBeGreaterThan(0);
+    // its output follows, without the terminal's escape codes, and the exit code pi appended
+    const output = md.slice(at).match(/### Tool result `bash` \(error\)\n\n```\n([^]*?)\n```\n\n_exit code 1_/);
+    expect(output?.[1]).toBe("pool.test.ts\n  ✓ caps max at 10\n  ✗ rejects an empty url\nwarning: see the pool docs");
   });
 
   it("quotes a compaction summary line by line", () => {
