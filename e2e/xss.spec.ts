@@ -114,6 +114,27 @@ for (const id of XSS_ENTRY_IDS) {
   });
 }
 
+test("the tool renderers keep hostile paths, languages, ANSI text and OSC 8 targets as text", async ({ page }) => {
+  const problems = watch(page);
+  await recordViolations(page);
+  await page.goto(`/view?${new URLSearchParams({ file: rel, entry: "x-tools" })}`);
+  const inspector = page.locator("#inspector");
+  for (const tool of ["edit", "write", "read", "bash", "grep", "ls"]) await expect(inspector.locator(`[data-tool="${tool}"]`).first()).toBeVisible(SLOW);
+  const more = inspector.getByRole("button", { name: /^Show \d+ more lines?$/ });
+  for (let n = await more.count(); n > 0; n--) await more.first().click();
+  // the path with markup in it is its text; no grammar is picked from a hostile extension or fence name
+  await expect(inspector.locator('[data-tool="edit"] [data-tool-path]')).toHaveText('src/<img src=x onerror="window.__xss=57">.<script>');
+  for (const language of await inspector.locator("[data-language]").evaluateAll((els) => els.map((el) => el.getAttribute("data-language"))))
+    expect(language).toMatch(/^[a-z-]+$/);
+  // of the OSC 8 links only the https one is a link, its quotes escaped by the URL parser; the other links are
+  // the plain https URLs in the payloads' text, cut where a quote starts
+  const links = await inspector.locator('[data-tool="bash"] a').evaluateAll((els) => els.map((el) => el.getAttribute("href")));
+  expect(links).toContain("https://example.com/%22onmouseover=%22window.__xss=54");
+  for (const href of links) expect(href).toMatch(/^https:\/\/example\.com\/[^"'<> ]*$/);
+  await expect(inspector.locator('[data-tool="bash"] [aria-label=output]')).toContainText('<img src=x onerror="window.__xss=51">');
+  await expectInert(page, problems, "tool renderers");
+});
+
 test("an uploaded hostile file, with a hostile file name, stays inert", async ({ page }) => {
   const problems = watch(page);
   await recordViolations(page);
