@@ -117,6 +117,50 @@ test("the Context tab shows each call once and each result once", async ({ page 
   await expect(rows.locator(`[data-tool-call-id="${String(call.id)}"] [aria-label=output]`)).toHaveCount(0);
 });
 
+test("t, o and h toggle thinking, tool outputs and undisplayed custom messages, kept in the URL and listed in the keys help", async ({ page }) => {
+  const long = callEntry("bash", 1);
+  const inspector = await open(page, long.entry);
+  const tool = inspector.locator('[data-tool="bash"]');
+  await expect(tool.locator('[data-folded="true"]')).toHaveCount(1);
+  await page.locator("body").press("o");
+  await expect(tool.locator('[data-folded="true"]')).toHaveCount(0);
+  await expect(tool.locator("[aria-label=output]")).toContainText("line 60");
+  await expect(page).toHaveURL(/[?&]outputs=1(&|$)/);
+  // the toggle outlives a reload, from the URL
+  await page.reload();
+  await expect(page.locator('#inspector [data-tool="bash"] [aria-label=output]')).toContainText("line 60", { timeout: 45_000 });
+  await page.locator("body").press("o");
+  await expect(page.locator('#inspector [data-tool="bash"] [data-folded="true"]')).toHaveCount(1);
+  await expect(page).not.toHaveURL(/outputs=/);
+  for (const key of ["t", "h"]) {
+    await page.locator("body").press(key);
+    await expect(page).toHaveURL(key === "t" ? /[?&]thinking=0(&|$)/ : /[?&]hidden=1(&|$)/);
+  }
+  // keys typed into a field are the field's
+  await page.getByTestId("search-input").press("o");
+  await expect(page).not.toHaveURL(/outputs=/);
+  // the graph's key help lists them with their state
+  await page.getByTestId("session-graph").focus();
+  await page.keyboard.press("?");
+  const help = page.getByRole("dialog", { name: "Graph keys" });
+  await expect(help).toContainText("Reading (anywhere)");
+  await expect(help).toContainText("Show / hide thinking (hidden)");
+  await expect(help).toContainText("Show / hide custom messages pi does not display (shown)");
+});
+
+test("t hides thinking and h shows a custom message pi does not display (ca-roles-a)", async ({ page }) => {
+  await page.goto(viewUrl("ca-roles-a", "8420aeec"));
+  const inspector = page.locator("#inspector");
+  await expect(inspector.getByText(/^Thinking/).first()).toBeVisible({ timeout: 45_000 });
+  await page.locator("body").press("t");
+  await expect(inspector.locator('[data-thinking="hidden"]').first()).toContainText("Thinking hidden");
+  await page.goto(viewUrl("ca-roles-a", "d3b76de9"));
+  await expect(inspector.locator('[data-not-displayed="true"]')).toBeVisible({ timeout: 45_000 });
+  await page.locator("body").press("h");
+  await expect(inspector.locator('[data-not-displayed="true"]')).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]hidden=1(&|$)/);
+});
+
 test("screenshots, light and dark: an edit, a write, a bash run", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   for (const [name, nth] of [

@@ -1,7 +1,15 @@
 "use client";
 
 /** The graph's keys, listed from the key map (keys.ts) so the help never drifts from what the keys do. */
+import { READING_KEYS } from "@/components/viewer/reading-keys";
+import { useViewer } from "@/components/viewer/store";
+import type { ReadingToggles } from "@/components/viewer/view-params";
 import { GRAPH_KEYS, keyLabel } from "./keys";
+
+function ReadingState({ toggle }: { toggle: keyof ReadingToggles }) {
+  const on = useViewer((s) => s.reading[toggle]);
+  return <span className="text-subtle">({toggle === "outputs" ? (on ? "unfolded" : "folded") : on ? "shown" : "hidden"})</span>;
+}
 
 export function KeyHelp({ onClose }: { onClose: () => void }) {
   return (
@@ -31,6 +39,19 @@ export function KeyHelp({ onClose }: { onClose: () => void }) {
         ))}
       </dl>
       <p className="mt-2 text-[11px] text-muted">Click a node to select it; click a folded segment to expand it. Keys work while the graph has focus.</p>
+      <h3 className="mt-3 mb-1.5 font-semibold">Reading (anywhere)</h3>
+      <dl className="grid grid-cols-[auto_1fr] items-start gap-x-3 gap-y-1">
+        {READING_KEYS.map((binding) => (
+          <div key={binding.key} className="contents">
+            <dt>
+              <kbd className="rounded border border-border bg-surface px-1 font-mono text-[10px] leading-4">{binding.key}</kbd>
+            </dt>
+            <dd className="text-muted">
+              {binding.help} <ReadingState toggle={binding.toggle} />
+            </dd>
+          </div>
+        ))}
+      </dl>
     </div>
   );
 }

@@ -14,11 +14,19 @@ import { toolCallOf, toolViewOf } from "@/lib/session/features/tool-view";
 import { ImageBlock } from "@/components/transcript/ImageBlock";
 import { ToolCallView } from "@/components/transcript/ToolCallView";
 import { useToolLinks } from "@/components/transcript/tool-links";
+import { useViewer } from "@/components/viewer/store";
 
 export { ImageBlock, imageDataUrl } from "@/components/transcript/ImageBlock";
 
 function ThinkingBlock({ block }: { block: JsonObject }) {
   const text = typeof block.thinking === "string" ? block.thinking : "";
+  const shown = useViewer((s) => s.reading.thinking);
+  if (!shown)
+    return (
+      <p className="my-1 text-[12px] text-subtle" data-thinking="hidden">
+        Thinking hidden ({formatSize(text.length)}) · press <kbd className="font-mono">t</kbd> to show
+      </p>
+    );
   return (
     <details className="group my-1 rounded border border-dashed border-border">
       <summary className="cursor-pointer px-2 py-1 text-[12px] text-muted select-none">

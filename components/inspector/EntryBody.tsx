@@ -8,6 +8,7 @@ import { EntryLink } from "./EntryLink";
 import { Chip, Field, Fields, Section } from "./Fields";
 import { Markdown } from "./Markdown";
 import { MessageBody } from "./MessageBody";
+import { NotDisplayed } from "@/components/transcript/NotDisplayed";
 import { TruncatedText } from "./TruncatedText";
 import { UsageLine } from "./UsageLine";
 import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-kind";
@@ -337,7 +338,9 @@ function EntryTypeBody({ entry }: { entry: TreeEntry }) {
             </Field>
             <Field label="display">{entry.display === true ? "shown in the TUI" : "hidden in the TUI"}</Field>
           </Fields>
-          <MessageContent content={entry.content} />
+          <NotDisplayed display={entry.display}>
+            <MessageContent content={entry.content} />
+          </NotDisplayed>
           {entry.details !== undefined ? (
             <Section title="Details">
               <Json value={entry.details} />

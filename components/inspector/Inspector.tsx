@@ -18,6 +18,7 @@ import { ExportButtons } from "./ExportButtons";
 import { PathTab } from "./PathTab";
 import { QueryError } from "./QueryError";
 import { ToolLinksProvider } from "@/components/transcript/tool-links";
+import { FoldsOpen } from "@/components/transcript/FoldedLines";
 import { NO_TOOL_LINKS, toolLinksNear } from "@/lib/session/features/tool-links";
 
 const TABS: { id: InspectorTab; name: string }[] = [
@@ -118,6 +119,7 @@ export function Inspector() {
   const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
+  const outputsOpen = useViewer((s) => s.reading.outputs);
   useViewer((s) => s.doc); // drawn again as the session grows: the selected entry may just have arrived
   const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
   useContextAhead(session, entry ? entry.id : null, tab === "context");
@@ -151,7 +153,7 @@ export function Inspector() {
         tabIndex={tab === "entry" || tab === "stats" ? 0 : -1}
         className={`min-h-0 flex-1 ${tab === "entry" || tab === "stats" ? "overflow-auto" : "flex flex-col overflow-hidden"}`}
       >
-        {panel}
+        <FoldsOpen open={outputsOpen}>{panel}</FoldsOpen>
       </div>
     </div>
   );

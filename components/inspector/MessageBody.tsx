@@ -3,6 +3,7 @@
 /** One AgentMessage (spec §4.1) rendered by role; used for message entries and for context items. */
 import type { JsonObject } from "@/lib/session";
 import { AnsiBlock } from "@/components/transcript/AnsiBlock";
+import { NotDisplayed } from "@/components/transcript/NotDisplayed";
 import { CodeBlock } from "@/components/transcript/CodeBlock";
 import { ToolCallView } from "@/components/transcript/ToolCallView";
 import { useToolLinks } from "@/components/transcript/tool-links";
@@ -33,7 +34,9 @@ export function MessageBody({ message }: { message: JsonObject }) {
             </Field>
             <Field label="display">{String(message.display)}</Field>
           </Fields>
-          <MessageContent content={message.content} />
+          <NotDisplayed display={message.display}>
+            <MessageContent content={message.content} />
+          </NotDisplayed>
           <Details value={message.details} />
         </div>
       );

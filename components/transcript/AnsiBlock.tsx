@@ -4,25 +4,19 @@
  * A command's output as its terminal showed it: colours and styles from its ANSI codes, OSC 8 hyperlinks and
  * plain http(s) URLs as links, folded past the first lines. Only the lines shown are parsed until the fold opens.
  */
-import { useMemo, useState, type CSSProperties } from "react";
+import { useMemo, type CSSProperties } from "react";
 import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
 import { linkPieces } from "@/lib/render/links";
-import { FOLD_LINES, FoldedLines, headOf, useFoldsOpen } from "./FoldedLines";
+import { FOLD_LINES, FoldedLines, headOf, useFold } from "./FoldedLines";
 
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
-  const allOpen = useFoldsOpen();
-  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const fold = useFold(openAtFirst);
+  const [open] = fold;
   const { head, total } = headOf(text, FOLD_LINES);
   const shown = open || total <= FOLD_LINES ? text : head;
   const lines = useMemo(() => linesOf(shown), [shown]);
   return (
-    <FoldedLines
-      count={open || total <= FOLD_LINES ? lines.length : total}
-      open={openAtFirst}
-      onOpen={setOpen}
-      label={label}
-      renderLine={(i) => <AnsiRow key={i} line={lines[i]} />}
-    />
+    <FoldedLines count={open || total <= FOLD_LINES ? lines.length : total} fold={fold} label={label} renderLine={(i) => <AnsiRow key={i} line={lines[i]} />} />
   );
 }
 

@@ -4,9 +4,8 @@
  * A block of code: highlighted in its language (data-language), with line numbers where the lines have them,
  * folded past the first lines. Only the lines shown are highlighted until the fold opens.
  */
-import { useState } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
-import { FOLD_LINES, FoldedLines, headOf, useFoldsOpen } from "./FoldedLines";
+import { FOLD_LINES, FoldedLines, headOf, useFold } from "./FoldedLines";
 import { useHighlighted } from "./use-highlighted";
 
 interface Props {
@@ -20,8 +19,8 @@ interface Props {
 }
 
 export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
-  const allOpen = useFoldsOpen();
-  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const fold = useFold(openAtFirst);
+  const [open] = fold;
   const { head, total } = headOf(code, FOLD_LINES);
   const lines = useHighlighted(open || total <= FOLD_LINES ? code : head, language);
   const width = firstLine === null ? 0 : String(firstLine + total - 1).length;
@@ -29,8 +28,7 @@ export function CodeBlock({ code, language, firstLine = null, label, open: openA
     <div data-language={language ?? undefined} className="min-w-0">
       <FoldedLines
         count={total}
-        open={openAtFirst || allOpen}
-        onOpen={setOpen}
+        fold={fold}
         label={label}
         renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} />}
       />

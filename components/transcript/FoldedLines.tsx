@@ -21,32 +21,42 @@ export function FoldsOpen({ open, children }: { open: boolean; children?: ReactN
   return <OpenAll.Provider value={open}>{children}</OpenAll.Provider>;
 }
 
-/** Whether folds start open here; code and output blocks prepare all their lines then. */
+/** Whether folds are open here; code and output blocks prepare all their lines then. */
 export function useFoldsOpen(): boolean {
   return useContext(OpenAll);
+}
+
+/**
+ * A fold's state: open at first when asked or when every fold is (FoldsOpen), opened and closed by its button,
+ * and set again whenever the "o" toggle changes (state adjusted while rendering, as React advises for props).
+ */
+export function useFold(openAtFirst = false): [boolean, (open: boolean) => void] {
+  const allOpen = useFoldsOpen();
+  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const [seen, setSeen] = useState(allOpen);
+  if (seen !== allOpen) {
+    setSeen(allOpen);
+    setOpen(allOpen);
+  }
+  return [open, setOpen];
 }
 
 interface Props {
   count: number;
   renderLine: (index: number) => ReactNode;
-  /** unfolded at first (the "o" toggle, a search hit inside) */
-  open?: boolean;
   /** said to screen readers: "output of bash", "src/a.ts" */
   label: string;
   className?: string;
-  /** tells the parent when the fold opens, so it can prepare all the lines (highlighting them) */
-  onOpen?: (open: boolean) => void;
+  /** the fold's state, when the parent holds it (useFold) to prepare all the lines once it opens */
+  fold?: [boolean, (open: boolean) => void];
 }
 
-export function FoldedLines({ count, renderLine, open: openAtFirst = false, label, className = "", onOpen }: Props) {
-  const allOpen = useFoldsOpen();
-  const [open, setOpen] = useState(openAtFirst || allOpen);
+export function FoldedLines({ count, renderLine, label, className = "", fold }: Props) {
+  const own = useFold();
+  const [open, setOpen] = fold ?? own;
   const foldable = count > FOLD_LINES;
   const folded = foldable && !open;
-  const toggle = () => {
-    setOpen(!open);
-    onOpen?.(!open);
-  };
+  const toggle = () => setOpen(!open);
   const box = `overflow-x-auto rounded border border-border bg-surface font-mono text-[12px] leading-[18px] ${className}`;
   return (
     <div className="min-w-0" data-folded={folded ? "true" : undefined}>

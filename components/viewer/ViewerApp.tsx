@@ -26,6 +26,7 @@ import { compareB, sessionOf, useViewer, viewer } from "./store";
 import { TopBar } from "./TopBar";
 import { UnlockForm } from "./UnlockForm";
 import { useUrlSync } from "./url-sync";
+import { useReadingKeys } from "./reading-keys";
 import { warmingSink } from "./warming-sink";
 import { ViewerMessage } from "./ViewerMessage";
 import { useSearchRunner } from "@/components/search/search-runner";
@@ -89,6 +90,7 @@ export function ViewerApp(props: PlanInput) {
   const pickFile = useCallback(() => fileInput.current?.click(), []);
   const dragging = useFileDrop(openFile);
   useUrlSync();
+  useReadingKeys();
 
   let body;
   if (plan.kind === "locked") {

@@ -12,7 +12,7 @@
  */
 import { useSyncExternalStore } from "react";
 import type { SearchResult, Session } from "@/lib/session";
-import { PI_COMPACTION_DEFAULTS, type ViewCompactionSettings } from "./view-params";
+import { PI_COMPACTION_DEFAULTS, READING_DEFAULTS, type ReadingToggles, type ViewCompactionSettings } from "./view-params";
 import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
 import type { LiveStatus } from "@/lib/client/live-tail";
@@ -60,6 +60,8 @@ export interface ViewerState {
   contextOverlay: boolean;
   /** the Context tab shows the context's messages, or what the model is sent (after convertToLlm) */
   contextView: "messages" | "llm";
+  /** how messages read (keys t, o, h): thinking shown, tool outputs unfolded, custom messages pi does not display shown */
+  reading: ReadingToggles;
   compactionSettings: ViewCompactionSettings;
   /** the entry a compaction at the selection would keep first (the Context tab's preview, while open); the graph marks it */
   firstKeptPreview: string | null;
@@ -101,6 +103,7 @@ const initial: ViewerState = {
   historyStep: null,
   contextOverlay: true,
   contextView: "messages",
+  reading: READING_DEFAULTS,
   compactionSettings: PI_COMPACTION_DEFAULTS,
   firstKeptPreview: null,
   searchQuery: "",
@@ -138,7 +141,7 @@ export const viewer = {
   startLoading(source: SessionSource, fileName: string, total: number): void {
     // follow and how the Context tab measures are the user's choices; they outlive a reload of the file (the live tail
     // reloads a replaced file)
-    const kept = { follow: state.follow, contextView: state.contextView, compactionSettings: state.compactionSettings };
+    const kept = { follow: state.follow, contextView: state.contextView, reading: state.reading, compactionSettings: state.compactionSettings };
     set({ ...initial, ...kept, source, fileName, load: { phase: "loading", done: 0, total, error: null } });
   },
   /** The session comes from a share file: its manifest names the file and says what was done to it. */
@@ -225,6 +228,10 @@ export const viewer = {
   },
   setContextOverlay(on: boolean): void {
     set({ contextOverlay: on });
+  },
+  setReading(patch: Partial<ReadingToggles>): void {
+    const next = { ...state.reading, ...patch };
+    if (next.thinking !== state.reading.thinking || next.outputs !== state.reading.outputs || next.hidden !== state.reading.hidden) set({ reading: next });
   },
   setContextView(view: "messages" | "llm"): void {
     if (view !== state.contextView) set({ contextView: view });

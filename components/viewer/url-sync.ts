@@ -13,8 +13,10 @@ import {
   viewHref,
   viewLocation,
   viewSearch,
+  readReadingParams,
   withContextParams,
   withFindParams,
+  withReadingParams,
 } from "./view-params";
 
 export function useUrlSync(): void {
@@ -30,6 +32,7 @@ export function useUrlSync(): void {
   const treeFilter = useViewer((s) => s.treeFilter);
   const contextView = useViewer((s) => s.contextView);
   const compactionSettings = useViewer((s) => s.compactionSettings);
+  const reading = useViewer((s) => s.reading);
 
   // a deep-linked search and filter (q=, filter=, hideTypes=, hideRoles=) apply once their session is ready
   useEffect(() => {
@@ -40,6 +43,7 @@ export function useUrlSync(): void {
     const measure = readContextParams(new URLSearchParams(viewLocation(inFragment, window.location)));
     viewer.setContextView(measure.contextView);
     viewer.setCompactionSettings(measure.settings);
+    viewer.setReading(readReadingParams(new URLSearchParams(viewLocation(inFragment, window.location))));
   }, [phase, session, inFragment]);
 
   // a deep-linked comparison (entry=A&compare=B) opens once its session is ready; runs before the URL is rewritten below
@@ -57,7 +61,7 @@ export function useUrlSync(): void {
     else if (sameSession(current, viewSearch(source, null, null)))
       return; // keep the deep link until it can be applied
     else next = viewSearch(source, null, null);
-    if (phase === "ready") next = withContextParams(withFindParams(next, searchQuery, treeFilter), contextView, compactionSettings);
+    if (phase === "ready") next = withReadingParams(withContextParams(withFindParams(next, searchQuery, treeFilter), contextView, compactionSettings), reading);
     if (next !== current) window.history.replaceState(null, "", viewHref(inFragment, window.location, next));
-  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter, contextView, compactionSettings, inFragment]);
+  }, [source, phase, selectedId, tab, compareId, compareBaseId, searchQuery, treeFilter, contextView, compactionSettings, reading, inFragment]);
 }

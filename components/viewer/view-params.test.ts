@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCompareParam, readViewParams, sameSession, viewSearch } from "./view-params";
+import { READING_DEFAULTS, readCompareParam, readReadingParams, readViewParams, sameSession, viewSearch, withReadingParams } from "./view-params";
 
 describe("readViewParams", () => {
   it("reads file, entry and tab from the query string or from Next's searchParams object", () => {
@@ -41,5 +41,18 @@ describe("compare param", () => {
     expect(readCompareParam(new URLSearchParams(search))).toBe("e2");
     expect(viewSearch({ kind: "server", path: "a.jsonl" }, null, null, "e2")).toBe("?file=a.jsonl");
     expect(readCompareParam(new URLSearchParams("compare="))).toBeNull();
+  });
+});
+
+describe("reading toggles in the URL", () => {
+  it("reads thinking, outputs and hidden as 0/1 flags, anything else as the default, and writes only what differs", () => {
+    expect(readReadingParams(new URLSearchParams(""))).toEqual(READING_DEFAULTS);
+    expect(readReadingParams(new URLSearchParams("thinking=0&outputs=1&hidden=1"))).toEqual({ thinking: false, outputs: true, hidden: true });
+    expect(readReadingParams(new URLSearchParams("thinking=no&outputs=true&hidden="))).toEqual(READING_DEFAULTS);
+    expect(withReadingParams("?file=a.jsonl", READING_DEFAULTS)).toBe("?file=a.jsonl");
+    const all = { thinking: false, outputs: true, hidden: true };
+    const search = withReadingParams("?file=a.jsonl&entry=x", all);
+    expect(search).toBe("?file=a.jsonl&entry=x&thinking=0&outputs=1&hidden=1");
+    expect(readReadingParams(new URLSearchParams(search))).toEqual(all);
   });
 });

@@ -151,3 +151,35 @@ export function withContextParams(search: string, contextView: "messages" | "llm
   if (settings.contextWindow !== null) params.set("window", String(settings.contextWindow));
   return `?${params}`;
 }
+
+/** How messages read, toggled as pi's own export toggles them (t, o, h) and kept in the URL. */
+export interface ReadingToggles {
+  /** thinking blocks shown (folded, to open); off: left out */
+  thinking: boolean;
+  /** tool outputs and long code unfolded */
+  outputs: boolean;
+  /** custom messages pi does not display (`display: false`) shown with their content */
+  hidden: boolean;
+}
+
+export const READING_DEFAULTS: ReadingToggles = { thinking: true, outputs: false, hidden: false };
+
+/** The toggles from a link: `thinking=0`, `outputs=1`, `hidden=1` (anything else: the default). */
+export function readReadingParams(search: SearchLike): ReadingToggles {
+  const flag = (key: string, fallback: boolean) => {
+    const v = first(search, key);
+    return v === "1" ? true : v === "0" ? false : fallback;
+  };
+  return {
+    thinking: flag("thinking", READING_DEFAULTS.thinking),
+    outputs: flag("outputs", READING_DEFAULTS.outputs),
+    hidden: flag("hidden", READING_DEFAULTS.hidden),
+  };
+}
+
+/** `search` with the toggles that differ from the defaults. */
+export function withReadingParams(search: string, reading: ReadingToggles): string {
+  const params = new URLSearchParams(search);
+  for (const key of ["thinking", "outputs", "hidden"] as const) if (reading[key] !== READING_DEFAULTS[key]) params.set(key, reading[key] ? "1" : "0");
+  return `?${params}`;
+}
