@@ -41,7 +41,9 @@
  *   shareSizeRatio    the share file's size ÷ the session's
  *
  * It also times listing a directory of 1,000 sessions (lib/server/list-sessions,
- * in this process) with the bytes the process read meanwhile.
+ * in this process) with the bytes the process read meanwhile, and reading
+ * (bench/reading.ts): selecting an entry with a 5 MB bash output, and one with
+ * 200 code blocks → the first frame showing it in the inspector.
  *
  * The app: BENCH_URL (an already running viewer whose build is current), else
  * `npm start` (scripts/start.mjs: builds into NEXT_DIST_DIR if the build is
@@ -64,6 +66,7 @@ import { readSessionFile } from "../lib/server/read-session";
 import { makeShareFile } from "../lib/share/share-file";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { generateSession, sessionChunks, type GenerateOptions, type GenerateStats } from "./generate";
+import { measureReading, writeReadingSession, type ReadingTiming } from "./reading";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map(Number);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
@@ -620,6 +623,25 @@ function table(rows: string[][]): string {
   return [line(rows[0]!), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.slice(1).map(line)].join("\n");
 }
 
+/** the reading targets (issue 21): first paint of the inspector, and no long task meanwhile */
+const READING_TARGETS = { bashMs: 100, codeMs: 150, longestTaskMs: 200 };
+
+function readingReport(reading: ReadingTiming): string {
+  const ms = (x: number) => `${Math.round(x).toLocaleString("en-US")} ms`;
+  const ok = (x: number, target: number) => `${x <= target ? "ok" : "MISS"} (≤ ${ms(target)})`;
+  return table([
+    ["reading (bench/reading.ts)", "figure"],
+    [
+      `select an entry with a ${fmtBytes(reading.bashOutputBytes)} bash output → inspector painted`,
+      `${ms(reading.bashMs)} ${ok(reading.bashMs, READING_TARGETS.bashMs)}`,
+    ],
+    ["  longest task within 2 s of the click", `${ms(reading.bashLongestTaskMs)} ${ok(reading.bashLongestTaskMs, READING_TARGETS.longestTaskMs)}`],
+    [`select an entry with ${reading.codeBlocks} code blocks → inspector painted`, `${ms(reading.codeMs)} ${ok(reading.codeMs, READING_TARGETS.codeMs)}`],
+    ["  longest task within 2 s of the click", `${ms(reading.codeLongestTaskMs)} ${ok(reading.codeLongestTaskMs, READING_TARGETS.longestTaskMs)}`],
+    ["  (info) every block highlighted", ms(reading.codeHighlightedMs)],
+  ]);
+}
+
 function report(results: SizeResult[], listing: Awaited<ReturnType<typeof measureListing>>): string {
   const label = (r: SizeResult) => `${r.stats.entries / 1000}k (${fmtBytes(statSync(r.file).size)})`;
   const ok = (x: number, target: number, atLeast = false) => ((atLeast ? x >= target : x <= target) ? "ok" : "MISS");
@@ -702,6 +724,7 @@ async function main(): Promise<void> {
   mkdirSync(sessionsDir, { recursive: true });
   const pi = (await import(pathToFileURL(PI_EXPORT).href)) as PiExport;
   const results: SizeResult[] = [];
+  let reading: ReadingTiming | null = null;
   let app: { url: string; stop(): void } | null = null;
   let browser: Browser | null = null;
   try {
@@ -730,6 +753,9 @@ async function main(): Promise<void> {
     );
     app = await startApp(library);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const readingFile = join(root, "reading.jsonl");
+    reading = await measureReading(browser, app.url, readingFile, writeReadingSession(readingFile));
+    console.log(`reading: ${JSON.stringify(reading)}`);
     for (const { file, html, piSkipped, stats } of files) {
       const ours = await measureOurs(browser, app.url, file, stats);
       console.log(`ours, ${stats.entries} entries: ${JSON.stringify({ ...ours, stats: undefined })}`);
@@ -781,6 +807,8 @@ async function main(): Promise<void> {
     }
     console.log("");
     console.log(report(results, listing));
+    console.log("");
+    console.log(readingReport(reading));
   } finally {
     await browser?.close();
     app?.stop();
@@ -800,6 +828,9 @@ async function main(): Promise<void> {
       vsPiExport: last.vsPiExport === null ? null : round(last.vsPiExport, 3),
       shareOpenMs: last.share ? Math.round(last.share.openMs) : null,
       shareSizeRatio: last.share ? round(last.share.sizeRatio, 3) : null,
+      readingBashMs: reading ? Math.round(reading.bashMs) : null,
+      readingCodeMs: reading ? Math.round(reading.codeMs) : null,
+      readingLongestTaskMs: reading ? Math.round(Math.max(reading.bashLongestTaskMs, reading.codeLongestTaskMs)) : null,
       entries: last.stats.entries,
     }),
   );

@@ -36,13 +36,26 @@ function started(): Worker | null {
   return (worker = made);
 }
 
+/** blocks waiting to be highlighted in the page: many small ones (a reply with 200 code blocks) are done a slice of time at a task */
+const queue: (() => void)[] = [];
+const SLICE_MS = 8;
+
+function pump(): void {
+  const start = performance.now();
+  while (queue.length && performance.now() - start < SLICE_MS) queue.shift()!();
+  if (queue.length) setTimeout(pump, 0);
+}
+
 /** The code's highlighted lines, or null when it stays plain (too big for the page with no worker, or the worker failed). */
 export async function highlightCode(code: string, language: string): Promise<CodeLine[] | null> {
   const off = code.length > IN_PAGE_CHARS ? started() : null;
   if (!off) {
     if (code.length > NO_WORKER_MAX_CHARS) return null;
     const { highlightLines } = await import("@/lib/render/highlight");
-    return highlightLines(code, language);
+    return new Promise((done) => {
+      queue.push(() => done(highlightLines(code, language)));
+      if (queue.length === 1) setTimeout(pump, 0);
+    });
   }
   const id = nextId++;
   return new Promise<CodeLine[] | null>((done) => {
