@@ -1,5 +1,5 @@
 // A large generated session (10k entries, ≈ 15 MB, with multi-megabyte tool results and images): opened
-// from disk and over HTTP, cancelled while loading, its huge content cut with "Show all", and the context of
+// from disk and over HTTP, cancelled while loading, its huge content folded and virtualized, and the context of
 // its deepest entry listed by a virtual list that keeps few rows in the DOM while it scrolls.
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import http from "node:http";
@@ -86,18 +86,32 @@ test("Cancel stops a large load that is under way", async ({ page }) => {
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "error");
 });
 
-test("a multi-megabyte tool result is shown cut, with Show all", async ({ page }) => {
+test("a multi-megabyte tool result is folded to its first lines; unfolded, only the lines in view are in the page", async ({ page }) => {
   const huge = stats.hugeResults[0]!;
+  const entry = readFileSync(file, "utf8")
+    .split("\n")
+    .find((line) => line.includes(`"id":"${huge}"`))!;
+  const text = (JSON.parse(entry) as { message: { content: { text: string }[] } }).message.content[0]!.text;
+  const lastLine = text
+    .split("\n")
+    .filter((line) => line.trim())
+    .at(-1)!
+    .trim();
   await page.goto(viewSrc(`${base}/large.jsonl`, huge));
   await ready(page);
   const inspector = page.locator("#inspector");
-  const showAll = inspector.getByRole("button", { name: /^Show all \(2\.0 MB\)$/ });
-  await expect(showAll).toBeVisible(SLOW);
+  const more = inspector.getByRole("button", { name: `Show ${text.split("\n").length - 20} more lines` });
+  await expect(more).toBeVisible(SLOW);
+  await expect(inspector.locator('[data-folded="true"]')).toHaveCount(1);
   // the page holds the start of the output, not its 2 MB
   expect((await inspector.innerText()).length).toBeLessThan(100_000);
-  await showAll.click();
-  await expect(inspector.getByRole("button", { name: "Show less" })).toBeVisible(SLOW);
-  expect(await inspector.evaluate((el) => el.textContent!.length)).toBeGreaterThan(2 * 1024 * 1024);
+  await more.click();
+  await expect(inspector.getByRole("button", { name: "Show fewer lines" })).toBeVisible(SLOW);
+  // unfolded, still a small page: the lines are drawn as they scroll into view, down to the last one
+  expect(await inspector.evaluate((el) => el.textContent!.length)).toBeLessThan(200_000);
+  const output = inspector.locator('[data-tool-call-id] [role="group"]').last();
+  await output.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(output).toContainText(lastLine.slice(0, 60));
 });
 
 test("the deepest entry's context is listed, and scrolling it keeps few rows in the DOM", async ({ page }) => {

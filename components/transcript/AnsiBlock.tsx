@@ -7,16 +7,21 @@
 import { useMemo, type CSSProperties } from "react";
 import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
 import { linkPieces } from "@/lib/render/links";
-import { FOLD_LINES, FoldedLines, headOf, useFold } from "./FoldedLines";
+import { FOLD_LINES, FoldedLines, foldedText, useFold } from "./FoldedLines";
 
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
   const fold = useFold(openAtFirst);
   const [open] = fold;
-  const { head, total } = headOf(text, FOLD_LINES);
-  const shown = open || total <= FOLD_LINES ? text : head;
+  const { shown, total, cut } = foldedText(text, open);
   const lines = useMemo(() => linesOf(shown), [shown]);
   return (
-    <FoldedLines count={open || total <= FOLD_LINES ? lines.length : total} fold={fold} label={label} renderLine={(i) => <AnsiRow key={i} line={lines[i]} />} />
+    <FoldedLines
+      count={open || total <= FOLD_LINES ? lines.length : total}
+      cut={cut}
+      fold={fold}
+      label={label}
+      renderLine={(i) => <AnsiRow key={i} line={lines[i]} />}
+    />
   );
 }
 

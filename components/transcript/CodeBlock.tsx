@@ -5,7 +5,7 @@
  * folded past the first lines. Only the lines shown are highlighted until the fold opens.
  */
 import type { CodeLine } from "@/lib/render/code-lines";
-import { FOLD_LINES, FoldedLines, headOf, useFold } from "./FoldedLines";
+import { FoldedLines, foldedText, useFold } from "./FoldedLines";
 import { useHighlighted } from "./use-highlighted";
 
 interface Props {
@@ -21,13 +21,14 @@ interface Props {
 export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
   const fold = useFold(openAtFirst);
   const [open] = fold;
-  const { head, total } = headOf(code, FOLD_LINES);
-  const lines = useHighlighted(open || total <= FOLD_LINES ? code : head, language);
+  const { shown, total, cut } = foldedText(code, open);
+  const lines = useHighlighted(shown, language);
   const width = firstLine === null ? 0 : String(firstLine + total - 1).length;
   return (
     <div data-language={language ?? undefined} className="min-w-0">
       <FoldedLines
         count={total}
+        cut={cut}
         fold={fold}
         label={label}
         renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} />}

@@ -10,6 +10,8 @@ import { createContext, useContext, useRef, useState, type ReactNode } from "rea
 
 /** lines shown while folded: about a screenful of the inspector */
 export const FOLD_LINES = 20;
+/** characters of a line shown while folded: a minified bundle or a base64 blob is one line of megabytes */
+export const LONG_LINE = 2000;
 /** unfolded outputs longer than this are virtualized */
 export const VIRTUAL_LINES = 400;
 const LINE_PX = 18;
@@ -49,12 +51,14 @@ interface Props {
   className?: string;
   /** the fold's state, when the parent holds it (useFold) to prepare all the lines once it opens */
   fold?: [boolean, (open: boolean) => void];
+  /** lines cut at LONG_LINE while folded (foldedText): the fold has a button however few lines there are */
+  cut?: boolean;
 }
 
-export function FoldedLines({ count, renderLine, label, className = "", fold }: Props) {
+export function FoldedLines({ count, renderLine, label, className = "", fold, cut = false }: Props) {
   const own = useFold();
   const [open, setOpen] = fold ?? own;
-  const foldable = count > FOLD_LINES;
+  const foldable = count > FOLD_LINES || cut;
   const folded = foldable && !open;
   const toggle = () => setOpen(!open);
   const box = `overflow-x-auto rounded border border-border bg-surface font-mono text-[12px] leading-[18px] ${className}`;
@@ -69,7 +73,11 @@ export function FoldedLines({ count, renderLine, label, className = "", fold }: 
       )}
       {foldable ? (
         <button type="button" onClick={toggle} aria-expanded={open} className="mt-0.5 text-[12px] text-accent hover:underline">
-          {open ? "Show fewer lines" : `Show ${count - FOLD_LINES} more ${count - FOLD_LINES === 1 ? "line" : "lines"}`}
+          {open
+            ? "Show fewer lines"
+            : count > FOLD_LINES
+              ? `Show ${count - FOLD_LINES} more ${count - FOLD_LINES === 1 ? "line" : "lines"}`
+              : "Show whole lines"}
         </button>
       ) : null}
     </div>
@@ -91,6 +99,24 @@ function VirtualLines({ count, renderLine, label, className }: { count: number; 
       </div>
     </div>
   );
+}
+
+/**
+ * What a block shows: all of its text when open; folded, its first lines, each cut at LONG_LINE characters.
+ * `total` is how many lines the whole text has, `cut` whether a line was cut.
+ */
+export function foldedText(text: string, open: boolean): { shown: string; total: number; cut: boolean } {
+  const { head, total } = headOf(text, FOLD_LINES);
+  if (open) return { shown: text, total, cut: false };
+  const base = total <= FOLD_LINES ? text : head;
+  if (base.length <= LONG_LINE) return { shown: base, total, cut: false };
+  let cut = false;
+  const lines = base.split("\n").map((line) => {
+    if (line.length <= LONG_LINE) return line;
+    cut = true;
+    return `${line.slice(0, LONG_LINE)} … (${(line.length - LONG_LINE).toLocaleString("en-US")} more characters)`;
+  });
+  return { shown: lines.join("\n"), total, cut };
 }
 
 /** The first `n` lines of a text and how many it has, without splitting all of it (a 5 MB output is one scan). */

@@ -147,7 +147,13 @@ function ResultBody({ view }: { view: ToolView }) {
   switch (view.tool) {
     case "edit":
     case "write":
-      return view.output ? <p className="px-0.5 text-[12px] text-muted">{view.output}</p> : null;
+      // pi's own line ("Successfully replaced 2 block(s) in …"); anything longer is output like any other
+      if (!view.output) return null;
+      return view.output.length <= 200 && !view.output.includes("\n") ? (
+        <p className="px-0.5 text-[12px] text-muted">{view.output}</p>
+      ) : (
+        <AnsiBlock text={view.output} label={`output of ${view.name}`} />
+      );
     case "read":
       return (
         <>
