@@ -12,7 +12,8 @@ import { FOLD_LINES, FoldedLines, foldedText, useFold } from "./FoldedLines";
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
   const fold = useFold(openAtFirst);
   const [open] = fold;
-  const { shown, total, cut } = foldedText(text, open);
+  // (a scan of the whole text: once per text and fold, not per render)
+  const { shown, total, cut } = useMemo(() => foldedText(text, open), [text, open]);
   const lines = useMemo(() => linesOf(shown), [shown]);
   return (
     <FoldedLines

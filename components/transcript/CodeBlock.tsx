@@ -4,6 +4,7 @@
  * A block of code: highlighted in its language (data-language), with line numbers where the lines have them,
  * folded past the first lines. Only the lines shown are highlighted until the fold opens.
  */
+import { useMemo } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
 import { FoldedLines, foldedText, useFold } from "./FoldedLines";
 import { useHighlighted } from "./use-highlighted";
@@ -21,7 +22,8 @@ interface Props {
 export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
   const fold = useFold(openAtFirst);
   const [open] = fold;
-  const { shown, total, cut } = foldedText(code, open);
+  // (a scan of the whole text: once per text and fold, not per render)
+  const { shown, total, cut } = useMemo(() => foldedText(code, open), [code, open]);
   const lines = useHighlighted(shown, language);
   const width = firstLine === null ? 0 : String(firstLine + total - 1).length;
   return (

@@ -215,7 +215,6 @@ const GREP_LINE = /^(.+?)([:-])(\d+)([:-]) (.*)$/;
 
 function ListResult({ view }: { view: Extract<ToolView, { tool: "grep" | "find" | "ls" }> }) {
   const [one, many] = NOUNS[view.tool];
-  const what = many;
   const files = view.tool === "grep" ? new Set(view.items.flatMap((line) => GREP_LINE.exec(line)?.[1] ?? [])).size : 0;
   return (
     <div className="flex min-w-0 flex-col gap-1">
@@ -226,7 +225,7 @@ function ListResult({ view }: { view: Extract<ToolView, { tool: "grep" | "find" 
       {view.items.length ? (
         <FoldedLines
           count={view.items.length}
-          label={`${what} of ${view.tool}`}
+          label={`${many} of ${view.tool}`}
           renderLine={(i) => <ListRow key={i} tool={view.tool} line={view.items[i]!} />}
         />
       ) : null}

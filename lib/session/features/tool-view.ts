@@ -326,8 +326,3 @@ function listView(base: Base, tool: "grep" | "find" | "ls"): ToolView {
   const matches = tool === "grep" ? items.filter((line) => GREP_MATCH.test(line)).length : items.length;
   return { ...base, tool, query, path, items, matches, notes };
 }
-
-/** The path a view's call works on, for a heading; null when it names none. */
-export function toolPath(view: ToolView): string | null {
-  return "path" in view ? view.path : null;
-}
