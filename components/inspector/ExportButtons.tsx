@@ -10,13 +10,21 @@ import { useId, useState } from "react";
 import { sourcePathOf } from "@/lib/client/session-source";
 import { useViewer } from "@/components/viewer/store";
 import { transcriptFileName } from "@/lib/export/file-names";
-import { transcriptHtml } from "@/lib/export/html-transcript";
 import { describeRedaction, redactJsonl, redactSession, type RedactionCounts } from "@/lib/export/redact";
 import type { Session } from "@/lib/session";
 import { transcriptMarkdown, transcriptTitle } from "@/lib/export/markdown-transcript";
 import { downloadText } from "./download";
 import { forkProblem, transcriptProblem, type ForkKind } from "./export-readiness";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+
+interface ExportFile {
+  name: string;
+  text: string;
+  mime: string;
+  counts: RedactionCounts | null;
+}
+
+const NOTHING_TO_LOAD = async () => null;
 
 const FORK_TITLES: Record<ForkKind, string> = {
   ca: "Download the session file pi-coding-agent's createBranchedSession would write when branching here: `pi --session FILE` resumes it",
@@ -46,13 +54,17 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
   };
   const noteId = useId();
 
-  /** Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). */
-  async function runExport(build: () => { name: string; text: string; mime: string; counts: RedactionCounts | null }) {
+  /**
+   * Downloads the file `build` makes and says what it masked (counts: null when the toggle was off). `load`
+   * brings what `build` needs that the page does not hold yet.
+   */
+  async function runExport<T>(build: (loaded: T) => ExportFile, load: () => Promise<T>) {
     try {
+      const loaded = await load();
       // a session shown before its text came would read what it exports a frame at a time: it waits for the text
       await session.tree.textCame();
       // the content of what is exported is read from the file first, when the session reads it on demand
-      const file = await session.withContent(build);
+      const file = await session.withContent(() => build(loaded));
       downloadText(file.name, file.text, file.mime);
       setRedaction(file.counts ? describeRedaction(file.counts) : null);
       setFailure(null);
@@ -69,21 +81,25 @@ export function ExportButtons({ session, id }: { session: Session; id: string })
       const fork = session.fork(id, options, kind === "ca" ? "ca" : "hx");
       const redacted = redact ? redactJsonl(fork.text) : null;
       return { name: fork.fileName, text: redacted ? redacted.value : fork.text, mime: "application/x-ndjson", counts: redacted?.counts ?? null };
-    });
+    }, NOTHING_TO_LOAD);
 
   function exportTranscript(format: "markdown" | "html") {
-    void runExport(() => {
-      const redacted = redact ? redactSession(session) : null;
-      const from = redacted ? redacted.value : session;
-      const name = transcriptFileName(
-        from.name ?? transcriptTitle(from, from.branch(id)),
-        typeof session.header?.id === "string" ? session.header.id : null,
-        id,
-      );
-      const counts = redacted?.counts ?? null;
-      if (format === "html") return { name: name.replace(/\.md$/, ".html"), text: transcriptHtml(from, id), mime: "text/html", counts };
-      return { name, text: transcriptMarkdown(from, id), mime: "text/markdown", counts };
-    });
+    void runExport(
+      (html) => {
+        const redacted = redact ? redactSession(session) : null;
+        const from = redacted ? redacted.value : session;
+        const name = transcriptFileName(
+          from.name ?? transcriptTitle(from, from.branch(id)),
+          typeof session.header?.id === "string" ? session.header.id : null,
+          id,
+        );
+        const counts = redacted?.counts ?? null;
+        if (html) return { name: name.replace(/\.md$/, ".html"), text: html.transcriptHtml(from, id), mime: "text/html", counts };
+        return { name, text: transcriptMarkdown(from, id), mime: "text/markdown", counts };
+        // the HTML renderers and the highlighter are loaded when that file is asked for, not with the page
+      },
+      format === "html" ? () => import("@/components/transcript/transcript-html") : NOTHING_TO_LOAD,
+    );
   }
 
   const notes = [

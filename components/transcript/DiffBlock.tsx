@@ -8,6 +8,7 @@
 import { useLayoutEffect, useRef, useState } from "react";
 import { sideBySide, type DiffLine } from "@/lib/session/features/tool-view";
 import { FoldedLines } from "./FoldedLines";
+import { useStaticRendering } from "./static-render";
 
 /** wide enough for two columns of code */
 const SIDE_BY_SIDE_PX = 880;
@@ -15,6 +16,7 @@ const SAID = { "+": "added", "-": "removed", " ": "unchanged" } as const;
 
 export function DiffBlock({ lines, label }: { lines: readonly DiffLine[]; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const rendering = useStaticRendering();
   const [chosen, setChosen] = useState<"unified" | "split" | null>(null);
   const [wide, setWide] = useState(false);
   useLayoutEffect(() => {
@@ -33,14 +35,16 @@ export function DiffBlock({ lines, label }: { lines: readonly DiffLine[]; label:
       <div className="flex items-center gap-2 text-[11.5px] text-muted">
         <span className="text-success">+{added}</span>
         <span className="text-danger">−{removed}</span>
-        <button
-          type="button"
-          onClick={() => setChosen(mode === "split" ? "unified" : "split")}
-          className="ml-auto rounded px-1 hover:bg-surface-2 hover:text-foreground"
-          aria-pressed={mode === "split"}
-        >
-          Side by side
-        </button>
+        {rendering ? null : (
+          <button
+            type="button"
+            onClick={() => setChosen(mode === "split" ? "unified" : "split")}
+            className="ml-auto rounded px-1 hover:bg-surface-2 hover:text-foreground"
+            aria-pressed={mode === "split"}
+          >
+            Side by side
+          </button>
+        )}
       </div>
       {mode === "split" ? (
         <SplitDiff lines={lines} width={width} label={label} />

@@ -7,6 +7,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { createContext, useContext, useRef, useState, type ReactNode } from "react";
+import { useStaticRendering } from "./static-render";
 
 /** lines shown while folded: about a screenful of the inspector */
 export const FOLD_LINES = 20;
@@ -33,7 +34,9 @@ export function useFoldsOpen(): boolean {
  * and set again whenever the "o" toggle changes (state adjusted while rendering, as React advises for props).
  */
 export function useFold(openAtFirst = false): [boolean, (open: boolean) => void] {
-  const allOpen = useFoldsOpen();
+  // rendered for a file, every line is prepared: the fold is a <details> the reader opens (StaticFold)
+  const rendering = useStaticRendering();
+  const allOpen = useFoldsOpen() || rendering !== null;
   const [open, setOpen] = useState(openAtFirst || allOpen);
   const [seen, setSeen] = useState(allOpen);
   if (seen !== allOpen) {
@@ -56,12 +59,14 @@ interface Props {
 }
 
 export function FoldedLines({ count, renderLine, label, className = "", fold, cut = false }: Props) {
+  const rendering = useStaticRendering();
   const own = useFold();
   const [open, setOpen] = fold ?? own;
   const foldable = count > FOLD_LINES || cut;
   const folded = foldable && !open;
   const toggle = () => setOpen(!open);
   const box = `overflow-x-auto rounded border border-border bg-surface font-mono text-[12px] leading-[18px] ${className}`;
+  if (rendering) return <StaticFold count={count} renderLine={renderLine} label={label} className={box} />;
   return (
     <div className="min-w-0" data-folded={folded ? "true" : undefined}>
       {open && count > VIRTUAL_LINES ? (
@@ -80,6 +85,30 @@ export function FoldedLines({ count, renderLine, label, className = "", fold, cu
               : "Show whole lines"}
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/** Folded in a file: the first lines, then the rest in a <details> whose summary says how many it holds. */
+function StaticFold({ count, renderLine, label, className }: { count: number; renderLine: (index: number) => ReactNode; label: string; className: string }) {
+  const rest = count - FOLD_LINES;
+  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => renderLine(from + i));
+  return (
+    <div className="min-w-0" data-folded={rest > 0 ? "true" : undefined}>
+      <div role="group" aria-label={label} className={`${className} py-1 whitespace-pre-wrap break-words`}>
+        {lines(0, Math.min(count, FOLD_LINES))}
+        {rest > 0 ? (
+          <details className="group">
+            <summary className="cursor-pointer list-none px-2 font-sans text-accent hover:underline">
+              <span className="group-open:hidden">
+                Show {rest} more {rest === 1 ? "line" : "lines"}
+              </span>
+              <span className="hidden group-open:inline">Hide the {rest} lines below</span>
+            </summary>
+            {lines(FOLD_LINES, count)}
+          </details>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -29,7 +29,7 @@ export function ToolCallView({ view, parts = "both" }: { view: ToolView; parts?:
       className={`my-1 min-w-0 rounded border ${view.failed ? "border-danger/40" : "border-border"}`}
     >
       <Header view={view} />
-      <div className="flex min-w-0 flex-col gap-1.5 p-1.5">
+      <div className="flex min-w-0 flex-col gap-1.5 p-1.5 empty:hidden">
         {parts !== "result" ? <CallBody view={view} /> : null}
         {parts !== "call" ? <ResultBody view={view} /> : null}
       </div>

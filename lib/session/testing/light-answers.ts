@@ -5,10 +5,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { generateSession } from "../../../bench/generate";
-import { transcriptHtml } from "../../export/html-transcript";
 import { CUT_OVER } from "../read/light-lines";
 import { compareNodes, searchSession, Session, scopeStats, type RuleSetId } from "..";
 import { transcriptMarkdown } from "../../export/markdown-transcript";
+import { transcriptOf } from "../features/transcript-model";
 import { listFixtures } from "./golden";
 import { prng } from "./prng";
 
@@ -137,7 +137,8 @@ export async function sameAnswers(full: Session, light: Session, where: string, 
       await same((s) => s.fork(id, FORK, reader).text, at);
       if (n < TRANSCRIPTS) {
         await same((s) => transcriptMarkdown(s, id, { reader }), at);
-        await same((s) => transcriptHtml(s, id, { reader }), at);
+        // (the HTML transcript is drawn from this model alone)
+        await same((s) => transcriptOf(s, id, { reader }), at);
       }
       await same((s) => scopeStats(s, { kind: "branch", id }), at);
     }
