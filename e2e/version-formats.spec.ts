@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { rulesBadgeText, type JsonObject, type Session, type TreeEntry } from "../lib/session";
+import { systemPromptOf } from "../lib/session/features/system-prompt";
 import { openFixture } from "./fixtures/core";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
@@ -136,8 +137,32 @@ test("the Entry tab renders usage, context_edit and system entries, and a v4 log
 
   const system = v086.tree.entries.find((e) => e.type === "message" && (e.message as JsonObject).role === "system") as TreeEntry;
   const systemInspector = await open(page, "newest-086", system.id);
-  await expect(systemInspector).toContainText("tools added");
-  await expect(systemInspector).toContainText("read, bash");
+  const added = systemInspector.locator("[data-tools-list]");
+  await expect(added).toContainText("Tools added (2)");
+  for (const tool of (system.message as JsonObject).toolsAdded as JsonObject[]) {
+    await expect(added.locator(`[data-tool-name="${String(tool.name)}"]`)).toContainText(String(tool.description));
+  }
+
+  // the Context tab's System row: the prompt and tools in force at the leaf, replayed from the path's system messages
+  const prompt = systemPromptOf(v086.context(v086.leafId!).messages)!;
+  const contextInspector = await open(page, "newest-086", v086.leafId!);
+  await contextInspector.getByRole("tab", { name: "Context", exact: true }).click();
+  const row = contextInspector.getByTestId("context-system");
+  await expect(row).toHaveAttribute("data-recorded", "true");
+  await expect(row).toContainText(`${prompt.tools.length} tools`);
+  await row.getByRole("button", { expanded: false }).click();
+  await expect(row.getByRole("group", { name: "system prompt" })).toContainText(prompt.text.split("\n")[0]!);
+  for (const tool of prompt.tools) await expect(row.locator(`[data-tool-name="${tool.name}"]`)).toContainText(tool.description);
+  for (const step of prompt.from) await expect(row.locator(`[data-link-entry-id="${step.entryId}"]`).first()).toBeVisible();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), scheme === "dark");
+    await contextInspector.screenshot({ path: `${SHOTS}/context-system-${scheme}.png` });
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  // a session from before 0.86 records none, and says so
+  const older = await open(page, "newest-v4", openFixture("newest-v4").leafId!);
+  await older.getByRole("tab", { name: "Context", exact: true }).click();
+  await expect(older.getByTestId("context-system")).toHaveAttribute("data-recorded", "false");
 
   const v4 = openFixture("newest-v4");
   const inspectorV4 = await open(page, "newest-v4", v4.leafId!);

@@ -28,6 +28,8 @@ import { ToolLinksProvider } from "@/components/transcript/tool-links";
 import { NO_TOOL_LINKS, toolLinksAmong } from "@/lib/session/features/tool-links";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import { toggled } from "./toggled";
+import { SystemRow } from "./SystemRow";
+import { systemPromptOf } from "@/lib/session/features/system-prompt";
 
 type Row =
   | { kind: "cut-group"; compactionId: string | null; count: number }
@@ -79,6 +81,8 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
     [result.model],
   );
 
+  const prompt = useMemo(() => (result.model ? systemPromptOf(result.model.entries.flatMap((view) => view.messages)) : null), [result.model]);
+
   if (!result.model) return <QueryError error={result.error} what="context" />;
   const model = result.model;
   // (from the state React holds, not this render's: two quick clicks on rows must both count)
@@ -91,6 +95,7 @@ export function ContextTab({ session, id }: { session: Session; id: string }) {
         {model.path.length ? <ContextMeter view={model.view} entry={model.path.at(model.path.length - 1)!} path={model.path} /> : null}
         <CompactionPreview id={id} />
         <ModeSwitch mode={mode} />
+        <SystemRow prompt={prompt} />
         {mode === "llm" ? (
           <LlmList view={model.view} />
         ) : (

@@ -15,6 +15,8 @@ import { entryKind, entrySnippet, messageKind, messageSnippet } from "./entry-ki
 import { KindBadge } from "./KindBadge";
 import { isObject } from "@/lib/session/json";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
+import { ToolsList } from "@/components/transcript/SystemPromptView";
+import { toolsAddedBy, toolsRemovedBy } from "@/lib/session/features/system-prompt";
 
 function Json({ value }: { value: unknown }) {
   return <TruncatedText text={value === undefined ? "undefined" : JSON.stringify(value, null, 2)} />;
@@ -164,10 +166,6 @@ function CompactionBody({ entry }: { entry: TreeEntry }) {
   );
 }
 
-function toolNames(tools: unknown): string {
-  return Array.isArray(tools) ? tools.map((t) => (isObject(t) ? String(t.name) : String(t))).join(", ") : "";
-}
-
 function systemSummary(message: JsonObject): string {
   const sections = isObject(message.sections) ? Object.keys(message.sections).length : 0;
   const tools = Array.isArray(message.toolsAdded) ? message.toolsAdded.length : 0;
@@ -179,20 +177,21 @@ function SystemMessageBody({ message }: { message: JsonObject }) {
   const sections = isObject(message.sections) ? Object.entries(message.sections) : [];
   return (
     <div className="flex flex-col gap-2">
-      <Fields>
-        {sections.map(([name, value]) => (
-          <Field key={name} label={`section ${name}`}>
-            {value === null ? <span className="text-muted">removed</span> : <span className="whitespace-pre-wrap">{String(value)}</span>}
-          </Field>
-        ))}
-        {Array.isArray(message.toolsAdded) ? <Field label="tools added">{toolNames(message.toolsAdded) || "(none)"}</Field> : null}
-        {Array.isArray(message.toolsRemoved) ? <Field label="tools removed">{toolNames(message.toolsRemoved) || "(none)"}</Field> : null}
-      </Fields>
+      {sections.length ? (
+        <Fields>
+          {sections.map(([name, value]) => (
+            <Field key={name} label={`section ${name}`}>
+              {value === null ? <span className="text-muted">removed</span> : <span className="whitespace-pre-wrap">{String(value)}</span>}
+            </Field>
+          ))}
+        </Fields>
+      ) : null}
       {typeof message.content === "string" && message.content ? (
         <TruncatedText text={message.content} />
       ) : (
         <p className="text-[12px] text-muted">(no prompt text{message.content == null ? ": pi sends it as an empty string" : ""})</p>
       )}
+      <ToolsList tools={toolsAddedBy(message)} removed={toolsRemovedBy(message)} title="Tools added" />
     </div>
   );
 }

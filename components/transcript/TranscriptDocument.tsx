@@ -10,6 +10,7 @@ import type { HeadingPart, Transcript, TranscriptBlock, TranscriptSection } from
 import { AnsiBlock } from "./AnsiBlock";
 import { CodeBlock } from "./CodeBlock";
 import { ImageBlock } from "./ImageBlock";
+import { SystemText, ToolsList } from "./SystemPromptView";
 import { ToolCallView } from "./ToolCallView";
 
 const EDGE: Record<string, string> = {
@@ -19,6 +20,7 @@ const EDGE: Record<string, string> = {
   bashExecution: "border-emerald-500",
   summary: "border-orange-500",
   custom: "border-teal-500",
+  system: "border-slate-400",
   error: "border-danger",
 };
 
@@ -119,5 +121,12 @@ function Block({ block, max }: { block: TranscriptBlock; max: number }) {
       return <p className="my-1 text-muted italic">{block.text}</p>;
     case "error":
       return <p className="my-1 text-danger">Error: {block.text}</p>;
+    case "system":
+      return (
+        <div className="my-1 flex min-w-0 flex-col gap-1.5">
+          <SystemText text={block.text} label={block.leading ? "system prompt" : "system prompt update"} />
+          <ToolsList tools={block.tools} removed={block.removed} title={block.leading ? "Available tools" : "Tools changed"} />
+        </div>
+      );
   }
 }

@@ -1,7 +1,7 @@
 // The HTML transcript: the app's renderers drawn once into an inert file. Nothing in it can run or fetch, it
 // tells what the Markdown transcript tells in the same order, and its tool calls are the app's ToolCallView:
 // the same data-tool / data-diff / data-language contract, highlighted, with outputs folded into <details>.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseHTML } from "linkedom";
 import { createElement } from "react";
@@ -15,10 +15,13 @@ import { Session, type JsonObject, type TreeEntry } from "@/lib/session";
 import { transcriptOf } from "@/lib/session/features/transcript-model";
 import { FIXTURES_DIR, listFixtures } from "@/lib/session/testing/golden";
 import { LINEAR_HEADER, linearSession } from "@/lib/session/testing/linear-session";
+import { piExportRenderer } from "@/lib/session/testing/pi-export-template";
+import { systemChange, toolsAddedBy } from "@/lib/session/features/system-prompt";
 import { FOLD_LINES } from "./FoldedLines";
 import { transcriptHtml } from "./transcript-html";
 
 const fixture = (name: string) => Session.fromText(readFileSync(path.join(FIXTURES_DIR, `${name}.jsonl`), "utf8"));
+const NEWEST = path.join(__dirname, "../../e2e/fixtures/sessions/--home-dev-projects-newest--");
 const TOOLS_FILE = path.join(
   __dirname,
   "../../e2e/fixtures/sessions/--home-dev-projects-tools--/2026-02-12T10-00-00-001Z_019c514b-1101-7077-9a7c-f772f06fbfdc.jsonl",
@@ -273,5 +276,42 @@ describe("transcriptHtml", () => {
     const second = doc.querySelector('section[data-entry-id="m4"]')!.textContent ?? "";
     expect(second).toContain("(truncated: 4000 of 9000 characters shown)");
     expect(second).not.toContain("x".repeat(4001));
+  });
+
+  it("shows each system message as pi 1.6.0's export does: the first on the path as the prompt with its tools, later ones as updates", () => {
+    let checked = 0;
+    for (const name of readdirSync(NEWEST).filter((f) => f.endsWith(".jsonl"))) {
+      const text = readFileSync(path.join(NEWEST, name), "utf8");
+      const session = Session.fromText(text);
+      const entries = text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as JsonObject)
+        .filter((e) => e.type !== "session");
+      const pi = piExportRenderer(entries);
+      const doc = documentOf(transcriptHtml(session, session.leafId!));
+      const markdown = transcriptMarkdown(session, session.leafId!);
+      for (const entry of session.branch(session.leafId!)) {
+        const message = entry.type === "message" ? (entry.message as JsonObject) : null;
+        if (message?.role !== "system") continue;
+        const section = [...doc.querySelectorAll('section[data-kind="system"]')].find((e) => e.getAttribute("data-entry-id") === entry.id);
+        expect(section, `${name} ${entry.id}`).toBeDefined();
+        const heading = section!.querySelector("h2")!.textContent ?? "";
+        const raw = entries.find((e) => e.id === entry.id)!;
+        if (pi.isLeadingSystemEntry(raw)) {
+          expect(heading).toMatch(/^System prompt(?! update)/);
+          expect(section!.querySelector('[role="group"]')?.textContent?.replace(/\u200b/g, "")).toBe(pi.getSystemMessageText(message).replace(/\n/g, ""));
+        } else {
+          expect(heading).toContain(`System prompt update: ${pi.describeSystemUpdate(message)}`);
+          expect(systemChange(message)).toBe(pi.describeSystemUpdate(message));
+        }
+        for (const tool of toolsAddedBy(message)) {
+          expect(section!.querySelector(`[data-tool-name="${tool.name}"]`)?.textContent).toContain(tool.description);
+          expect(markdown).toContain(`- \`${tool.name}\` — ${tool.description}`);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1);
   });
 });

@@ -76,7 +76,20 @@ function blockMarkdown(block: TranscriptBlock, max: number): string {
       return `_${block.text}_`;
     case "error":
       return `> Error: ${block.text}`;
+    case "system":
+      return systemMarkdown(block);
   }
+}
+
+/** The prompt's text as a plain block (it is the model's input, not prose to render), then its tools. */
+function systemMarkdown(block: Extract<TranscriptBlock, { type: "system" }>): string {
+  const parts = [block.text ? fenced(block.text, "text") : "_(no prompt text)_"];
+  if (block.tools.length) {
+    const title = block.leading ? "Tools" : "Tools added";
+    parts.push(`**${title}**\n\n${block.tools.map((tool) => `- ${code(tool.name)}${tool.description ? ` — ${tool.description}` : ""}`).join("\n")}`);
+  }
+  if (block.removed.length) parts.push(`**Tools removed**: ${block.removed.map(code).join(", ")}`);
+  return parts.join("\n\n");
 }
 
 const code = (text: string) => `\`${text.replace(/`/g, "ˋ")}\``;

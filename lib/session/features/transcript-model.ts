@@ -13,6 +13,7 @@ import type { Session } from "../session";
 import type { JsonObject, RuleSetId, TreeEntry } from "../types";
 import { toolLinksAmong, type ToolLinks } from "./tool-links";
 import { toolCallOf, toolViewOf, type ToolView } from "./tool-view";
+import { systemChange, systemMessageText, systemUpdateText, toolsAddedBy, toolsRemovedBy, type ToolDeclaration } from "./system-prompt";
 
 export interface TranscriptOptions {
   /** which reader's path; default the session's own */
@@ -35,6 +36,11 @@ export type TranscriptBlock =
   /** a tool result with what its call asked (a call not on the path: only the result's own facts) */
   | { type: "toolResult"; view: ToolView }
   | { type: "image"; image: JsonObject }
+  /**
+   * a system message (pi ≥ 0.86): the first on the path is the prompt (its whole text, its tools); a later one
+   * changes it (its text as pi frames the change for the model, the tools it adds and removes)
+   */
+  | { type: "system"; leading: boolean; text: string; tools: ToolDeclaration[]; removed: string[] }
   /** preformatted output, already cut to the limit */
   | { type: "pre"; text: string; lang: string }
   /** something the transcript says about the entry, not its content */
@@ -80,7 +86,7 @@ export function transcriptOf(session: Session, id: string, options: TranscriptOp
   const reader = options.reader ?? session.reader;
   const path = session.branch(id, reader).map((entry) => session.tree.full(entry));
   const links = toolLinksAmong(path.map((entry) => (entry.type === "message" ? entry.message : null)));
-  const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true, links };
+  const format: Format = { maxOutput: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT, thinking: options.thinking ?? true, links, systemSeen: false };
   const labels = session.labels(reader);
   const header = session.header;
   return {
@@ -112,6 +118,8 @@ interface Format {
   thinking: boolean;
   /** the calls and results on the path, by call id */
   links: ToolLinks;
+  /** an entry above on the path carries a system prompt: a system message there is a change to it (pi's export) */
+  systemSeen: boolean;
 }
 
 /** pi's model at the entry (what its context settles on); null when pi cannot build that context. */
@@ -161,6 +169,7 @@ function entrySection(entry: TreeEntry, format: Format, label: string | null): T
     case "custom_message":
       return section(entry, "custom", ["Custom message", ...customSuffix(entry.customType)], contentBlocks(entry.content, format), label);
     case "compaction":
+      if (entry.systemMessage) format.systemSeen = true;
       return section(
         entry,
         "summary",
@@ -222,6 +231,8 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
     }
     case "bashExecution":
       return bashSection(entry, message, format, label);
+    case "system":
+      return systemSection(entry, message, format, label);
     case "custom":
       return section(entry, "custom", ["Custom", ...customSuffix(message.customType)], contentBlocks(message.content, format), label);
     case "branchSummary":
@@ -248,6 +259,16 @@ function bashSection(entry: TreeEntry, message: JsonObject, format: Format, labe
   const output = truncate(typeof message.output === "string" ? message.output : "", format.maxOutput);
   const heading: HeadingPart[] = ["Bash", ...(flags.length ? [` (${flags.join(", ")})`] : [])];
   return section(entry, "bashExecution", heading, [{ type: "pre", text: `$ ${String(message.command ?? "")}\n${output}`, lang: "console" }], label);
+}
+
+function systemSection(entry: TreeEntry, message: JsonObject, format: Format, label: string | null): TranscriptSection {
+  const leading = !format.systemSeen;
+  format.systemSeen = true;
+  const change = leading ? "" : systemChange(message);
+  const block: TranscriptBlock = leading
+    ? { type: "system", leading, text: systemMessageText(message), tools: toolsAddedBy(message), removed: [] }
+    : { type: "system", leading, text: systemUpdateText(message), tools: toolsAddedBy(message), removed: toolsRemovedBy(message) };
+  return section(entry, "system", [leading ? "System prompt" : "System prompt update", ...(change ? [`: ${change}`] : [])], [block], label);
 }
 
 const NO_CONTENT: TranscriptBlock = { type: "note", text: "(no content)" };

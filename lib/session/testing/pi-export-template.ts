@@ -17,6 +17,12 @@ export interface PiExportRenderer {
   shortenPath(p: string): string;
   getLanguageFromPath(p: string): string | undefined;
   formatReadLineRange(offset: unknown, limit: unknown): string;
+  /** what a later system message changes, as pi's page heads it */
+  describeSystemUpdate(message: unknown): string;
+  getSystemMessageText(message: unknown): string;
+  renderSystemMessageUpdate(message: unknown): string;
+  /** whether no entry above it on its branch carries system state (the page draws it as the prompt, not an update) */
+  isLeadingSystemEntry(entry: unknown): boolean;
 }
 
 let declarations: string | null = null;
@@ -40,9 +46,10 @@ export function piExportRenderer(entries: readonly unknown[]): PiExportRenderer 
 const hljs = { highlight() { throw new Error("left out"); }, highlightAuto() { throw new Error("left out"); }, getLanguage() { return undefined; } };
 const renderedTools = {};
 const labelMap = new Map();
+const byId = new Map(entries.map((entry) => [entry.id, entry]));
 ${templateFunctions()}
 function safeMarkedParse(text) { return escapeHtml(text); }
 function formatTimestamp() { return ""; }
-return { renderToolCall, renderEntry, shortenPath, getLanguageFromPath, formatReadLineRange };`;
+return { renderToolCall, renderEntry, shortenPath, getLanguageFromPath, formatReadLineRange, describeSystemUpdate, getSystemMessageText, renderSystemMessageUpdate, isLeadingSystemEntry };`;
   return new Function("entries", body)(entries) as PiExportRenderer;
 }
