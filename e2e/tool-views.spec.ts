@@ -106,6 +106,25 @@ test("long output folds; a search listing counts its matches", async ({ page }) 
   await expect(inspector.locator('[data-tool="ls"] [data-count]')).toHaveText("1 entry");
 });
 
+test("a search hit the fold hides opens it and is marked; a hit in view leaves the fold closed", async ({ page }) => {
+  const long = callEntry("bash", 1);
+  let inspector = await open(page, long.entry);
+  const tool = inspector.locator('[data-tool="bash"]').last();
+  await expect(tool.locator('[data-folded="true"]')).toHaveCount(1);
+  // a phrase: its words alone ("line") are on every line
+  await page.getByTestId("search-input").fill('"LINE 45"');
+  await expect(tool.locator('[data-folded="true"]')).toHaveCount(0);
+  await expect(tool.locator("[aria-label=output] mark[data-search-hit]")).toHaveText(["line 45"]);
+  await expect(tool.locator("mark[data-search-hit]").first()).toBeInViewport();
+  await page.screenshot({ path: "/tmp/shots-tools/search-unfolds.png" });
+
+  await page.goto(`${viewUrl("tools-160", long.entry)}&q=${encodeURIComponent('"line 12"')}`);
+  inspector = page.locator("#inspector");
+  await expect(inspector.locator("header")).toContainText(long.entry, { timeout: 45_000 });
+  await expect(tool.locator("[aria-label=output] mark[data-search-hit]")).toHaveText(["line 12"]);
+  await expect(tool.locator('[data-folded="true"]')).toHaveCount(1);
+});
+
 test("the Context tab shows each call once and each result once", async ({ page }) => {
   const { entry, call } = callEntry("bash");
   const inspector = await open(page, entry);

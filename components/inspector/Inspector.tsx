@@ -5,7 +5,7 @@
  * (Path) and what the model would see there (Context), plus the exports.
  * Reads only the viewer store; the page decides where the pane sits.
  */
-import { useRef, type KeyboardEvent } from "react";
+import { useDeferredValue, useEffect, useRef, type KeyboardEvent, type RefObject } from "react";
 import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { StatsTab } from "@/components/stats/StatsTab";
 import { sessionOf, useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
@@ -19,6 +19,7 @@ import { PathTab } from "./PathTab";
 import { QueryError } from "./QueryError";
 import { ToolLinksProvider } from "@/components/transcript/tool-links";
 import { FoldsOpen } from "@/components/transcript/FoldedLines";
+import { SearchTermsProvider } from "@/components/transcript/search-terms";
 import { NO_TOOL_LINKS, toolLinksNear } from "@/lib/session/features/tool-links";
 
 const TABS: { id: InspectorTab; name: string }[] = [
@@ -115,11 +116,29 @@ function FullEntryTab({ session, id }: { session: Session; id: string }) {
   ) : null;
 }
 
+/**
+ * As a browser's find does: when the search or the entry changes, the first hit marked in the panel is scrolled
+ * into view (a fold that hid it has opened by then; a virtual list has scrolled to it a frame before).
+ */
+function useFirstHitInView(panel: RefObject<HTMLDivElement | null>, query: string, selectedId: string | null, tab: string) {
+  useEffect(() => {
+    if (!query.trim()) return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => panel.current?.querySelector("mark[data-search-hit]")?.scrollIntoView({ block: "center" }));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [panel, query, selectedId, tab]);
+}
+
 export function Inspector() {
   const session = useViewer(sessionOf);
   const selectedId = useViewer((s) => s.selectedId);
   const tab = useViewer((s) => s.tab);
   const outputsOpen = useViewer((s) => s.reading.outputs);
+  // (the inspector follows the search a step behind the box: a keystroke is not held up by a long output's scan)
+  const query = useDeferredValue(useViewer((s) => s.searchQuery));
+  const panelRef = useRef<HTMLDivElement>(null);
+  useFirstHitInView(panelRef, query, selectedId, tab);
   useViewer((s) => s.doc); // drawn again as the session grows: the selected entry may just have arrived
   const entry = session && selectedId ? session.tree.get(selectedId) : undefined;
   useContextAhead(session, entry ? entry.id : null, tab === "context");
@@ -147,13 +166,16 @@ export function Inspector() {
       </div>
       <Tabs tab={tab} />
       <div
+        ref={panelRef}
         role="tabpanel"
         id={`inspector-panel-${tab}`}
         aria-labelledby={`inspector-tab-${tab}`}
         tabIndex={tab === "entry" || tab === "stats" ? 0 : -1}
         className={`min-h-0 flex-1 ${tab === "entry" || tab === "stats" ? "overflow-auto" : "flex flex-col overflow-hidden"}`}
       >
-        <FoldsOpen open={outputsOpen}>{panel}</FoldsOpen>
+        <SearchTermsProvider query={query}>
+          <FoldsOpen open={outputsOpen}>{panel}</FoldsOpen>
+        </SearchTermsProvider>
       </div>
     </div>
   );

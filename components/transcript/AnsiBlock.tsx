@@ -7,10 +7,14 @@
 import { useMemo, type CSSProperties } from "react";
 import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
 import { linkPieces } from "@/lib/render/links";
-import { FOLD_LINES, FoldedLines, foldedText, useFold } from "./FoldedLines";
+import { FOLD_LINES, FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
+import { Marked, useSearchTerms } from "./search-terms";
 
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
-  const fold = useFold(openAtFirst);
+  const terms = useSearchTerms();
+  // a search hit the fold would hide opens it (a scan of the whole text: once per text and query)
+  const hit = useMemo(() => hiddenHit(text, terms), [text, terms]);
+  const fold = useFold(openAtFirst, hit && `${terms.join(" ")}@${hit.line}`);
   const [open] = fold;
   // (a scan of the whole text: once per text and fold, not per render)
   const { shown, total, cut } = useMemo(() => foldedText(text, open), [text, open]);
@@ -20,6 +24,7 @@ export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: st
       count={open || total <= FOLD_LINES ? lines.length : total}
       cut={cut}
       fold={fold}
+      focusLine={hit?.line ?? null}
       label={label}
       renderLine={(i) => <AnsiRow key={i} line={lines[i]} />}
     />
@@ -55,7 +60,7 @@ function Run({ run }: { run: AnsiRun }) {
   const style: CSSProperties | undefined = run.fgRgb || run.bgRgb ? { color: run.fgRgb ?? undefined, backgroundColor: run.bgRgb ?? undefined } : undefined;
   const content = run.href ? (
     <a href={run.href} rel="noopener noreferrer nofollow" target="_blank" className="underline decoration-dotted underline-offset-2">
-      {run.text}
+      <Marked text={run.text} />
     </a>
   ) : (
     <Linked text={run.text} />
@@ -71,14 +76,14 @@ function Run({ run }: { run: AnsiRun }) {
 
 /** Plain text with its http(s) URLs as links. */
 export function Linked({ text }: { text: string }) {
-  if (!text.includes("http")) return text;
+  if (!text.includes("http")) return <Marked text={text} />;
   return linkPieces(text).map((piece, i) =>
     piece.href ? (
       <a key={i} href={piece.href} rel="noopener noreferrer nofollow" target="_blank" className="text-accent underline underline-offset-2">
-        {piece.text}
+        <Marked text={piece.text} />
       </a>
     ) : (
-      piece.text
+      <Marked key={i} text={piece.text} />
     ),
   );
 }

@@ -6,7 +6,8 @@
  */
 import { useMemo } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
-import { FoldedLines, foldedText, useFold } from "./FoldedLines";
+import { FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
+import { Marked, useSearchTerms } from "./search-terms";
 import { useHighlighted } from "./use-highlighted";
 
 interface Props {
@@ -20,7 +21,10 @@ interface Props {
 }
 
 export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
-  const fold = useFold(openAtFirst);
+  const terms = useSearchTerms();
+  // a search hit the fold would hide opens it (a scan of the whole text: once per text and query)
+  const hit = useMemo(() => hiddenHit(code, terms), [code, terms]);
+  const fold = useFold(openAtFirst, hit && `${terms.join(" ")}@${hit.line}`);
   const [open] = fold;
   // (a scan of the whole text: once per text and fold, not per render)
   const { shown, total, cut } = useMemo(() => foldedText(code, open), [code, open]);
@@ -32,6 +36,7 @@ export function CodeBlock({ code, language, firstLine = null, label, open: openA
         count={total}
         cut={cut}
         fold={fold}
+        focusLine={hit?.line ?? null}
         label={label}
         renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} />}
       />
@@ -52,10 +57,10 @@ export function CodeRow({ line, number, width }: { line: CodeLine | undefined; n
           ? line.map((token, i) =>
               token.className ? (
                 <span key={i} className={token.className}>
-                  {token.text}
+                  <Marked text={token.text} />
                 </span>
               ) : (
-                token.text
+                <Marked key={i} text={token.text} />
               ),
             )
           : "\u200b"}

@@ -8,6 +8,7 @@
 import { useLayoutEffect, useRef, useState } from "react";
 import { sideBySide, type DiffLine } from "@/lib/session/features/tool-view";
 import { FoldedLines } from "./FoldedLines";
+import { Marked } from "./search-terms";
 import { useStaticRendering } from "./static-render";
 
 /** wide enough for two columns of code */
@@ -71,7 +72,7 @@ function UnifiedRow({ line, width }: { line: DiffLine; width: number }) {
       <span aria-hidden className={`w-[2ch] shrink-0 select-none ${line.sign === "+" ? "text-success" : line.sign === "-" ? "text-danger" : "text-subtle"}`}>
         {line.sign}
       </span>
-      <span className={`min-w-0 flex-1 ${line.gap ? "text-subtle" : ""}`}>{line.text || "\u200b"}</span>
+      <span className={`min-w-0 flex-1 ${line.gap ? "text-subtle" : ""}`}>{line.text ? <Marked text={line.text} /> : "\u200b"}</span>
     </div>
   );
 }

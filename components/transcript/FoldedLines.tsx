@@ -6,7 +6,8 @@
  * multi-megabyte output opens as fast as a short one.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { createContext, useContext, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { foldCase } from "@/lib/session/features/search";
 import { useStaticRendering } from "./static-render";
 
 /** lines shown while folded: about a screenful of the inspector */
@@ -32,16 +33,22 @@ export function useFoldsOpen(): boolean {
 /**
  * A fold's state: open at first when asked or when every fold is (FoldsOpen), opened and closed by its button,
  * and set again whenever the "o" toggle changes (state adjusted while rendering, as React advises for props).
+ * `reveal`: a key for a search hit the fold hides (hiddenHit); a new one opens the fold.
  */
-export function useFold(openAtFirst = false): [boolean, (open: boolean) => void] {
+export function useFold(openAtFirst = false, reveal: string | null = null): [boolean, (open: boolean) => void] {
   // rendered for a file, every line is prepared: the fold is a <details> the reader opens (StaticFold)
   const rendering = useStaticRendering();
   const allOpen = useFoldsOpen() || rendering !== null;
-  const [open, setOpen] = useState(openAtFirst || allOpen);
+  const [open, setOpen] = useState(openAtFirst || allOpen || reveal !== null);
   const [seen, setSeen] = useState(allOpen);
+  const [revealed, setRevealed] = useState(reveal);
   if (seen !== allOpen) {
     setSeen(allOpen);
     setOpen(allOpen);
+  }
+  if (revealed !== reveal) {
+    setRevealed(reveal);
+    if (reveal !== null) setOpen(true);
   }
   return [open, setOpen];
 }
@@ -56,9 +63,11 @@ interface Props {
   fold?: [boolean, (open: boolean) => void];
   /** lines cut at LONG_LINE while folded (foldedText): the fold has a button however few lines there are */
   cut?: boolean;
+  /** a line to bring into view once open (a search hit the fold hid) */
+  focusLine?: number | null;
 }
 
-export function FoldedLines({ count, renderLine, label, className = "", fold, cut = false }: Props) {
+export function FoldedLines({ count, renderLine, label, className = "", fold, cut = false, focusLine = null }: Props) {
   const rendering = useStaticRendering();
   const own = useFold();
   const [open, setOpen] = fold ?? own;
@@ -70,7 +79,7 @@ export function FoldedLines({ count, renderLine, label, className = "", fold, cu
   return (
     <div className="min-w-0" data-folded={folded ? "true" : undefined}>
       {open && count > VIRTUAL_LINES ? (
-        <VirtualLines count={count} renderLine={renderLine} label={label} className={box} />
+        <VirtualLines count={count} renderLine={renderLine} label={label} className={box} focusLine={focusLine} />
       ) : (
         <div role="group" aria-label={label} className={`${box} py-1 whitespace-pre-wrap break-words`}>
           {Array.from({ length: folded ? FOLD_LINES : count }, (_, i) => renderLine(i))}
@@ -113,10 +122,25 @@ function StaticFold({ count, renderLine, label, className }: { count: number; re
   );
 }
 
-function VirtualLines({ count, renderLine, label, className }: { count: number; renderLine: (index: number) => ReactNode; label: string; className: string }) {
+function VirtualLines({
+  count,
+  renderLine,
+  label,
+  className,
+  focusLine,
+}: {
+  count: number;
+  renderLine: (index: number) => ReactNode;
+  label: string;
+  className: string;
+  focusLine: number | null;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read only in this render
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_PX, overscan: 20, useFlushSync: false });
+  useEffect(() => {
+    if (focusLine !== null && focusLine < count) virtualizer.scrollToIndex(focusLine, { align: "center" });
+  }, [virtualizer, focusLine, count]);
   return (
     <div ref={scrollRef} role="group" aria-label={label} className={`${className} max-h-[60vh] overflow-y-auto overscroll-contain whitespace-pre`}>
       <div style={{ height: virtualizer.getTotalSize(), position: "relative", minWidth: "100%", width: "max-content" }}>
@@ -157,4 +181,33 @@ export function headOf(text: string, n: number): { head: string; total: number }
     total++;
   }
   return { head: cut === -1 ? text : text.slice(0, cut), total };
+}
+
+/**
+ * Where the first occurrence of a search term lies that the fold hides: past the first FOLD_LINES lines, or past
+ * LONG_LINE characters into a line. Null when every occurrence shows while folded, or there is none. `terms`
+ * are case-folded (queryTerms).
+ */
+export function hiddenHit(text: string, terms: readonly string[]): { line: number } | null {
+  if (!terms.length) return null;
+  const lower = foldCase(text);
+  let first: number | null = null;
+  for (const term of terms) {
+    let line = 0;
+    let lineStart = 0;
+    let scanned = 0;
+    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + term.length)) {
+      for (let nl = lower.indexOf("\n", scanned); nl !== -1 && nl < at; nl = lower.indexOf("\n", nl + 1)) {
+        line++;
+        lineStart = nl + 1;
+      }
+      scanned = at;
+      if (first !== null && line >= first) break;
+      if (line >= FOLD_LINES || at + term.length - lineStart > LONG_LINE) {
+        first = line;
+        break;
+      }
+    }
+  }
+  return first === null ? null : { line: first };
 }
