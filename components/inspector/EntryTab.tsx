@@ -1,6 +1,7 @@
 "use client";
 
 /** The Entry tab: the selected entry, rendered, with its exact JSON one click away. */
+import { useMemo, useState } from "react";
 import type { Session, TreeEntry } from "@/lib/session";
 import { EntryBody } from "./EntryBody";
 import { EntryHeader } from "./EntryHeader";
@@ -26,12 +27,23 @@ export function EntryTab({ session, entry }: { session: Session; entry: TreeEntr
     <div className="flex flex-col gap-3 p-3">
       <EntryHeader session={session} entry={entry} />
       <EntryBody entry={entry} />
-      <details open={!known} className="border-t border-border pt-2">
-        <summary className="cursor-pointer text-[12px] font-medium text-muted select-none">Raw JSON</summary>
-        <div className="mt-1">
-          <TruncatedText text={JSON.stringify(entry, null, 2)} limit={20_000} />
-        </div>
-      </details>
+      <RawJson key={String(entry.id)} entry={entry} openAtFirst={!known} />
     </div>
+  );
+}
+
+/** The entry as written, made only once opened: an entry with a 5 MB output is 5 MB of JSON to lay out. */
+function RawJson({ entry, openAtFirst }: { entry: TreeEntry; openAtFirst: boolean }) {
+  const [open, setOpen] = useState(openAtFirst);
+  const text = useMemo(() => (open ? JSON.stringify(entry, null, 2) : ""), [open, entry]);
+  return (
+    <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="border-t border-border pt-2">
+      <summary className="cursor-pointer text-[12px] font-medium text-muted select-none">Raw JSON</summary>
+      {open ? (
+        <div className="mt-1">
+          <TruncatedText text={text} limit={20_000} />
+        </div>
+      ) : null}
+    </details>
   );
 }

@@ -56,7 +56,8 @@ function FencedCode({ node }: { node?: Element }) {
   const language = named ? named.slice("language-".length) : null;
   const text = code ? toText(code).replace(/\n$/, "") : "";
   return (
-    <div className="my-2">
+    // laid out only when near the view: a reply with 200 blocks paints its first screen without the other 190
+    <div className="my-2 [contain-intrinsic-size:auto_120px] [content-visibility:auto]">
       <CodeBlock code={text} language={knownLanguage(language)} label={language ? `${language} code` : "code"} />
     </div>
   );

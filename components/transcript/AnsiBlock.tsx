@@ -8,7 +8,9 @@ import { useMemo, type CSSProperties } from "react";
 import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
 import { linkPieces } from "@/lib/render/links";
 import { FOLD_LINES, FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
-import { Marked, useSearchTerms } from "./search-terms";
+import { marked, useSearchTerms } from "./search-terms";
+
+const NO_TERMS: readonly string[] = [];
 
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
   const terms = useSearchTerms();
@@ -26,7 +28,7 @@ export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: st
       fold={fold}
       focusLine={hit?.line ?? null}
       label={label}
-      renderLine={(i) => <AnsiRow key={i} line={lines[i]} />}
+      renderLine={(i) => <AnsiRow key={i} line={lines[i]} terms={terms} />}
     />
   );
 }
@@ -41,11 +43,11 @@ function plainRun(text: string): AnsiRun {
   return { text, fg: null, bg: null, fgRgb: null, bgRgb: null, bold: false, dim: false, italic: false, underline: false, strike: false, href: null };
 }
 
-function AnsiRow({ line }: { line: AnsiLine | undefined }) {
-  return <div className="px-2">{line?.length ? line.map((run, i) => <Run key={i} run={run} />) : "\u200b"}</div>;
+function AnsiRow({ line, terms }: { line: AnsiLine | undefined; terms: readonly string[] }) {
+  return <div className="px-2">{line?.length ? line.map((run, i) => <Run key={i} run={run} terms={terms} />) : "\u200b"}</div>;
 }
 
-function Run({ run }: { run: AnsiRun }) {
+function Run({ run, terms }: { run: AnsiRun; terms: readonly string[] }) {
   const classes = [
     run.fg ? `ansi-${run.fg}` : "",
     run.bg ? `ansi-bg-${run.bg}` : "",
@@ -60,10 +62,10 @@ function Run({ run }: { run: AnsiRun }) {
   const style: CSSProperties | undefined = run.fgRgb || run.bgRgb ? { color: run.fgRgb ?? undefined, backgroundColor: run.bgRgb ?? undefined } : undefined;
   const content = run.href ? (
     <a href={run.href} rel="noopener noreferrer nofollow" target="_blank" className="underline decoration-dotted underline-offset-2">
-      <Marked text={run.text} />
+      {marked(run.text, terms)}
     </a>
   ) : (
-    <Linked text={run.text} />
+    <Linked text={run.text} terms={terms} />
   );
   return classes || style ? (
     <span className={classes || undefined} style={style}>
@@ -74,16 +76,16 @@ function Run({ run }: { run: AnsiRun }) {
   );
 }
 
-/** Plain text with its http(s) URLs as links. */
-export function Linked({ text }: { text: string }) {
-  if (!text.includes("http")) return <Marked text={text} />;
+/** Plain text with its http(s) URLs as links, and the search's terms marked. */
+export function Linked({ text, terms = NO_TERMS }: { text: string; terms?: readonly string[] }) {
+  if (!text.includes("http")) return marked(text, terms);
   return linkPieces(text).map((piece, i) =>
     piece.href ? (
       <a key={i} href={piece.href} rel="noopener noreferrer nofollow" target="_blank" className="text-accent underline underline-offset-2">
-        <Marked text={piece.text} />
+        {marked(piece.text, terms)}
       </a>
     ) : (
-      <Marked key={i} text={piece.text} />
+      <span key={i}>{marked(piece.text, terms)}</span>
     ),
   );
 }

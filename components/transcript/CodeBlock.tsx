@@ -7,7 +7,7 @@
 import { useMemo } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
 import { FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
-import { Marked, useSearchTerms } from "./search-terms";
+import { marked, useSearchTerms } from "./search-terms";
 import { useHighlighted } from "./use-highlighted";
 
 interface Props {
@@ -38,33 +38,34 @@ export function CodeBlock({ code, language, firstLine = null, label, open: openA
         fold={fold}
         focusLine={hit?.line ?? null}
         label={label}
-        renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} />}
+        renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} terms={terms} />}
       />
     </div>
   );
 }
 
-export function CodeRow({ line, number, width }: { line: CodeLine | undefined; number: number | null; width: number }) {
+export function CodeRow({ line, number, width, terms }: { line: CodeLine | undefined; number: number | null; width: number; terms: readonly string[] }) {
+  const tokens = line?.length
+    ? line.map((token, i) =>
+        token.className ? (
+          <span key={i} className={token.className}>
+            {marked(token.text, terms)}
+          </span>
+        ) : terms.length ? (
+          <span key={i}>{marked(token.text, terms)}</span>
+        ) : (
+          token.text
+        ),
+      )
+    : "\u200b";
+  // a line without a number is a plain block: a flex row per line is layout work a reply with 200 blocks pays for
+  if (number === null) return <div className="px-2">{tokens}</div>;
   return (
     <div className="flex px-2">
-      {number !== null ? (
-        <span aria-hidden className="box-content shrink-0 pr-3 text-right text-subtle select-none" style={{ width: `${width}ch` }}>
-          {number}
-        </span>
-      ) : null}
-      <span className="min-w-0 flex-1">
-        {line?.length
-          ? line.map((token, i) =>
-              token.className ? (
-                <span key={i} className={token.className}>
-                  <Marked text={token.text} />
-                </span>
-              ) : (
-                <Marked key={i} text={token.text} />
-              ),
-            )
-          : "\u200b"}
+      <span aria-hidden className="box-content shrink-0 pr-3 text-right text-subtle select-none" style={{ width: `${width}ch` }}>
+        {number}
       </span>
+      <span className="min-w-0 flex-1">{tokens}</span>
     </div>
   );
 }

@@ -8,7 +8,7 @@
 import { useLayoutEffect, useRef, useState } from "react";
 import { sideBySide, type DiffLine } from "@/lib/session/features/tool-view";
 import { FoldedLines } from "./FoldedLines";
-import { Marked } from "./search-terms";
+import { marked, useSearchTerms } from "./search-terms";
 import { useStaticRendering } from "./static-render";
 
 /** wide enough for two columns of code */
@@ -63,6 +63,7 @@ const TONE = {
 } as const;
 
 function UnifiedRow({ line, width }: { line: DiffLine; width: number }) {
+  const terms = useSearchTerms();
   return (
     <div data-diff={line.sign} className={`flex px-1 ${TONE[line.sign]}`}>
       <span className="sr-only">{line.gap ? "unchanged lines left out" : `${SAID[line.sign]} line${line.line === null ? "" : ` ${line.line}`}: `}</span>
@@ -72,7 +73,7 @@ function UnifiedRow({ line, width }: { line: DiffLine; width: number }) {
       <span aria-hidden className={`w-[2ch] shrink-0 select-none ${line.sign === "+" ? "text-success" : line.sign === "-" ? "text-danger" : "text-subtle"}`}>
         {line.sign}
       </span>
-      <span className={`min-w-0 flex-1 ${line.gap ? "text-subtle" : ""}`}>{line.text ? <Marked text={line.text} /> : "\u200b"}</span>
+      <span className={`min-w-0 flex-1 ${line.gap ? "text-subtle" : ""}`}>{line.text ? marked(line.text, terms) : "\u200b"}</span>
     </div>
   );
 }

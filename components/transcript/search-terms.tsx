@@ -20,9 +20,8 @@ export function useSearchTerms(): readonly string[] {
   return useContext(Terms);
 }
 
-/** A piece of text with each occurrence of the search's terms marked. */
-export function Marked({ text }: { text: string }): ReactNode {
-  const terms = useSearchTerms();
+/** A piece of text with each occurrence of `terms` marked (a function, not a component: it runs for every token). */
+export function marked(text: string, terms: readonly string[]): ReactNode {
   if (!terms.length || !text) return text;
   const pieces = markPieces(text, terms);
   if (pieces.length === 1 && !pieces[0]!.hit) return text;
