@@ -45,6 +45,9 @@ test("an edit is its diff, line for line as pi recorded it, marked for screen re
   // every added line says so in words, not only in colour
   await expect(tool.locator('[data-diff="+"] .sr-only').first()).toHaveText(/^added line \d+: $/);
   await expect(tool.locator('[data-diff="+"]').first()).toContainText("at most 10");
+  // highlighted as TypeScript, its text unchanged
+  await expect(tool.locator("[data-language]").first()).toHaveAttribute("data-language", "typescript");
+  await expect(tool.locator('[data-diff] [class^="hljs-"]').first()).toBeVisible();
 });
 
 test("a failed edit shows pi's error text and no diff", async ({ page }) => {

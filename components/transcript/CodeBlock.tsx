@@ -4,7 +4,7 @@
  * A block of code: highlighted in its language (data-language), with line numbers where the lines have them,
  * folded past the first lines. Only the lines shown are highlighted until the fold opens.
  */
-import { useMemo } from "react";
+import { useMemo, type ReactNode } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
 import { FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
 import { marked, useSearchTerms } from "./search-terms";
@@ -44,20 +44,24 @@ export function CodeBlock({ code, language, firstLine = null, label, open: openA
   );
 }
 
+/** A line's tokens with their highlight classes, the search's terms marked; a zero-width space keeps an empty line's height. */
+export function codeTokens(line: CodeLine | undefined, terms: readonly string[]): ReactNode {
+  if (!line?.length) return "\u200b";
+  return line.map((token, i) =>
+    token.className ? (
+      <span key={i} className={token.className}>
+        {marked(token.text, terms)}
+      </span>
+    ) : terms.length ? (
+      <span key={i}>{marked(token.text, terms)}</span>
+    ) : (
+      token.text
+    ),
+  );
+}
+
 export function CodeRow({ line, number, width, terms }: { line: CodeLine | undefined; number: number | null; width: number; terms: readonly string[] }) {
-  const tokens = line?.length
-    ? line.map((token, i) =>
-        token.className ? (
-          <span key={i} className={token.className}>
-            {marked(token.text, terms)}
-          </span>
-        ) : terms.length ? (
-          <span key={i}>{marked(token.text, terms)}</span>
-        ) : (
-          token.text
-        ),
-      )
-    : "\u200b";
+  const tokens = codeTokens(line, terms);
   // a line without a number is a plain block: a flex row per line is layout work a reply with 200 blocks pays for
   if (number === null) return <div className="px-2">{tokens}</div>;
   return (

@@ -109,7 +109,7 @@ function Status({ view }: { view: ToolView }) {
 function CallBody({ view }: { view: ToolView }) {
   switch (view.tool) {
     case "edit":
-      if (view.diff) return <DiffBlock lines={view.diff} label={`changes to ${view.path ?? "the file"}`} />;
+      if (view.diff) return <DiffBlock lines={view.diff} label={`changes to ${view.path ?? "the file"}`} language={languageOfPath(view.path)} />;
       return view.result ? null : <JsonTree value={view.args} label="arguments" />;
     case "write":
       return view.content === null ? (

@@ -17,6 +17,7 @@ import { FIXTURES_DIR, listFixtures } from "@/lib/session/testing/golden";
 import { LINEAR_HEADER, linearSession } from "@/lib/session/testing/linear-session";
 import { piExportRenderer } from "@/lib/session/testing/pi-export-template";
 import { systemChange, toolsAddedBy } from "@/lib/session/features/system-prompt";
+import { languageOfPath } from "@/lib/render/languages";
 import { FOLD_LINES } from "./FoldedLines";
 import { transcriptHtml } from "./transcript-html";
 
@@ -219,6 +220,7 @@ describe("transcriptHtml", () => {
   it("draws every tool call on the path with the app's renderers: diff lines, exit codes, highlighted code, folds", () => {
     const files = [...listFixtures().map((f) => f.file), TOOLS_FILE];
     const seen = new Set<string>();
+    let highlightedDiffs = 0;
     for (const file of files) {
       const session = Session.fromText(readFileSync(file, "utf8"));
       if (!session.leafId || !pathBuilds(session, session.leafId)) continue; // (an edge fixture whose leaf path is a cycle)
@@ -241,6 +243,13 @@ describe("transcriptHtml", () => {
             const kept = boundedToolView(view, transcript.maxOutput);
             expect(signs.join("")).toBe(kept.tool === "edit" ? kept.diff!.map((line) => line.sign).join("") : "");
             expect(signs.length).toBeGreaterThan(0);
+            // its lines highlighted in the file's language, their text unchanged
+            const language = languageOfPath(view.path);
+            expect(drawn!.querySelector("[data-language]")?.getAttribute("data-language") ?? null).toBe(language);
+            if (language === "typescript") {
+              expect(drawn!.querySelector("[data-diff] [class^='hljs-']"), `${view.id} diff highlighted`).not.toBeNull();
+              highlightedDiffs++;
+            }
           }
           if (view.tool === "bash" && view.status === "exited") expect(drawn!.getAttribute("data-exit-code")).toBe(String(view.exitCode));
           if ((view.tool === "write" && block.type === "toolCall") || (view.tool === "read" && block.type === "toolResult" && view.content)) {
@@ -251,6 +260,7 @@ describe("transcriptHtml", () => {
       }
     }
     expect([...seen].sort()).toEqual(expect.arrayContaining(["bash", "edit", "grep", "ls", "read", "write"]));
+    expect(highlightedDiffs).toBeGreaterThan(0);
   });
 
   it("folds a long output into <details> whose summary counts the lines it hides, and cuts it at the transcript's limit", () => {
