@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { THEME_SCRIPT } from "../components/ui/theme-script";
 import { SESSIONS_DIR } from "./fixtures/session-files";
-import { XSS_ENTRY_IDS, XSS_FIELDS, XSS_FILE_NAME, XSS_FOLDER, XSS_PAYLOADS, xssSession } from "./fixtures/xss-payloads";
+import { ALL_PAYLOADS, XSS_ENTRY_IDS, XSS_FIELDS, XSS_FILE_NAME, XSS_FOLDER, XSS_PAYLOADS, xssSession } from "./fixtures/xss-payloads";
 
 test.describe.configure({ timeout: 180_000, mode: "serial" });
 const SLOW = { timeout: 60_000 };
@@ -133,6 +133,22 @@ test("the tool renderers keep hostile paths, languages, ANSI text and OSC 8 targ
   for (const href of links) expect(href).toMatch(/^https:\/\/example\.com\/[^"'<> ]*$/);
   await expect(inspector.locator('[data-tool="bash"] [aria-label=output]')).toContainText('<img src=x onerror="window.__xss=51">');
   await expectInert(page, problems, "tool renderers");
+});
+
+test("a hostile system prompt and tools stay text in the Context tab's System row", async ({ page }) => {
+  const problems = watch(page);
+  await recordViolations(page);
+  await page.goto(`/view?${new URLSearchParams({ file: rel, entry: "x-system" })}`);
+  const inspector = page.locator("#inspector");
+  await inspector.getByRole("tab", { name: "Context", exact: true }).click(SLOW);
+  const row = inspector.getByTestId("context-system");
+  await expect(row).toHaveAttribute("data-recorded", "true", SLOW);
+  await row.getByRole("button", { expanded: false }).click();
+  for (const summary of await row.locator("summary").all()) await summary.click();
+  // the tool named with every payload is listed by that name; the prompt holds the payloads as its text
+  await expect(row.locator("[data-tool-name]").first()).toHaveAttribute("data-tool-name", ALL_PAYLOADS);
+  await expect(row.getByRole("group", { name: "system prompt" })).toContainText(XSS_PAYLOADS[0]!.split("\n")[0]!);
+  await expectInert(page, problems, "system row");
 });
 
 test("an uploaded hostile file, with a hostile file name, stays inert", async ({ page }) => {

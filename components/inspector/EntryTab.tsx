@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import type { Session, TreeEntry } from "@/lib/session";
 import { EntryBody } from "./EntryBody";
 import { EntryHeader } from "./EntryHeader";
-import { TruncatedText } from "./TruncatedText";
+import { CodeBlock } from "@/components/transcript/CodeBlock";
 
 const KNOWN_TYPES = new Set([
   "message",
@@ -32,7 +32,10 @@ export function EntryTab({ session, entry }: { session: Session; entry: TreeEntr
   );
 }
 
-/** The entry as written, made only once opened: an entry with a 5 MB output is 5 MB of JSON to lay out. */
+/**
+ * The entry as written, highlighted as JSON and folded like any block, made only once opened: an entry with a
+ * 5 MB output is 5 MB of JSON to lay out (highlighted off the page thread; virtualized once unfolded).
+ */
 function RawJson({ entry, openAtFirst }: { entry: TreeEntry; openAtFirst: boolean }) {
   const [open, setOpen] = useState(openAtFirst);
   const text = useMemo(() => (open ? JSON.stringify(entry, null, 2) : ""), [open, entry]);
@@ -41,7 +44,7 @@ function RawJson({ entry, openAtFirst }: { entry: TreeEntry; openAtFirst: boolea
       <summary className="cursor-pointer text-[12px] font-medium text-muted select-none">Raw JSON</summary>
       {open ? (
         <div className="mt-1">
-          <TruncatedText text={text} limit={20_000} />
+          <CodeBlock code={text} language="json" label="raw JSON" />
         </div>
       ) : null}
     </details>
