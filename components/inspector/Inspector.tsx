@@ -5,7 +5,7 @@
  * (Path) and what the model would see there (Context), plus the exports.
  * Reads only the viewer store; the page decides where the pane sits.
  */
-import { useDeferredValue, useEffect, useRef, type KeyboardEvent, type RefObject } from "react";
+import { useDeferredValue, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { CompareWithButton } from "@/components/compare/CompareWithButton";
 import { StatsTab } from "@/components/stats/StatsTab";
 import { sessionOf, useViewer, viewer, type InspectorTab } from "@/components/viewer/store";
@@ -95,23 +95,55 @@ function ContentReadStatus() {
   );
 }
 
-/** The Entry tab with the entry's content as written (read from the file first when the session reads it on demand). */
+/** a line longer than this is shown light first: decoding and parsing it (a 5 MB output) is a long task */
+const LIGHT_FIRST_BYTES = 512 * 1024;
+
+/**
+ * The Entry tab with the entry's content as written (read from the file first when the session reads it on
+ * demand). An entry whose line is big and not parsed yet shows its light self (long strings cut) for a frame:
+ * the click paints at once, and the whole entry follows in a task of its own.
+ */
 function FullEntryTab({ session, id }: { session: Session; id: string }) {
+  const heavy =
+    useSessionMemo(
+      (open) => {
+        const light = open.tree.get(id);
+        return light ? (open.tree.fullCost(light) ?? 0) > LIGHT_FIRST_BYTES : false;
+      },
+      [id],
+      { light: true },
+    ) ?? false;
+  const [wholeFor, setWholeFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (!heavy) return;
+    // a frame first (its paint shows the light entry), then the whole one
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setWholeFor(id), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [heavy, id]);
+  const lightFirst = heavy && wholeFor !== id;
   const result = useSessionMemo(
     (open) => {
       const light = open.tree.get(id);
       try {
-        return { entry: light ? open.tree.full(light) : null, links: toolLinksNear(open.tree, id), error: null };
+        return { entry: light ? (lightFirst ? light : open.tree.full(light)) : null, links: toolLinksNear(open.tree, id), error: null };
       } catch (error) {
         return { entry: null, links: NO_TOOL_LINKS, error };
       }
     },
-    [id],
+    [id, lightFirst],
   );
   if (result?.error) return <QueryError error={result.error} what="entry" />;
   return result?.entry ? (
     <ToolLinksProvider links={result.links}>
-      <EntryTab session={session} entry={result.entry} />
+      <div data-light-first={lightFirst ? "true" : undefined} className="contents">
+        <EntryTab session={session} entry={result.entry} />
+      </div>
     </ToolLinksProvider>
   ) : null;
 }

@@ -48,6 +48,11 @@ export class ElidedLines implements LineTexts {
     return Promise.resolve();
   }
 
+  byteLength(line: number): number | null {
+    const at = this.at.get(line);
+    return at ? at.end - at.start : null;
+  }
+
   /** The line as written (decoded as the whole file would be); throws for a line whose light text is the same. */
   text(line: number): string {
     const at = this.at.get(line);

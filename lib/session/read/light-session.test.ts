@@ -219,6 +219,18 @@ describe("light lines", () => {
     expect(light.diagnostics()).toEqual(full.diagnostics());
   });
 
+  it("say what reading an entry in full costs: its line's bytes until it is read, nothing after", () => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const big = JSON.stringify({ type: "message", id: "b", parentId: null, message: { role: "user", content: "é".repeat(40_000) } });
+    const small = JSON.stringify({ type: "message", id: "c", parentId: "b", message: { role: "user", content: "hi" } });
+    const light = new Session(readLight(encoder.encode(`${header}\n${big}\n${small}\n`)));
+    const entry = light.tree.get("b")!;
+    expect(light.tree.fullCost(entry)).toBe(encoder.encode(big).length);
+    expect(light.tree.fullCost(light.tree.get("c")!)).toBe(0); // not cut: its light line is the line
+    expect((light.tree.full(entry).message as { content: string }).content).toHaveLength(40_000);
+    expect(light.tree.fullCost(entry)).toBe(0);
+  });
+
   it("give the worker's schema check the same issues as the full text", () => {
     for (const { name, text } of cases()) {
       const bytes = encoder.encode(text);

@@ -122,6 +122,11 @@ export abstract class OffsetLineTexts {
     this.adopted = true;
   }
 
+  byteLength(line: number): number | null {
+    const slot = this.index.find(line);
+    return slot === -1 ? null : this.index.length(slot);
+  }
+
   has(line: number): boolean {
     return this.index.has(line);
   }

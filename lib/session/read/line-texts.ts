@@ -30,6 +30,8 @@ export interface LineTexts {
    * and ContentNotReadError for a line that is not ready.
    */
   text(line: number): string;
+  /** the bytes of the line as written, when this source knows them without reading it */
+  byteLength?(line: number): number | null;
 }
 
 /** Content was asked for before it was read from its source: LineTexts.load the line first (SessionTree.readLightly says which). */

@@ -286,6 +286,16 @@ export class SessionTree {
     }
   }
 
+  /**
+   * The bytes full(entry) would decode and parse now: 0 for an entry not cut or already read in full, null when
+   * its source does not say. What shows an entry reads a big one a frame after showing its light self.
+   */
+  fullCost(entry: SessionEntry): number | null {
+    const line = this.cutLineOf(entry);
+    if (line === -1 || this.fullCache.has(line)) return 0;
+    return this.cutLines!.byteLength?.(line) ?? null;
+  }
+
   /** Whether full(entry) would wait for content that has not been read from the file yet. */
   waitsFor(entry: SessionEntry): boolean {
     const line = this.cutLineOf(entry);
