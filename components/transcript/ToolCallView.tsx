@@ -123,10 +123,11 @@ function CallBody({ view }: { view: ToolView }) {
       ) : (
         <div className="flex min-w-0 items-start gap-1">
           <span aria-hidden className="pt-1 font-mono text-[12px] text-subtle select-none">
-            $
+            {view.shell === "powershell" ? "PS>" : "$"}
           </span>
           <div className="min-w-0 flex-1">
-            <CodeBlock code={view.command} language="bash" label="command" />
+            {/* (no PowerShell grammar among the common ones: its commands are shown plain) */}
+            <CodeBlock code={view.command} language={view.shell === "powershell" ? null : "bash"} label="command" />
           </div>
         </div>
       );

@@ -105,7 +105,7 @@ function callMarkdown(view: ToolView, json: string, max: number): string {
       if (!view.diff) return view.result ? `${head} ${code(view.path ?? "")}` : `${head}\n\n${fenced(json, "json")}`;
       return `${head} ${code(view.path ?? "")}\n\n${fenced(truncate(view.diff.map((line) => (line.gap ? " ..." : `${line.sign}${line.text}`)).join("\n"), max), "diff")}`;
     case "bash":
-      return `${head}\n\n${fenced(view.command ?? "", "bash")}`;
+      return `${head}\n\n${fenced(view.command ?? "", view.shell)}`;
     case "write":
       return `${head} ${code(view.path ?? "")} (${view.lineCount} ${view.lineCount === 1 ? "line" : "lines"})\n\n${fenced(truncate(view.content ?? "", max), languageOfPath(view.path) ?? "")}`;
     case "read":

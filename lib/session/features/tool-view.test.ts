@@ -125,6 +125,33 @@ describe("toolViewOf bash", () => {
     expect(toolViewOf({ id: "c", name: "bash", arguments: { command: "x" } }, null)).toMatchObject({ exitCode: null, status: "pending" });
   });
 
+  it("reads pi 1.6's powershell as the same shell tool (createShellToolDefinition writes both), with its shell named", () => {
+    const shell = (name: string, text: string, isError: boolean) =>
+      toolViewOf(
+        { id: "c", name, arguments: { command: "Get-ChildItem", timeout: 30 } },
+        {
+          role: "toolResult",
+          toolCallId: "c",
+          toolName: name,
+          content: [{ type: "text", text }],
+          isError,
+          details: { fullOutputPath: "/tmp/pi-powershell-1.log" },
+        },
+      );
+    for (const [text, isError] of [
+      ["ok", false],
+      ["boom\n\nCommand exited with code 2", true],
+      ["partial\n\nCommand aborted", true],
+      ["x\n\n[Showing lines 1-2 of 9. Full output: /tmp/pi-powershell-1.log]\n\nCommand exited with code 1", true],
+    ] as const) {
+      const bash = shell("bash", text, isError);
+      const powershell = shell("powershell", text, isError);
+      expect(powershell).toMatchObject({ tool: "bash", shell: "powershell", name: "powershell" });
+      expect({ ...powershell, name: "bash", shell: "bash", result: bash.result }).toEqual(bash);
+    }
+    expect(shell("bash", "ok", false)).toMatchObject({ shell: "bash" });
+  });
+
   it("keeps pi's truncation note and the full output's path", () => {
     const view = run("line 3\n\n[Showing lines 2-3 of 3. Full output: /tmp/pi-bash-1.log]", false, {
       truncation: { truncated: true },

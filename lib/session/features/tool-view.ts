@@ -51,7 +51,9 @@ export type ToolView =
     })
   | (Base & { tool: "write"; path: string | null; content: string | null; lineCount: number })
   | (Base & {
+      /** a shell run: pi's bash, or its powershell (pi ≥ 1.6), the same tool with another shell */
       tool: "bash";
+      shell: "bash" | "powershell";
       command: string | null;
       timeout: number | null;
       /** the output without pi's closing status line */
@@ -118,6 +120,7 @@ export function toolViewOf(call: ToolCallBlock, result: JsonObject | null): Tool
       return { ...base, tool: "write", path: pathArg(args), content, lineCount: content === null ? 0 : content.split("\n").length };
     }
     case "bash":
+    case "powershell":
       return bashView(base);
     case "grep":
     case "find":
@@ -307,7 +310,8 @@ function bashView(base: Base): ToolView {
     : isObject(details.truncation) && details.truncation.truncated === true
       ? "output truncated by pi"
       : null;
-  return { ...base, tool: "bash", command, timeout, shown, exitCode, status, truncation, fullOutputPath };
+  const shell = base.name === "powershell" ? "powershell" : "bash";
+  return { ...base, tool: "bash", shell, command, timeout, shown, exitCode, status, truncation, fullOutputPath };
 }
 
 /** the notes pi's grep, find and ls close their output with ("[100 matches limit reached. …]") */
