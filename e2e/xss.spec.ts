@@ -1,7 +1,8 @@
 // Every XSS payload in every string field of a session (and in its folder and file name) stays inert:
-// on the library, through every entry's Entry, Path and Context tabs, and for an uploaded file.
+// on the library, through every entry's Entry, Path and Context tabs, for an uploaded file and in an exported HTML transcript.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
 import { THEME_SCRIPT } from "../components/ui/theme-script";
 import { SESSIONS_DIR } from "./fixtures/session-files";
@@ -149,6 +150,32 @@ test("a hostile system prompt and tools stay text in the Context tab's System ro
   await expect(row.locator("[data-tool-name]").first()).toHaveAttribute("data-tool-name", ALL_PAYLOADS);
   await expect(row.getByRole("group", { name: "system prompt" })).toContainText(XSS_PAYLOADS[0]!.split("\n")[0]!);
   await expectInert(page, problems, "system row");
+});
+
+test("Export HTML of the hostile path opens inert: no script, no request but its own, no CSP report", async ({ page, context }, testInfo) => {
+  const problems = watch(page);
+  await recordViolations(page);
+  await page.goto(`/view?${new URLSearchParams({ file: rel, entry: "x-system" })}`);
+  await expect(page.locator("#inspector header")).toContainText("x-system", SLOW);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export HTML" }).click()]);
+  const file = testInfo.outputPath("xss-transcript.html");
+  await download.saveAs(file);
+  await expectInert(page, problems, "export");
+
+  const viewer = await context.newPage();
+  const viewerProblems = watch(viewer);
+  await recordViolations(viewer);
+  const requests: string[] = [];
+  viewer.on("request", (request) => requests.push(request.url()));
+  await viewer.goto(pathToFileURL(file).href);
+  // every fold and every <details> opened, the pointer over the page: nothing in it may run
+  for (const summary of await viewer.locator("summary").all()) await summary.click({ timeout: 2_000 }).catch(() => undefined);
+  await viewer.mouse.move(300, 300);
+  await expect(viewer.locator("script")).toHaveCount(0);
+  await expect(viewer.locator('[data-tool-call-id="call-bash"]').first()).toContainText('<img src=x onerror="window.__xss=51">');
+  await expect(viewer.locator('section[data-kind="system"] [data-tool-name]').first()).toHaveAttribute("data-tool-name", ALL_PAYLOADS);
+  expect(requests).toEqual([pathToFileURL(file).href]);
+  await expectInert(viewer, viewerProblems, "exported HTML");
 });
 
 test("an uploaded hostile file, with a hostile file name, stays inert", async ({ page }) => {
