@@ -26,28 +26,13 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return <div className="md min-w-0 break-words text-[13px] leading-relaxed">{tokens.map(block)}</div>;
 });
 
+/** Markdown's six heading levels on the inspector's small scale: a message's "#" is not a page title */
 const HEADINGS = [
-  (children: ReactNode, key: number) => (
-    <h4 key={key} className="mt-3 mb-1 text-[14px] font-semibold">
-      {children}
-    </h4>
-  ),
-  (children: ReactNode, key: number) => (
-    <h4 key={key} className="mt-3 mb-1 text-[13px] font-semibold">
-      {children}
-    </h4>
-  ),
-  (children: ReactNode, key: number) => (
-    <h5 key={key} className="mt-2 mb-1 text-[13px] font-semibold">
-      {children}
-    </h5>
-  ),
-  (children: ReactNode, key: number) => (
-    <h6 key={key} className="mt-2 mb-1 text-[13px] font-medium">
-      {children}
-    </h6>
-  ),
-];
+  { Tag: "h4", className: "mt-3 mb-1 text-[14px] font-semibold" },
+  { Tag: "h4", className: "mt-3 mb-1 text-[13px] font-semibold" },
+  { Tag: "h5", className: "mt-2 mb-1 text-[13px] font-semibold" },
+  { Tag: "h6", className: "mt-2 mb-1 text-[13px] font-medium" },
+] as const;
 
 function block(token: Token, key: number): ReactNode {
   switch (token.type) {
@@ -62,7 +47,12 @@ function block(token: Token, key: number): ReactNode {
       );
     case "heading": {
       const heading = token as Tokens.Heading;
-      return HEADINGS[Math.min(heading.depth, HEADINGS.length) - 1]!(inline(heading.tokens), key);
+      const { Tag, className } = HEADINGS[Math.min(heading.depth, HEADINGS.length) - 1]!;
+      return (
+        <Tag key={key} className={className}>
+          {inline(heading.tokens)}
+        </Tag>
+      );
     }
     case "code": {
       const code = token as Tokens.Code;

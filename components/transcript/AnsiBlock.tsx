@@ -7,26 +7,18 @@
 import { useMemo, type CSSProperties } from "react";
 import { ansiLines, hasAnsi, type AnsiLine, type AnsiRun } from "@/lib/render/ansi";
 import { linkPieces } from "@/lib/render/links";
-import { FOLD_LINES, FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
-import { marked, useSearchTerms } from "./search-terms";
-
-const NO_TERMS: readonly string[] = [];
+import { FOLD_LINES, FoldedLines, useTextFold } from "./FoldedLines";
+import { NO_TERMS, marked } from "./search-terms";
 
 export function AnsiBlock({ text, label, open: openAtFirst = false }: { text: string; label: string; open?: boolean }) {
-  const terms = useSearchTerms();
-  // a search hit the fold would hide opens it (a scan of the whole text: once per text and query)
-  const hit = useMemo(() => hiddenHit(text, terms), [text, terms]);
-  const fold = useFold(openAtFirst, hit && `${terms.join(" ")}@${hit.line}`);
-  const [open] = fold;
-  // (a scan of the whole text: once per text and fold, not per render)
-  const { shown, total, cut } = useMemo(() => foldedText(text, open), [text, open]);
+  const { terms, fold, open, shown, total, cut, focusLine } = useTextFold(text, openAtFirst);
   const lines = useMemo(() => linesOf(shown), [shown]);
   return (
     <FoldedLines
       count={open || total <= FOLD_LINES ? lines.length : total}
       cut={cut}
       fold={fold}
-      focusLine={hit?.line ?? null}
+      focusLine={focusLine}
       label={label}
       renderLine={(i) => <AnsiRow key={i} line={lines[i]} terms={terms} />}
     />

@@ -4,10 +4,10 @@
  * A block of code: highlighted in its language (data-language), with line numbers where the lines have them,
  * folded past the first lines. Only the lines shown are highlighted until the fold opens.
  */
-import { useMemo, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { CodeLine } from "@/lib/render/code-lines";
-import { FoldedLines, foldedText, hiddenHit, useFold } from "./FoldedLines";
-import { marked, useSearchTerms } from "./search-terms";
+import { FoldedLines, useTextFold } from "./FoldedLines";
+import { marked } from "./search-terms";
 import { useHighlighted } from "./use-highlighted";
 
 interface Props {
@@ -21,13 +21,7 @@ interface Props {
 }
 
 export function CodeBlock({ code, language, firstLine = null, label, open: openAtFirst = false }: Props) {
-  const terms = useSearchTerms();
-  // a search hit the fold would hide opens it (a scan of the whole text: once per text and query)
-  const hit = useMemo(() => hiddenHit(code, terms), [code, terms]);
-  const fold = useFold(openAtFirst, hit && `${terms.join(" ")}@${hit.line}`);
-  const [open] = fold;
-  // (a scan of the whole text: once per text and fold, not per render)
-  const { shown, total, cut } = useMemo(() => foldedText(code, open), [code, open]);
+  const { terms, fold, shown, total, cut, focusLine } = useTextFold(code, openAtFirst);
   const lines = useHighlighted(shown, language);
   const width = firstLine === null ? 0 : String(firstLine + total - 1).length;
   return (
@@ -36,7 +30,7 @@ export function CodeBlock({ code, language, firstLine = null, label, open: openA
         count={total}
         cut={cut}
         fold={fold}
-        focusLine={hit?.line ?? null}
+        focusLine={focusLine}
         label={label}
         renderLine={(i) => <CodeRow key={i} line={lines[i]} number={firstLine === null ? null : firstLine + i} width={width} terms={terms} />}
       />

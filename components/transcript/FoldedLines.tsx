@@ -6,8 +6,9 @@
  * multi-megabyte output opens as fast as a short one.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { foldCase } from "@/lib/session/features/search";
+import { useSearchTerms } from "./search-terms";
 import { useStaticRendering } from "./static-render";
 
 /** lines shown while folded: about a screenful of the inspector */
@@ -51,6 +52,20 @@ export function useFold(openAtFirst = false, reveal: string | null = null): [boo
     if (reveal !== null) setOpen(true);
   }
   return [open, setOpen];
+}
+
+/**
+ * A block of text's fold, as CodeBlock and AnsiBlock hold it: its state (useFold), opened by a search hit it
+ * would hide, and what it shows (foldedText). Each scan of the whole text runs once per text and query or fold,
+ * not per render.
+ */
+export function useTextFold(text: string, openAtFirst: boolean) {
+  const terms = useSearchTerms();
+  const hit = useMemo(() => hiddenHit(text, terms), [text, terms]);
+  const fold = useFold(openAtFirst, hit && `${terms.join(" ")}@${hit.line}`);
+  const [open] = fold;
+  const { shown, total, cut } = useMemo(() => foldedText(text, open), [text, open]);
+  return { terms, fold, open, shown, total, cut, focusLine: hit?.line ?? null };
 }
 
 interface Props {

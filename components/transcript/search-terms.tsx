@@ -7,7 +7,7 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { foldCase, queryTerms } from "@/lib/session/features/search";
 
-const NO_TERMS: readonly string[] = [];
+export const NO_TERMS: readonly string[] = [];
 const Terms = createContext<readonly string[]>(NO_TERMS);
 
 export function SearchTermsProvider({ query, children }: { query: string; children?: ReactNode }) {
