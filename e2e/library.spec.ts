@@ -5,6 +5,8 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { SUMMARY_LIMITS } from "../lib/server/read-summary";
 import { SESSION_FILES, SESSIONS_DIR, type FixtureName } from "./fixtures/session-files";
+import { familyRows } from "../components/library/group-sessions";
+import type { LibrarySession } from "../components/library/library-types";
 
 // the 2-core machine runs several servers and builds at once; a page load there can take many seconds
 test.describe.configure({ timeout: 90_000 });
@@ -40,25 +42,61 @@ test("lists every fixture session with the name and entry count the core reads",
   }
 });
 
-test("groups sessions by their header's cwd, newest first inside a group", async ({ page, request }) => {
+test("groups sessions by their header's cwd; inside a group, families newest first, each fork under its source", async ({ page, request }) => {
   for (const name of FIXTURES) {
     const cwd = openFixture(name).header?.cwd;
     if (typeof cwd !== "string") continue;
     const group = page.getByTestId("project-group").filter({ has: page.locator(`[data-path="${SESSION_FILES[name]}"]`) });
     await expect(group.getByTestId("project-cwd"), name).toHaveText(cwd);
   }
-  const listed: { path: string; timestamp: string | null }[] = await (await request.get("/api/sessions")).json();
+  const listed: LibrarySession[] = await (await request.get("/api/sessions")).json();
   for (const group of await page.getByTestId("project-group").all()) {
-    const paths = await group.getByTestId("session-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")!));
-    const order = listed.filter((s) => paths.includes(s.path)).map((s) => s.path);
-    expect(paths).toEqual(order);
-    const times = paths
-      .map((p) => listed.find((s) => s.path === p)!.timestamp)
-      .filter((t): t is string => t !== null)
-      .map(Date.parse);
-    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const rows = await group
+      .getByTestId("session-row")
+      .evaluateAll((els) => els.map((r) => [r.getAttribute("data-path")!, Number(r.getAttribute("data-depth"))] as const));
+    const inGroup = listed.filter((s) => rows.some(([p]) => p === s.path));
+    expect(rows).toEqual(familyRows(inGroup).map((r) => [r.session.path, r.depth]));
   }
 });
+
+test("a fork sits under its source, saying where it left it; a source says how many forks it has", async ({ page }) => {
+  const project = page.getByTestId("project-group").filter({ has: page.locator(`[data-path="${SESSION_FILES["fork-source"]}"]`) });
+  const paths = await project.getByTestId("session-row").evaluateAll((els) => els.map((r) => r.getAttribute("data-path")));
+  expect(paths).toEqual([SESSION_FILES["fork-source"], SESSION_FILES["fork-a"], SESSION_FILES["fork-b"]]);
+  const row = (name: FixtureName) => page.locator(`[data-testid="session-row"][data-path="${SESSION_FILES[name]}"]`);
+  await expect(row("fork-a")).toHaveAttribute("data-depth", "1");
+  await expect(row("fork-b")).toHaveAttribute("data-depth", "2");
+  // the fork in another project heads its own tree there, and still names its source
+  await expect(row("fork-moved")).toHaveAttribute("data-depth", "0");
+  await expect(row("fork-source").getByTestId("fork-count")).toHaveText("2 forks");
+  await expect(row("fork-a").getByTestId("fork-count")).toHaveText("1 fork");
+  for (const [fork, source] of [
+    ["fork-a", "fork-source"],
+    ["fork-b", "fork-a"],
+    ["fork-moved", "fork-source"],
+  ] as const) {
+    const of = row(fork).getByTestId("fork-of");
+    await expect(of).toHaveAttribute("data-source", SESSION_FILES[source]);
+    await expect(of).toContainText(`forked from ${expectedTitle(openFixture(source))}`);
+    // the entry's first words (a long message is cut)
+    await expect(of.getByTestId("fork-point")).toContainText(`“${lastInherited(fork, source).slice(0, 40)}`);
+  }
+  // a fork whose source is not in the library says so
+  await expect(row("ca-roles-a").getByTestId("fork-of-missing")).toContainText("not in this library");
+});
+
+/** The text of the last entry `fork` holds unchanged from `source` (same id, same content but its parent). */
+function lastInherited(fork: FixtureName, source: FixtureName): string {
+  const from = openFixture(source);
+  const strip = (entry: object) => JSON.stringify({ ...entry, parentId: undefined });
+  let last: string | null = null;
+  for (const entry of openFixture(fork).tree.entries) {
+    const there = from.tree.get(entry.id as string);
+    if (there && strip(there) === strip(entry)) last = entry.id as string;
+  }
+  const message = openFixture(fork).tree.get(last!)!.message as { content: { text: string }[] };
+  return message.content.map((c) => c.text).join("");
+}
 
 test("GET /api/sessions lists the directory, not the samples", async ({ request }) => {
   const response = await request.get("/api/sessions");

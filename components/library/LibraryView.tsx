@@ -2,7 +2,7 @@
 
 // The home page: every session of the sessions directory (or the bundled samples), a filter, and ways to open a file.
 import { useRouter } from "next/navigation";
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Kbd } from "@/components/ui/Badge";
 import { DropOverlay } from "@/components/ui/DropOverlay";
 import { Icon, Logo } from "@/components/ui/Icon";
@@ -39,6 +39,7 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
   const visible = useMemo(() => filterSessions(sessions, query), [sessions, query]);
   const groups = useMemo(() => groupByProject(visible), [visible]);
   const projectCount = useMemo(() => groupByProject(sessions).length, [sessions]);
+  const forkPoints = useForkPoints(sessions);
 
   // before paint: "/" pressed as soon as the list shows must already reach the filter
   useLayoutEffect(() => {
@@ -122,7 +123,7 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
           ) : visible.length === 0 ? (
             <p className="px-3 py-10 text-center text-muted">No sessions match “{query}”.</p>
           ) : (
-            <SessionList groups={groups} />
+            <SessionList groups={groups} forkPoints={forkPoints} />
           )}
         </div>
       </main>
@@ -130,4 +131,27 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
       <DropOverlay visible={dragging} title="Drop to open this session" detail="The file is read in your browser; nothing is uploaded." />
     </div>
   );
+}
+
+/**
+ * Where each fork left its source, described: the server compares the two files' entries, which costs a read of
+ * both, so the list shows first and the fork points join it.
+ */
+function useForkPoints(sessions: readonly LibrarySession[]): ReadonlyMap<string, string> | undefined {
+  const [points, setPoints] = useState<ReadonlyMap<string, string>>();
+  const hasForks = sessions.some((session) => session.forkOf);
+  useEffect(() => {
+    if (!hasForks) return;
+    const abort = new AbortController();
+    fetch("/api/sessions/forks", { signal: abort.signal })
+      .then((response): Promise<Record<string, { fromEntry: string | null }>> => (response.ok ? response.json() : Promise.resolve({})))
+      .then((json) => {
+        const map = new Map<string, string>();
+        for (const [file, point] of Object.entries(json)) if (point.fromEntry) map.set(file, point.fromEntry);
+        setPoints(map);
+      })
+      .catch(() => {}); // the rows say "forked from" without the entry
+    return () => abort.abort();
+  }, [hasForks, sessions]);
+  return points;
 }

@@ -17,7 +17,8 @@ function moveFocus(event: KeyboardEvent<HTMLElement>): void {
   }
 }
 
-export function SessionList({ groups }: { groups: ProjectGroup[] }) {
+/** `forkPoints`: a fork's path → the entry where it left its source, described (fetched after the list shows) */
+export function SessionList({ groups, forkPoints }: { groups: ProjectGroup[]; forkPoints?: ReadonlyMap<string, string> }) {
   return (
     <div id="session-list" onKeyDown={moveFocus}>
       <div
@@ -39,8 +40,8 @@ export function SessionList({ groups }: { groups: ProjectGroup[] }) {
             <span className="tabular-nums text-subtle">{group.sessions.length}</span>
           </h2>
           <div className="flex flex-col">
-            {group.sessions.map((session) => (
-              <SessionRow key={session.path} session={session} />
+            {group.rows.map(({ session, depth }) => (
+              <SessionRow key={session.path} session={session} depth={depth} forkPoint={forkPoints?.get(session.path)} />
             ))}
           </div>
         </section>

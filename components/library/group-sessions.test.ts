@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterSessions, groupByProject } from "./group-sessions";
+import { familyRows, filterSessions, groupByProject } from "./group-sessions";
 import type { LibrarySession } from "./library-types";
 
 const session = (path: string, cwd: string | null, name: string | null): LibrarySession => ({
@@ -46,5 +46,40 @@ describe("filterSessions", () => {
     expect(filterSessions(list, "home parser").map((s) => s.path)).toEqual(["--a--/3.jsonl"]);
     expect(filterSessions(list, "  ")).toHaveLength(6);
     expect(filterSessions(list, "nothing-like-this")).toEqual([]);
+  });
+});
+
+describe("familyRows", () => {
+  const at = (path: string, hour: number, forkOf?: string): LibrarySession => ({
+    ...session(path, "/p", path),
+    timestamp: `2026-01-01T${String(hour).padStart(2, "0")}:00:00.000Z`,
+    ...(forkOf ? { forkOf: { path: forkOf, name: forkOf } } : {}),
+  });
+
+  it("puts forks under their source, by newest activity of each subtree, ties in input order", () => {
+    // newest first, as the library lists them
+    const listed = [at("f2", 9, "s1"), at("f1-1", 8, "f1"), at("s2", 7), at("f1", 5, "s1"), at("s1", 1), at("lost", 0, "elsewhere")];
+    expect(familyRows(listed).map((r) => [r.session.path, r.depth])).toEqual([
+      ["s1", 0],
+      ["f2", 1],
+      ["f1", 1],
+      ["f1-1", 2],
+      ["s2", 0],
+      ["lost", 0],
+    ]);
+  });
+
+  it("lists every session once, even in a loop of links", () => {
+    const rows = familyRows([at("a", 2, "b"), at("b", 1, "a")]);
+    expect(rows.map((r) => r.session.path).sort()).toEqual(["a", "b"]);
+  });
+
+  it("groups keep both orders: sessions newest first, rows as family trees", () => {
+    const [group] = groupByProject([at("f", 9, "s"), at("s", 1)]);
+    expect(group!.sessions.map((s) => s.path)).toEqual(["f", "s"]);
+    expect(group!.rows.map((r) => [r.session.path, r.depth])).toEqual([
+      ["s", 0],
+      ["f", 1],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 // Grouping and filtering of the library list; pure, so it can be tested without a browser.
-import type { LibrarySession, ProjectGroup } from "./library-types";
+import type { FamilyRow, LibrarySession, ProjectGroup } from "./library-types";
 
 /**
  * Groups by header cwd (pi's folder name is a lossy encoding of it), keeping the input's order inside and
@@ -13,10 +13,57 @@ export function groupByProject(sessions: readonly LibrarySession[]): ProjectGrou
     const cwd = session.cwd ?? folderCwd.get(session.project) ?? null;
     const key = cwd ?? (session.project || "(top level)");
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, cwd, project: session.project, sessions: [] }));
+    if (!group) groups.set(key, (group = { key, cwd, project: session.project, sessions: [], rows: [] }));
     group.sessions.push(session);
   }
+  for (const group of groups.values()) group.rows = familyRows(group.sessions);
   return [...groups.values()];
+}
+
+const activity = (session: LibrarySession) => {
+  const t = session.timestamp ? Date.parse(session.timestamp) : NaN;
+  return Number.isNaN(t) ? Date.parse(session.mtime) : t;
+};
+
+/**
+ * Sessions as family trees: a fork right under its source when both are listed, forks by newest activity (their
+ * own forks' included), trees in that order too; ties keep the input's order. A fork whose source is not listed
+ * (another project, filtered out, gone) heads a tree of its own.
+ */
+export function familyRows(sessions: readonly LibrarySession[]): FamilyRow[] {
+  const listed = new Set(sessions.map((s) => s.path));
+  const forks = new Map<string, LibrarySession[]>();
+  const heads: LibrarySession[] = [];
+  for (const session of sessions) {
+    const source = session.forkOf?.path;
+    if (source !== undefined && listed.has(source) && source !== session.path) {
+      const list = forks.get(source);
+      if (list) list.push(session);
+      else forks.set(source, [session]);
+    } else heads.push(session);
+  }
+  const latest = new Map<string, number>();
+  const latestOf = (session: LibrarySession): number => {
+    let t = latest.get(session.path);
+    if (t !== undefined) return t;
+    latest.set(session.path, (t = activity(session))); // set first: a loop of links ends here
+    for (const fork of forks.get(session.path) ?? []) t = Math.max(t, latestOf(fork));
+    latest.set(session.path, t);
+    return t;
+  };
+  const order = (list: LibrarySession[]) => list.map((s, i) => ({ s, i, t: latestOf(s) })).sort((a, b) => b.t - a.t || a.i - b.i);
+  const rows: FamilyRow[] = [];
+  const seen = new Set<string>();
+  const walk = (session: LibrarySession, depth: number) => {
+    if (seen.has(session.path)) return;
+    seen.add(session.path);
+    rows.push({ session, depth });
+    for (const { s } of order(forks.get(session.path) ?? [])) walk(s, depth + 1);
+  };
+  for (const { s } of order(heads)) walk(s, 0);
+  // sessions only reachable through a loop of links (the library breaks loops, a hand-made list may not)
+  for (const session of sessions) walk(session, 0);
+  return rows;
 }
 
 /** Sessions whose name, cwd or path contain every word of the query (case-insensitive). */

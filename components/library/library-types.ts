@@ -10,5 +10,14 @@ export interface ProjectGroup {
   key: string;
   cwd: string | null;
   project: string;
+  /** newest first */
   sessions: LibrarySession[];
+  /** the same sessions as family trees (a fork under its source), what the list shows */
+  rows: FamilyRow[];
+}
+
+export interface FamilyRow {
+  session: LibrarySession;
+  /** 0 for a family's first session here, 1 for its forks, 2 for theirs… */
+  depth: number;
 }

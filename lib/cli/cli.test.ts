@@ -305,4 +305,47 @@ describe("cli", () => {
       expect(r.stderr).toContain("already exists");
     });
   });
+
+  describe("family", () => {
+    const dir = path.join(ROOT, "e2e", "fixtures", "sessions");
+    const rel = (name: string) => readdirSync(path.join(dir, name)).map((file) => `${name}/${file}`);
+
+    it("gives the family from its first file down, with where each fork left its source, from any member", async () => {
+      const { forkInfo, libraryFamilies } = await import("@/lib/server/library-families");
+      const { findSessionFiles } = await import("@/lib/server/list-sessions");
+      const library = await libraryFamilies(dir, await findSessionFiles(dir));
+      const members = [...rel("--home-dev-projects-forks--"), ...rel("--home-dev-projects-forks-next--")];
+      const root = members.find((file) => !library.families.sourceOf.has(file))!;
+      const tree = async (file: string): Promise<unknown[]> =>
+        Promise.all(
+          [...(library.families.forksOf.get(file) ?? [])].map(async (fork) => ({
+            file: fork,
+            fromEntryId: (await forkInfo(library, fork))!.source!.fromEntryId,
+            forks: await tree(fork),
+          })),
+        );
+      const expected = { root, forks: await tree(root) };
+      for (const member of members) {
+        const r = cli("family", path.join(dir, member), "--dir", dir, "--json");
+        expect(r.stderr).toBe("");
+        expect(JSON.parse(r.stdout)).toEqual(expected);
+      }
+      expect(JSON.stringify(expected)).toContain("fromEntryId");
+      expect((expected.forks as { forks: unknown[] }[]).some((f) => f.forks.length === 1)).toBe(true);
+    });
+
+    it("names a source the directory does not hold, and refuses a file outside it", () => {
+      const file = path.join(
+        dir,
+        rel("--Users-sam-code-api-server--").find((f) => f.includes("019b97e6"))!,
+      );
+      const family = JSON.parse(cli("family", file, "--dir", dir).stdout);
+      expect(family.forks).toEqual([]);
+      expect(family.missingSource.path).toMatch(/019b8a11-5c3e-7d10-9a42-3f0c2b7e6d15\.jsonl$/);
+      const outside = cli("family", fx("ca-tiny"), "--dir", dir);
+      expect(outside.code).toBe(1);
+      expect(outside.stdout).toBe("");
+      expect(outside.stderr).toContain("not inside the sessions directory");
+    });
+  });
 });

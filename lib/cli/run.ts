@@ -20,6 +20,7 @@ import {
 } from "@/lib/session";
 import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
 import { readSessionIndex } from "@/lib/server/read-session";
+import { isLibraryCommand, LIBRARY_USAGE, LibraryCommandError, runLibraryCommand } from "./library-commands";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
 export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summary|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
@@ -38,7 +39,8 @@ export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summ
   fork FILE --leaf ID [--fork ca|hx] [--position at|before] [-o OUT]  the session file pi's fork at ID would write
                           (JSONL): by the rules the file is read by, or --fork ca (createBranchedSession, which
                           \`pi --session FILE\` resumes) / hx (the harness's repo.fork, "at" or "before" a user message)
-  ${SHARE_USAGE}`;
+  ${SHARE_USAGE}
+  ${LIBRARY_USAGE}`;
 
 class CliError extends Error {}
 
@@ -326,11 +328,11 @@ async function answer(args: Args, session: Session): Promise<string> {
 /** The CLI: results on stdout, problems on stderr; resolves with the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   try {
-    const out = await run(argv);
+    const out = isLibraryCommand(argv) ? await runLibraryCommand(argv) : await run(argv);
     if (out) process.stdout.write(out + "\n");
     return 0;
   } catch (error) {
-    if (error instanceof CliError) process.stderr.write(error.message + "\n");
+    if (error instanceof CliError || error instanceof LibraryCommandError) process.stderr.write(error.message + "\n");
     else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }

@@ -23,4 +23,10 @@ export interface SessionListing {
   mtime: string;
   /** false when the file does not start with a session header pi accepts */
   hasHeader: boolean;
+  /** the session this one was forked from, in this library (its header's link, found by path or session id) */
+  forkOf?: { path: string; name: string | null };
+  /** what the header names as this fork's source when the library does not hold it (a path, or a v4 session id) */
+  forkOfMissing?: string;
+  /** sessions forked from this one, newest activity first */
+  forks?: string[];
 }

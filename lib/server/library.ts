@@ -37,5 +37,5 @@ export async function libraryRoot(configured: string = sessionsDir(), samples: s
 /** The library with every session described (summaries are cached by path, size and mtime). */
 export async function loadLibrary(configured?: string, samples?: string): Promise<Library> {
   const { files, ...root } = await libraryRoot(configured, samples);
-  return { ...root, sessions: await describeSessions(files) };
+  return { ...root, sessions: await describeSessions(files, root.dir) };
 }

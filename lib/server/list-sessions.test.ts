@@ -110,7 +110,7 @@ describe("listSessions", () => {
     const link = path.join(swapDir, "link.tmp");
     symlinkSync(path.join(root, "outside", "secret.jsonl"), link);
     renameSync(link, path.join(swapDir, "--p--", "link.jsonl"));
-    const listed = await describeSessions(checked);
+    const listed = await describeSessions(checked, swapDir);
     expect(listed.map((s) => s.id)).toEqual(["kept"]);
   });
 

@@ -3,6 +3,8 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { resolveFamilies, type FamilyMember } from "@/lib/library/fork-families";
+import { familyMember } from "./library-families";
 import { cachedSummary } from "./read-summary";
 import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import type { SessionListing } from "@/lib/library/session-listing";
@@ -48,15 +50,26 @@ async function* candidatesIn(dir: string): AsyncGenerator<string> {
 
 /** Every session file under `dir`, described, newest first (header timestamp, else file time). */
 export async function listSessions(dir: string): Promise<SessionListing[]> {
-  return describeSessions(await findSessionFiles(dir));
+  return describeSessions(await findSessionFiles(dir), dir);
 }
 
-export async function describeSessions(files: ResolvedSessionFile[]): Promise<SessionListing[]> {
-  const listed = await mapLimited(files, CONCURRENCY, describe);
-  return listed.filter((item): item is SessionListing => item !== null).sort(newestFirst);
+/** `files` of the sessions directory `dir`, described, with the forks among them linked to their sources. */
+export async function describeSessions(files: ResolvedSessionFile[], dir: string): Promise<SessionListing[]> {
+  const described = (await mapLimited(files, CONCURRENCY, (file) => describe(file, dir))).filter((item) => item !== null);
+  const families = resolveFamilies(described.map((item) => item.member));
+  const byPath = new Map(described.map(({ listing }) => [listing.path, listing]));
+  for (const listing of byPath.values()) {
+    const source = families.sourceOf.get(listing.path);
+    if (source) listing.forkOf = { path: source.file, name: byPath.get(source.file)!.name };
+    const missing = families.missingSource.get(listing.path);
+    if (missing) listing.forkOfMissing = (missing.path ?? missing.sessionId)!;
+    const forks = families.forksOf.get(listing.path);
+    if (forks) listing.forks = [...forks];
+  }
+  return [...byPath.values()].sort(newestFirst);
 }
 
-async function describe(resolved: ResolvedSessionFile): Promise<SessionListing | null> {
+async function describe(resolved: ResolvedSessionFile, dir: string): Promise<{ listing: SessionListing; member: FamilyMember } | null> {
   // opened as the raw endpoint opens it: a link, a FIFO or another file put at the path since the check is refused
   const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
   if (!summary) return null; // unreadable (permissions, vanished, swapped): not listed
@@ -77,7 +90,7 @@ async function describe(resolved: ResolvedSessionFile): Promise<SessionListing |
   };
   if (summary.branchCount !== null) listing.branchCount = summary.branchCount;
   if (summary.entryCountEstimated) listing.entryCountEstimated = true;
-  return listing;
+  return { listing, member: familyMember(dir, { resolved, summary }) };
 }
 
 function sortTime(item: SessionListing): number {

@@ -3,6 +3,7 @@
 // Not responsible for the full reading of a session (that is lib/session, run in the browser).
 import { messageTitle } from "@/lib/session";
 import { isObject } from "@/lib/session/json";
+import type { ForkSourceRef } from "@/lib/library/fork-families";
 
 export interface SessionSummary {
   /** header fields; null when the first non-blank line is not a session header pi accepts */
@@ -19,6 +20,10 @@ export interface SessionSummary {
   entryCountEstimated?: boolean;
   /** entries with more than one child; null when not counted (file over the branch-count limit) */
   branchCount: number | null;
+  /** the header's session id, a v4 log's included */
+  sessionId: string | null;
+  /** the session this one was forked from, as its header names it */
+  source: ForkSourceRef | null;
 }
 
 /** Header lines longer than this are not read (pi's headers are a few hundred bytes). */
@@ -45,6 +50,8 @@ export class SummaryScanner {
   /** the file is a v4 mutation log (spec §15): its name is a `fact`, not a session_info entry */
   private v4 = false;
   private firstMessage: string | null = null;
+  private v4Id: string | null = null;
+  private source: ForkSourceRef | null = null;
   /** child id → parent id (the last line with an id wins, as in pi) */
   private readonly parents: Map<string, string | null> | null;
 
@@ -81,6 +88,8 @@ export class SummaryScanner {
       firstMessage: this.firstMessage,
       entryCount: this.entryCount,
       branchCount: this.parents ? this.branchCount() : null,
+      sessionId: header?.id ?? this.v4Id,
+      source: this.source,
     };
   }
 
@@ -94,6 +103,10 @@ export class SummaryScanner {
     if (first && raw.length <= HEADER_LIMIT && raw.includes('"header"')) {
       const value = parse();
       this.v4 = isObject(value) && value.kind === "header" && value.version === 4;
+      if (this.v4 && isObject(value)) {
+        this.v4Id = isId(value.id) ? value.id : null;
+        this.source = sourceRef(value.legacyParentSessionPath, value.parentSessionId);
+      }
     }
     if (this.v4 && raw.includes('"fact"')) {
       const value = parse();
@@ -106,7 +119,11 @@ export class SummaryScanner {
     if (raw.includes('"session"') && (!first || raw.length <= HEADER_LIMIT)) {
       const value = parse();
       if (isObject(value) && value.type === "session") {
-        if (first && typeof value.id === "string") this.header = { id: value.id, cwd: value.cwd, timestamp: value.timestamp, version: value.version };
+        if (first && typeof value.id === "string") {
+          this.header = { id: value.id, cwd: value.cwd, timestamp: value.timestamp, version: value.version };
+          // v1 files name their source `branchedFrom`
+          this.source = sourceRef(value.parentSession ?? value.branchedFrom, null);
+        }
         return;
       }
     }
@@ -163,6 +180,11 @@ function parseJson(text: string): unknown {
   } catch {
     return null; // an unreadable line is counted, never described here
   }
+}
+
+function sourceRef(path: unknown, sessionId: unknown): ForkSourceRef | null {
+  const ref = { path: isId(path) ? path : null, sessionId: isId(sessionId) ? sessionId : null };
+  return ref.path === null && ref.sessionId === null ? null : ref;
 }
 
 function isId(value: unknown): value is string {

@@ -1,0 +1,163 @@
+// The fork families of a sessions directory: each file's source and forks (from the headers), and where each
+// fork left its source (from the entries both hold). A fork's entries are read only when it has a source here,
+// and kept by (path, size, mtime), so a library reads each fork and its source once.
+import path from "node:path";
+import { resolveFamilies, type Families, type FamilyMember, type ForkSourceRef, type SourceMatch } from "@/lib/library/fork-families";
+import { entryFingerprint, entryHeadline, inheritance, type EntryFingerprint } from "@/lib/library/inherited-entries";
+import { cachedSummary } from "./read-summary";
+import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
+import type { SessionSummary } from "./session-summary";
+
+export interface FamilyFile {
+  resolved: ResolvedSessionFile;
+  summary: SessionSummary;
+}
+
+/** One file's place in its family, as the library and the viewer show it. */
+export interface ForkInfo {
+  file: string;
+  /** the family's first file */
+  root: string;
+  /** the source in this library, how its header's link was matched, and where the fork left it */
+  source: { file: string; by: SourceMatch; fromEntryId: string | null; fromEntry: string | null } | null;
+  /** the header names a source this library does not hold */
+  missingSource: ForkSourceRef | null;
+  /** forks in this library, newest first */
+  forks: string[];
+  /** this file's entries copied from its source (same id, same content): the source's work, not this file's */
+  inherited: ReadonlySet<string>;
+}
+
+export interface LibraryFamilies {
+  families: Families;
+  files: ReadonlyMap<string, FamilyFile>;
+}
+
+/** The summaries of `files` and the families they make. */
+export async function libraryFamilies(dir: string, files: readonly ResolvedSessionFile[]): Promise<LibraryFamilies> {
+  const described = await Promise.all(
+    files.map(async (resolved) => {
+      const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
+      return summary ? { resolved, summary } : null;
+    }),
+  );
+  const byFile = new Map<string, FamilyFile>();
+  const members: FamilyMember[] = [];
+  for (const item of described) {
+    if (!item) continue;
+    byFile.set(item.resolved.rel, item);
+    members.push(familyMember(dir, item));
+  }
+  return { families: resolveFamilies(members), files: byFile };
+}
+
+export function familyMember(dir: string, { resolved, summary }: FamilyFile): FamilyMember {
+  return {
+    file: resolved.rel,
+    absolutePath: path.join(dir, ...resolved.rel.split("/")),
+    sessionId: summary.sessionId,
+    time: summary.timestamp ?? new Date(resolved.mtimeMs).toISOString(),
+    source: summary.source,
+  };
+}
+
+/** Where `file` sits in its family; null when the library does not hold it. */
+export async function forkInfo(library: LibraryFamilies, file: string): Promise<ForkInfo | null> {
+  if (!library.files.has(file)) return null;
+  const { families } = library;
+  const resolvedSource = families.sourceOf.get(file);
+  let source: ForkInfo["source"] = null;
+  let inherited: ReadonlySet<string> = new Set();
+  if (resolvedSource) {
+    const fork = library.files.get(file)!;
+    const sourceFile = library.files.get(resolvedSource.file)!;
+    const [from, into] = await Promise.all([cachedFingerprints(sourceFile.resolved), cachedFingerprints(fork.resolved)]);
+    const found = inheritance(from, into);
+    inherited = found.inherited;
+    const at = found.fromEntryId === null ? undefined : into.findLast((f) => f.id === found.fromEntryId);
+    const fromEntry = at ? entryHeadline(await readEntryAt(fork.resolved, at)) : null;
+    source = { ...resolvedSource, fromEntryId: found.fromEntryId, fromEntry };
+  }
+  return {
+    file,
+    root: families.rootOf(file),
+    source,
+    missingSource: families.missingSource.get(file) ?? null,
+    forks: [...(families.forksOf.get(file) ?? [])],
+    inherited,
+  };
+}
+
+const CHUNK = 1024 * 1024;
+
+/** A fingerprint and where its line is in the file (bytes), so one entry can be read again. */
+export interface LocatedFingerprint extends EntryFingerprint {
+  offset: number;
+  length: number;
+}
+
+/** Every entry line's fingerprint, in file order; unreadable lines have none (the viewer reports them by line). */
+export async function readFingerprints(resolved: ResolvedSessionFile): Promise<LocatedFingerprint[]> {
+  const handle = await openSessionFile(resolved);
+  const out: LocatedFingerprint[] = [];
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const line = (bytes: Uint8Array, offset: number) => {
+    const value = parseLine(decoder.decode(bytes));
+    const fingerprint = value === undefined ? null : entryFingerprint(value);
+    if (fingerprint) out.push({ ...fingerprint, offset, length: bytes.length });
+  };
+  try {
+    let carry: Buffer = Buffer.alloc(0);
+    let carryAt = 0;
+    for (let position = 0; ;) {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      const bytes = carry.length ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+      position += bytesRead;
+      let start = 0;
+      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+        line(bytes.subarray(start, nl), carryAt + start);
+        start = nl + 1;
+      }
+      carry = Buffer.from(bytes.subarray(start));
+      carryAt += start;
+    }
+    if (carry.length) line(carry, carryAt);
+  } finally {
+    await handle.close();
+  }
+  return out;
+}
+
+function parseLine(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One entry of a file, read again by its fingerprint's place. */
+export async function readEntryAt(resolved: ResolvedSessionFile, at: LocatedFingerprint): Promise<unknown> {
+  const handle = await openSessionFile(resolved);
+  try {
+    const buffer = Buffer.alloc(at.length);
+    await handle.read(buffer, 0, at.length, at.offset);
+    return parseLine(new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer));
+  } finally {
+    await handle.close();
+  }
+}
+
+const fingerprints = new Map<string, { size: number; mtimeMs: number; value: Promise<LocatedFingerprint[]> }>();
+
+export function cachedFingerprints(resolved: ResolvedSessionFile): Promise<LocatedFingerprint[]> {
+  const hit = fingerprints.get(resolved.file);
+  if (hit && hit.size === resolved.size && hit.mtimeMs === resolved.mtimeMs) return hit.value;
+  const value = readFingerprints(resolved);
+  fingerprints.set(resolved.file, { size: resolved.size, mtimeMs: resolved.mtimeMs, value });
+  value.catch(() => fingerprints.delete(resolved.file));
+  return value;
+}
