@@ -8,12 +8,15 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, type MouseEvent } from "react";
 import { useSearchHit } from "@/components/search/use-search";
-import { viewer, useViewer } from "@/components/viewer/store";
+import { isInherited, viewer, useViewer } from "@/components/viewer/store";
 import { compareRoleOf } from "@/components/compare/compare-model";
 import { CompareMark, COMPARE_OUTLINE } from "@/components/compare/CompareMark";
 import type { EntryFlowNode } from "./flow-elements";
 import { Icon, KIND_TEXT } from "./icons";
 import { cardState, HIDDEN_HANDLE } from "./node-style";
+
+/** A card copied from the fork's source: drawn dashed, its work is the source's */
+const INHERITED_CARD = "!border-dashed";
 
 const KIND_BAR: Record<string, string> = {
   user: "bg-sky-500",
@@ -61,6 +64,7 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
   const role = useViewer((s) => compareRoleOf(s, data.id));
   const hit = useSearchHit(data.id);
   const firstKept = useViewer((s) => s.firstKeptPreview === data.id);
+  const inherited = useViewer((s) => isInherited(s, data.id));
   return (
     <div
       data-entry-id={data.id}
@@ -73,13 +77,14 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
       data-compare={role ?? undefined}
       data-search-hit={hit ? "true" : undefined}
       data-first-kept={firstKept ? "true" : undefined}
+      data-inherited={inherited ? "true" : undefined}
       data-coming={data.coming ? "true" : undefined}
-      title={`${data.title} · ${data.id}`}
+      title={`${data.title} · ${data.id}${inherited ? " · inherited from the session this one was forked from" : ""}`}
       className={`group relative flex h-full w-full cursor-pointer flex-col gap-0.5 rounded-md border py-1 pr-2 pl-3 text-[11px] leading-[14px] ${cardState(data)} ${
         compaction
           ? "border-y-2 !border-orange-400 bg-[repeating-linear-gradient(135deg,transparent_0_7px,rgb(249_115_22/0.07)_7px_14px)] dark:!border-orange-500/80"
           : ""
-      } ${summary ? "!border-orange-300 dark:!border-orange-700" : ""} ${role ? COMPARE_OUTLINE[role] : ""} ${hit ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-solid dark:outline-yellow-300/90" : ""}`}
+      } ${summary ? "!border-orange-300 dark:!border-orange-700" : ""} ${role ? COMPARE_OUTLINE[role] : ""} ${hit ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-solid dark:outline-yellow-300/90" : ""} ${inherited ? INHERITED_CARD : ""}`}
     >
       {compaction && (
         <span aria-hidden="true" className="pointer-events-none absolute top-1/2 -right-3 -left-3 -z-10 border-t-2 border-dashed border-orange-400/70" />
@@ -132,6 +137,11 @@ function EntryNodeView({ data }: NodeProps<EntryFlowNode>) {
         <p className="line-clamp-2 break-words text-muted">{data.text || "\u00a0"}</p>
       )}
 
+      {inherited && (
+        <span className="absolute -top-2.5 right-2.5 rounded-full border border-border bg-surface px-1.5 text-[9px] leading-[13px] font-medium tracking-wide text-muted uppercase">
+          inherited
+        </span>
+      )}
       {data.leaf && (
         <span className="absolute -top-2.5 left-2.5 flex items-center gap-0.5 rounded-full bg-accent px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase shadow-sm dark:text-slate-950">
           <Icon name="leaf" className="h-2.5 w-2.5" />

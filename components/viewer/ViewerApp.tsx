@@ -14,6 +14,7 @@ import { DropOverlay } from "@/components/ui/DropOverlay";
 import { SessionFileInput } from "@/components/ui/SessionFileInput";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { DiagnosticsBanner } from "./DiagnosticsBanner";
+import { ForkBanner } from "./ForkBanner";
 import { DiagnosticsList } from "./DiagnosticsList";
 import { warmGraph } from "@/components/graph/warm-graph";
 import { CANCELLED, loadSession, prepareParser, type LoadJob } from "@/lib/client/load-session";
@@ -146,6 +147,7 @@ export function ViewerApp(props: PlanInput) {
     body = (
       <>
         <DiagnosticsBanner />
+        <ForkBanner />
         <SplitView
           wide={comparing}
           main={

@@ -78,6 +78,8 @@ export interface ViewerState {
   contentReads: { pending: number; error: string | null };
   /** the search streamed through the file (a session whose content is read on demand): for which query and doc, and its hits so far */
   searchStream: SearchStream | null;
+  /** the open library file's fork family (its source, forks, the entries it inherited); null until the server says */
+  family: ViewerFamily | null;
 }
 
 export interface SearchStream {
@@ -112,6 +114,7 @@ const initial: ViewerState = {
   compare: null,
   contentReads: { pending: 0, error: null },
   searchStream: null,
+  family: null,
 };
 
 let state: ViewerState = initial;
@@ -128,6 +131,24 @@ function toggle(set_: ReadonlySet<string>, key: string): Set<string> {
   else next.add(key);
   return next;
 }
+
+/** A library file's place among its forks (GET /api/sessions/family), as the viewer keeps it. */
+export interface ViewerFamily {
+  source: { path: string; name: string | null; fromEntryId: string | null; fromEntry: string | null; leafId: string | null } | null;
+  /** what the header names as the source when the library does not hold it */
+  missingSource: string | null;
+  forks: { path: string; name: string | null }[];
+  /** this file's entries copied from its source: the source's work, not this file's */
+  inherited: ReadonlySet<string>;
+}
+
+/** The library path of the open file, whether the library is the sessions directory or the bundled samples. */
+export function libraryPathOf(source: SessionSource | null): string | null {
+  return source?.kind === "server" || source?.kind === "sample" ? source.path : null;
+}
+
+/** Whether the graph marks `id` as copied from the fork's source. */
+export const isInherited = (s: ViewerState, id: string): boolean => s.family?.inherited.has(id) ?? false;
 
 export const viewer = {
   get: (): ViewerState => state,
@@ -171,6 +192,10 @@ export const viewer = {
       const message = error === undefined ? null : error instanceof Error ? error.message : String(error);
       set({ contentReads: { pending: Math.max(0, state.contentReads.pending - 1), error: message ?? state.contentReads.error } });
     };
+  },
+  /** The server's answer about the library file `path`'s family; dropped when another file is open by then. */
+  familyLoaded(path: string, family: ViewerFamily): void {
+    if (libraryPathOf(state.source) === path) set({ family });
   },
   setSearchStream(stream: SearchStream | null): void {
     if (stream !== state.searchStream) set({ searchStream: stream });

@@ -19,7 +19,7 @@ export interface ForkInfo {
   /** the family's first file */
   root: string;
   /** the source in this library, how its header's link was matched, and where the fork left it */
-  source: { file: string; by: SourceMatch; fromEntryId: string | null; fromEntry: string | null } | null;
+  source: { file: string; by: SourceMatch; fromEntryId: string | null; fromEntry: string | null; leafId: string | null } | null;
   /** the header names a source this library does not hold */
   missingSource: ForkSourceRef | null;
   /** forks in this library, newest first */
@@ -76,7 +76,8 @@ export async function forkInfo(library: LibraryFamilies, file: string): Promise<
     inherited = found.inherited;
     const at = found.fromEntryId === null ? undefined : into.findLast((f) => f.id === found.fromEntryId);
     const fromEntry = at ? entryHeadline(await readEntryAt(fork.resolved, at)) : null;
-    source = { ...resolvedSource, fromEntryId: found.fromEntryId, fromEntry };
+    // the source's last entry: its leaf by the coding agent's rule, what a comparison sets against the fork's
+    source = { ...resolvedSource, fromEntryId: found.fromEntryId, fromEntry, leafId: from.at(-1)?.id ?? null };
   }
   return {
     file,
@@ -136,6 +137,62 @@ function parseLine(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The fork `file` and its source as one session: every line of the source, then the fork's own entry lines (what
+ * it did not inherit), so both leaves hang in one tree from their common entries. Null when `file` has no source
+ * here. A line of the fork that is no entry (unreadable, a header) is not carried over: the fork's own view has it.
+ */
+export async function forkWithSourceLines(library: LibraryFamilies, file: string): Promise<{ size: number; chunks: () => AsyncGenerator<Uint8Array> } | null> {
+  const resolvedSource = library.families.sourceOf.get(file);
+  if (!resolvedSource) return null;
+  const fork = library.files.get(file)!.resolved;
+  const source = library.files.get(resolvedSource.file)!.resolved;
+  const [from, into] = await Promise.all([cachedFingerprints(source), cachedFingerprints(fork)]);
+  const known = new Map(from.map((f) => [f.id, f.hash]));
+  const own = into.filter((f) => known.get(f.id) !== f.hash);
+  // the source's last line may lack its newline: it gets one, and nothing else between the files
+  const newline = source.size > 0 && (await lastByte(source)) !== 0x0a;
+  const size = source.size + (newline ? 1 : 0) + own.reduce((n, f) => n + f.length + 1, 0);
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const head = await openSessionFile(source);
+    try {
+      for (let position = 0; position < source.size;) {
+        const buffer = Buffer.allocUnsafe(Math.min(CHUNK, source.size - position));
+        const { bytesRead } = await head.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await head.close();
+    }
+    if (newline) yield Buffer.from("\n");
+    const tail = await openSessionFile(fork);
+    try {
+      for (const line of own) {
+        const buffer = Buffer.allocUnsafe(line.length + 1);
+        await tail.read(buffer, 0, line.length, line.offset);
+        buffer[line.length] = 0x0a;
+        yield buffer;
+      }
+    } finally {
+      await tail.close();
+    }
+  }
+  return { size, chunks };
+}
+
+async function lastByte(resolved: ResolvedSessionFile): Promise<number> {
+  const handle = await openSessionFile(resolved);
+  try {
+    const buffer = Buffer.alloc(1);
+    await handle.read(buffer, 0, 1, resolved.size - 1);
+    return buffer[0]!;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,14 +1,12 @@
 // The HTTP answers about fork families: one file's place in its family (GET /api/sessions/family), and where every
 // fork of the library left its source (GET /api/sessions/forks). Paths go through the raw endpoint's checks.
 import { libraryRoot, sessionRoot } from "./library";
-import { forkInfo, libraryFamilies, type ForkInfo } from "./library-families";
+import type { SessionFamily } from "@/lib/library/session-family";
+import { forkInfo, forkWithSourceLines, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
 import { resolveSessionPath } from "./safe-path";
-import { errorResponse } from "./serve-session";
-
-/** ForkInfo as JSON: the inherited ids as a list. */
-export interface ForkInfoJson extends Omit<ForkInfo, "inherited"> {
-  inherited: string[];
-}
+import { maxFileBytes } from "./limits";
+import { SessionPathError } from "./safe-path";
+import { errorResponse, tooLargeMessage } from "./serve-session";
 
 export interface ForkPointJson {
   fromEntryId: string | null;
@@ -22,13 +20,36 @@ export async function familyResponse(rel: unknown): Promise<Response> {
     const root = await sessionRoot();
     const resolved = await resolveSessionPath(root.dir, rel);
     const { files, dir } = await libraryRoot();
-    const info = await forkInfo(await libraryFamilies(dir, files), resolved.rel);
+    const library = await libraryFamilies(dir, files);
+    const info = await forkInfo(library, resolved.rel);
     if (!info) return Response.json({ error: "the file is not a session of the library", code: "not-found" }, { status: 404, headers: NO_STORE });
-    const json: ForkInfoJson = { ...info, inherited: [...info.inherited] };
-    return Response.json(json, { headers: NO_STORE });
+    return Response.json(familyJson(library, info), { headers: NO_STORE });
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+function familyJson(library: LibraryFamilies, info: ForkInfo): SessionFamily {
+  const name = (file: string) => {
+    const summary = library.files.get(file)?.summary;
+    return summary ? (summary.sessionName ?? summary.firstMessage) : null;
+  };
+  const { source, missingSource } = info;
+  return {
+    file: info.file,
+    root: info.root,
+    source: source && {
+      path: source.file,
+      name: name(source.file),
+      by: source.by,
+      fromEntryId: source.fromEntryId,
+      fromEntry: source.fromEntry,
+      leafId: source.leafId,
+    },
+    missingSource: missingSource && (missingSource.path ?? missingSource.sessionId),
+    forks: info.forks.map((path) => ({ path, name: name(path) })),
+    inherited: [...info.inherited],
+  };
 }
 
 const CONCURRENCY = 4;
@@ -44,6 +65,32 @@ export async function forkPointsResponse(): Promise<Response> {
       for (const info of infos) if (info?.source) out[info.file] = { fromEntryId: info.source.fromEntryId, fromEntry: info.source.fromEntry };
     }
     return Response.json(out, { headers: NO_STORE });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** The fork `rel` and its source as one session (forkWithSourceLines), for comparing the two in one view. */
+export async function forkWithSourceResponse(rel: unknown, maxBytes: number = maxFileBytes()): Promise<Response> {
+  try {
+    const root = await sessionRoot();
+    const resolved = await resolveSessionPath(root.dir, rel);
+    const { files, dir } = await libraryRoot();
+    const merged = await forkWithSourceLines(await libraryFamilies(dir, files), resolved.rel);
+    if (!merged) return Response.json({ error: "the file is no fork of a session in the library", code: "not-found" }, { status: 404, headers: NO_STORE });
+    if (merged.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(merged.size, maxBytes));
+    const chunks = merged.chunks();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/x-ndjson", "content-length": String(merged.size), ...NO_STORE } });
   } catch (error) {
     return errorResponse(error);
   }
