@@ -348,4 +348,42 @@ describe("cli", () => {
       expect(outside.stderr).toContain("not inside the sessions directory");
     });
   });
+
+  describe("usage", () => {
+    const dir = path.join(ROOT, "e2e", "fixtures", "sessions");
+
+    it("gives rows by day, week, model, project or session, as the library counts them", async () => {
+      const { libraryUsage, usageByGrouping } = await import("@/lib/server/library-usage");
+      const { findSessionFiles } = await import("@/lib/server/list-sessions");
+      const library = await libraryUsage(await findSessionFiles(dir));
+      for (const by of ["day", "week", "model", "project", "session"] as const) {
+        const r = cli("usage", "--dir", dir, "--by", by, "--json");
+        expect(r.stderr).toBe("");
+        const rows = JSON.parse(r.stdout);
+        expect(rows).toEqual(JSON.parse(JSON.stringify(usageByGrouping(library, by, null))));
+        for (const row of rows) for (const key of ["input", "output", "cacheRead", "cacheWrite", "cost"]) expect(typeof row[key]).toBe("number");
+      }
+      const since = JSON.parse(cli("usage", "--dir", dir, "--since", "2026-02-01", "--json").stdout);
+      expect(since.map((row: { key: string }) => row.key)).toEqual(
+        usageByGrouping(library, "day", null)
+          .map((row) => row.key)
+          .filter((key) => key >= "2026-02-01"),
+      );
+    });
+
+    it("prints a table with a total without --json, and refuses a bad grouping or date", () => {
+      const table = cli("usage", "--dir", dir, "--by", "model");
+      expect(table.code).toBe(0);
+      expect(table.stdout.split("\n")[0]).toMatch(/^model\s+input\s+output\s+cache read\s+cache write\s+cost\s+calls$/);
+      expect(table.stdout).toMatch(/\ntotal\s/);
+      for (const [args, message] of [
+        [["--by", "month"], "--by must be"],
+        [["--since", "last week"], "--since takes a date"],
+      ] as const) {
+        const r = cli("usage", "--dir", dir, ...args);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(message);
+      }
+    });
+  });
 });

@@ -1,15 +1,21 @@
 // The CLI's commands over a whole sessions directory rather than one file:
-//   family FILE [--dir DIR] [--json]: the fork family FILE belongs to, from its first file down.
+//   family FILE [--dir DIR] [--json]: the fork family FILE belongs to, from its first file down;
+//   usage [--dir DIR] [--by day|week|model|project|session] [--since DATE] [--json]: tokens and cost over time.
 // Paths in the output are relative to the sessions directory, as the HTTP API gives them.
 import { statSync } from "node:fs";
 import path from "node:path";
 import { findSessionFiles } from "@/lib/server/list-sessions";
 import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/library-families";
+import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
 import { sessionsDir } from "@/lib/server/sessions-dir";
+import { USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 
-export const LIBRARY_COMMANDS = ["family"] as const;
+export const LIBRARY_COMMANDS = ["family", "usage"] as const;
 
 export const LIBRARY_USAGE = `family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
+  usage [--dir DIR] [--by day|week|model|project|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
+                          /session counts; an entry a fork copied counts once, in its source): rows of
+                          {key, input, output, cacheRead, cacheWrite, cost, calls}; a table without --json
                           (DIR: the sessions directory, PI_SESSIONS_DIR or ~/.pi/agent/sessions by default)`;
 
 export class LibraryCommandError extends Error {}
@@ -18,6 +24,9 @@ interface LibraryArgs {
   command: (typeof LIBRARY_COMMANDS)[number];
   positional: string[];
   dir: string;
+  json: boolean;
+  by: UsageGrouping;
+  since: number | null;
 }
 
 export function isLibraryCommand(argv: readonly string[]): boolean {
@@ -28,18 +37,30 @@ function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
   const [command, ...rest] = argv;
   const positional: string[] = [];
   let dir = sessionsDir();
+  let json = false;
+  let by: UsageGrouping = "day";
+  let since: number | null = null;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === "--dir") {
+    const value = () => {
       const v = rest[++i];
-      if (v === undefined) throw new LibraryCommandError(`--dir needs a value\n${LIBRARY_USAGE}`);
-      dir = path.resolve(v);
-    } else if (arg === "--json") {
-      // output is always JSON; accepted for symmetry
+      if (v === undefined) throw new LibraryCommandError(`${arg} needs a value\n${LIBRARY_USAGE}`);
+      return v;
+    };
+    if (arg === "--dir") dir = path.resolve(value());
+    else if (arg === "--json") json = true;
+    else if (arg === "--by") {
+      const v = value();
+      if (!(USAGE_GROUPINGS as readonly string[]).includes(v)) throw new LibraryCommandError(`--by must be ${USAGE_GROUPINGS.join(", ")}\n${LIBRARY_USAGE}`);
+      by = v as UsageGrouping;
+    } else if (arg === "--since") {
+      const v = value();
+      since = parseSince(v);
+      if (since === null) throw new LibraryCommandError(`--since takes a date (YYYY-MM-DD), not ${v}\n${LIBRARY_USAGE}`);
     } else if (arg.startsWith("-")) throw new LibraryCommandError(`unknown option ${arg}\n${LIBRARY_USAGE}`);
     else positional.push(arg);
   }
-  return { command: command as LibraryArgs["command"], positional, dir };
+  return { command: command as LibraryArgs["command"], positional, dir, json, by, since };
 }
 
 export async function runLibraryCommand(argv: readonly string[]): Promise<string> {
@@ -47,7 +68,43 @@ export async function runLibraryCommand(argv: readonly string[]): Promise<string
   switch (args.command) {
     case "family":
       return JSON.stringify(await family(args), null, 2);
+    case "usage": {
+      if (args.positional.length) throw new LibraryCommandError(`usage takes no FILE\n${LIBRARY_USAGE}`);
+      const rows = usageByGrouping(await libraryUsage(await findSessionFiles(args.dir)), args.by, args.since);
+      return args.json ? JSON.stringify(rows, null, 2) : usageTable(rows, args.by);
+    }
   }
+}
+
+/** A table for the terminal: the grouping's key, then tokens and cost, and a total line. */
+function usageTable(rows: readonly UsageRow[], by: UsageGrouping): string {
+  const total = rows.reduce((sum, row) => ({ ...addRow(sum, row) }), { key: "total", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, calls: 0 });
+  const n = (v: number) => v.toLocaleString("en-US");
+  const lines = [
+    [by, "input", "output", "cache read", "cache write", "cost", "calls"],
+    ...[...rows, total].map((r) => [r.key, n(r.input), n(r.output), n(r.cacheRead), n(r.cacheWrite), `$${r.cost.toFixed(2)}`, n(r.calls)]),
+  ];
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  return lines.map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
+}
+
+function addRow(sum: UsageRow, row: UsageRow): UsageRow {
+  return {
+    key: sum.key,
+    input: sum.input + row.input,
+    output: sum.output + row.output,
+    cacheRead: sum.cacheRead + row.cacheRead,
+    cacheWrite: sum.cacheWrite + row.cacheWrite,
+    cost: sum.cost + row.cost,
+    calls: sum.calls + row.calls,
+  };
+}
+
+/** A --since date: YYYY-MM-DD (UTC midnight) or a full ISO time; null when it is neither. */
+export function parseSince(text: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(text)) return null;
+  const t = Date.parse(/T/.test(text) ? text : `${text}T00:00:00.000Z`);
+  return Number.isNaN(t) ? null : t;
 }
 
 export interface FamilyNode {

@@ -3,7 +3,8 @@
 // and kept by (path, size, mtime), so a library reads each fork and its source once.
 import path from "node:path";
 import { resolveFamilies, type Families, type FamilyMember, type ForkSourceRef, type SourceMatch } from "@/lib/library/fork-families";
-import { entryFingerprint, entryHeadline, inheritance, type EntryFingerprint } from "@/lib/library/inherited-entries";
+import { entryHeadline, inheritance } from "@/lib/library/inherited-entries";
+import { cachedDigest, CHUNK, fingerprintsOf, lastByte, readEntryAt } from "./file-digest";
 import { cachedSummary } from "./read-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 import type { SessionSummary } from "./session-summary";
@@ -71,7 +72,9 @@ export async function forkInfo(library: LibraryFamilies, file: string): Promise<
   if (resolvedSource) {
     const fork = library.files.get(file)!;
     const sourceFile = library.files.get(resolvedSource.file)!;
-    const [from, into] = await Promise.all([cachedFingerprints(sourceFile.resolved), cachedFingerprints(fork.resolved)]);
+    const [sourceDigest, forkDigest] = await Promise.all([cachedDigest(sourceFile.resolved), cachedDigest(fork.resolved)]);
+    const from = fingerprintsOf(sourceDigest);
+    const into = fingerprintsOf(forkDigest);
     const found = inheritance(from, into);
     inherited = found.inherited;
     const at = found.fromEntryId === null ? undefined : into.findLast((f) => f.id === found.fromEntryId);
@@ -89,57 +92,6 @@ export async function forkInfo(library: LibraryFamilies, file: string): Promise<
   };
 }
 
-const CHUNK = 1024 * 1024;
-
-/** A fingerprint and where its line is in the file (bytes), so one entry can be read again. */
-export interface LocatedFingerprint extends EntryFingerprint {
-  offset: number;
-  length: number;
-}
-
-/** Every entry line's fingerprint, in file order; unreadable lines have none (the viewer reports them by line). */
-export async function readFingerprints(resolved: ResolvedSessionFile): Promise<LocatedFingerprint[]> {
-  const handle = await openSessionFile(resolved);
-  const out: LocatedFingerprint[] = [];
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const line = (bytes: Uint8Array, offset: number) => {
-    const value = parseLine(decoder.decode(bytes));
-    const fingerprint = value === undefined ? null : entryFingerprint(value);
-    if (fingerprint) out.push({ ...fingerprint, offset, length: bytes.length });
-  };
-  try {
-    let carry: Buffer = Buffer.alloc(0);
-    let carryAt = 0;
-    for (let position = 0; ;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-      if (bytesRead === 0) break;
-      const bytes = carry.length ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-      position += bytesRead;
-      let start = 0;
-      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-        line(bytes.subarray(start, nl), carryAt + start);
-        start = nl + 1;
-      }
-      carry = Buffer.from(bytes.subarray(start));
-      carryAt += start;
-    }
-    if (carry.length) line(carry, carryAt);
-  } finally {
-    await handle.close();
-  }
-  return out;
-}
-
-function parseLine(text: string): unknown {
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The fork `file` and its source as one session: every line of the source, then the fork's own entry lines (what
  * it did not inherit), so both leaves hang in one tree from their common entries. Null when `file` has no source
@@ -150,9 +102,9 @@ export async function forkWithSourceLines(library: LibraryFamilies, file: string
   if (!resolvedSource) return null;
   const fork = library.files.get(file)!.resolved;
   const source = library.files.get(resolvedSource.file)!.resolved;
-  const [from, into] = await Promise.all([cachedFingerprints(source), cachedFingerprints(fork)]);
-  const known = new Map(from.map((f) => [f.id, f.hash]));
-  const own = into.filter((f) => known.get(f.id) !== f.hash);
+  const [from, into] = await Promise.all([cachedDigest(source), cachedDigest(fork)]);
+  const known = new Map(fingerprintsOf(from).map((f) => [f.id, f.hash]));
+  const own = into.filter((f) => f.id === null || known.get(f.id) !== f.hash);
   // the source's last line may lack its newline: it gets one, and nothing else between the files
   const newline = source.size > 0 && (await lastByte(source)) !== 0x0a;
   const size = source.size + (newline ? 1 : 0) + own.reduce((n, f) => n + f.length + 1, 0);
@@ -183,38 +135,4 @@ export async function forkWithSourceLines(library: LibraryFamilies, file: string
     }
   }
   return { size, chunks };
-}
-
-async function lastByte(resolved: ResolvedSessionFile): Promise<number> {
-  const handle = await openSessionFile(resolved);
-  try {
-    const buffer = Buffer.alloc(1);
-    await handle.read(buffer, 0, 1, resolved.size - 1);
-    return buffer[0]!;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** One entry of a file, read again by its fingerprint's place. */
-export async function readEntryAt(resolved: ResolvedSessionFile, at: LocatedFingerprint): Promise<unknown> {
-  const handle = await openSessionFile(resolved);
-  try {
-    const buffer = Buffer.alloc(at.length);
-    await handle.read(buffer, 0, at.length, at.offset);
-    return parseLine(new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer));
-  } finally {
-    await handle.close();
-  }
-}
-
-const fingerprints = new Map<string, { size: number; mtimeMs: number; value: Promise<LocatedFingerprint[]> }>();
-
-export function cachedFingerprints(resolved: ResolvedSessionFile): Promise<LocatedFingerprint[]> {
-  const hit = fingerprints.get(resolved.file);
-  if (hit && hit.size === resolved.size && hit.mtimeMs === resolved.mtimeMs) return hit.value;
-  const value = readFingerprints(resolved);
-  fingerprints.set(resolved.file, { size: resolved.size, mtimeMs: resolved.mtimeMs, value });
-  value.catch(() => fingerprints.delete(resolved.file));
-  return value;
 }
