@@ -1,6 +1,7 @@
 "use client";
 
 // The home page: every session of the sessions directory (or the bundled samples), a filter, and ways to open a file.
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Kbd } from "@/components/ui/Badge";
@@ -59,6 +60,9 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
         <div className="mx-auto flex h-12 max-w-5xl items-center gap-3 px-6">
           <Logo />
           <h1 className="text-sm font-semibold tracking-tight">pi session viewer</h1>
+          <Link href="/usage" className="ml-4 text-xs font-medium text-muted hover:text-foreground" data-testid="usage-link">
+            Usage
+          </Link>
           <span className="ml-auto flex min-w-0 items-center gap-1.5 text-xs text-muted" title="Sessions directory (PI_SESSIONS_DIR)">
             <Icon name="folder" size={14} className="shrink-0 text-subtle" />
             <span className="truncate font-mono" data-testid="sessions-dir">

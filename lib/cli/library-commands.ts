@@ -8,7 +8,7 @@ import { findSessionFiles } from "@/lib/server/list-sessions";
 import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/library-families";
 import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
 import { sessionsDir } from "@/lib/server/sessions-dir";
-import { USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
+import { parseSince, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 
 export const LIBRARY_COMMANDS = ["family", "usage"] as const;
 
@@ -98,13 +98,6 @@ function addRow(sum: UsageRow, row: UsageRow): UsageRow {
     cost: sum.cost + row.cost,
     calls: sum.calls + row.calls,
   };
-}
-
-/** A --since date: YYYY-MM-DD (UTC midnight) or a full ISO time; null when it is neither. */
-export function parseSince(text: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(text)) return null;
-  const t = Date.parse(/T/.test(text) ? text : `${text}T00:00:00.000Z`);
-  return Number.isNaN(t) ? null : t;
 }
 
 export interface FamilyNode {

@@ -138,6 +138,15 @@ export function usageRows(items: Iterable<CountedUsage>, by: UsageGrouping, sinc
   return out.sort((a, b) => b.cost - a.cost || a.key.localeCompare(b.key));
 }
 
+/** A row of `--by session`: the session's name, what its copies would have added, and its branches. */
+export interface SessionUsageRow extends UsageRow {
+  name: string | null;
+  project: string;
+  /** usage of entries this file copied from an older one: counted there, not here */
+  copied: UsageTotals & { calls: number };
+  branches: BranchUsage[];
+}
+
 /** An entry as the branch split sees it. */
 export interface TreeUsageEntry {
   id: string;
@@ -250,4 +259,11 @@ export function countOnce(files: readonly FileUsage[]): CountedLibrary {
     }
   }
   return { counted, copied };
+}
+
+/** A `since` date: YYYY-MM-DD (UTC midnight) or a full ISO time; null when it is neither. */
+export function parseSince(text: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(text)) return null;
+  const t = Date.parse(/T/.test(text) ? text : `${text}T00:00:00.000Z`);
+  return Number.isNaN(t) ? null : t;
 }

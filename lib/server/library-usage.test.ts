@@ -6,7 +6,8 @@ import { Session } from "@/lib/session";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
 import { mulberry32 } from "@/lib/session/testing/random-session";
 import { findSessionFiles } from "./list-sessions";
-import { libraryUsage, usageByGrouping, type SessionUsageRow } from "./library-usage";
+import type { SessionUsageRow } from "@/lib/library/usage";
+import { libraryUsage, usageByGrouping } from "./library-usage";
 
 const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
 const SAMPLES = path.resolve(__dirname, "../../public/samples");

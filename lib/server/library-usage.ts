@@ -9,9 +9,9 @@ import {
   type CountedLibrary,
   type FileUsage,
   type UsageGrouping,
+  type SessionUsageRow,
   type UsageRecord,
   type UsageRow,
-  type UsageTotals,
 } from "@/lib/library/usage";
 import { cachedDigest, type DigestEntry } from "./file-digest";
 import { cachedSummary } from "./read-summary";
@@ -56,15 +56,6 @@ async function fileUsage(resolved: ResolvedSessionFile): Promise<FileUsage & { n
     name: summary.sessionName ?? summary.firstMessage,
     digest,
   };
-}
-
-/** A row of `--by session`: the session's name, what its copies would have added, and its branches. */
-export interface SessionUsageRow extends UsageRow {
-  name: string | null;
-  project: string;
-  /** usage of entries this file copied from an older one: counted there, not here */
-  copied: UsageTotals & { calls: number };
-  branches: BranchUsage[];
 }
 
 export function usageByGrouping(library: LibraryUsage, by: UsageGrouping, since: number | null): UsageRow[] | SessionUsageRow[] {

@@ -1,0 +1,11 @@
+// GET /api/usage?by=day|week|model|project|session&since=YYYY-MM-DD: tokens and cost across the library, the same
+// JSON as `npm run cli -- usage --json` (lib/server/serve-usage.ts).
+import type { NextRequest } from "next/server";
+import { usageResponse } from "@/lib/server/serve-usage";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: NextRequest): Promise<Response> {
+  const params = request.nextUrl.searchParams;
+  return usageResponse(params.get("by"), params.get("since"));
+}
