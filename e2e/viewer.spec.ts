@@ -114,7 +114,12 @@ function contentCarrying(requests: Request[]): string[] {
       const allowed =
         r.method() === "GET" &&
         !r.postData() &&
-        (url.pathname.startsWith("/_next/") || url.pathname === "/view" || url.pathname.startsWith("/__nextjs") || url.pathname === "/icon.svg");
+        (url.pathname.startsWith("/_next/") ||
+          url.pathname === "/view" ||
+          url.pathname.startsWith("/__nextjs") ||
+          url.pathname === "/icon.svg" ||
+          // the library asks where its forks left their sources once it shows
+          url.pathname === "/api/sessions/forks");
       return !allowed;
     })
     .map((r) => `${r.method()} ${r.url()}`);
@@ -164,9 +169,11 @@ test("a file dropped on the viewer replaces the session, read in the browser", a
   await expect(page.getByTestId("reader-chip")).toHaveText("harness");
   expect(param(page, "file")).toBeNull();
   // nothing of the dropped file goes to the server; the previous session's own content may still be read around the
-  // drop (by range, from its library file: a read it had started, or its selection's context read ahead)
+  // drop (by range, from its library file: a read it had started, or its selection's context read ahead), and its fork family
   const ownReads = (r: string) =>
-    r.startsWith("GET ") && new URL(r.slice(4)).pathname === "/api/sessions/raw" && new URL(r.slice(4)).searchParams.get("path") === previous;
+    r.startsWith("GET ") &&
+    ["/api/sessions/raw", "/api/sessions/family"].includes(new URL(r.slice(4)).pathname) &&
+    new URL(r.slice(4)).searchParams.get("path") === previous;
   expect(contentCarrying(requests).filter((r) => !ownReads(r))).toEqual([]);
 });
 

@@ -60,7 +60,7 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
         <div className="mx-auto flex h-12 max-w-5xl items-center gap-3 px-6">
           <Logo />
           <h1 className="text-sm font-semibold tracking-tight">pi session viewer</h1>
-          <Link href="/usage" className="ml-4 text-xs font-medium text-muted hover:text-foreground" data-testid="usage-link">
+          <Link href="/usage" prefetch={false} className="ml-4 text-xs font-medium text-muted hover:text-foreground" data-testid="usage-link">
             Usage
           </Link>
           <span className="ml-auto flex min-w-0 items-center gap-1.5 text-xs text-muted" title="Sessions directory (PI_SESSIONS_DIR)">
