@@ -13,6 +13,10 @@ const nextConfig: NextConfig = {
   // images are served as they are (unoptimized), so the image optimiser's native library is never loaded
   // and no test output or earlier package is traced into a new one (Next matches these anywhere in a path: "dist/**" drops next/dist)
   outputFileTracingExcludes: { "*": ["node_modules/sharp/**", "node_modules/@img/**", "dist/package/**", "test-results/**", "playwright-report/**"] },
+  // the search index's SQLite is WebAssembly that its module reads from beside itself: loaded from node_modules, and
+  // carried into the standalone server
+  serverExternalPackages: ["node-sqlite3-wasm"],
+  outputFileTracingIncludes: { "/api/search": ["./node_modules/node-sqlite3-wasm/dist/*"] },
   agentRules: false, // otherwise `next dev` writes AGENTS.md when it detects a coding agent
   async headers() {
     return [

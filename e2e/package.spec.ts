@@ -90,6 +90,9 @@ test("--version, --help, and the CLI subcommands as the repository's CLI answers
     ["info", file],
     ["context", file],
     ["branch", file, "--leaf", "null"],
+    // the search index's SQLite, bundled into the command with its WebAssembly beside it
+    ["search", "redis", "--dir", path.dirname(path.dirname(file)), "--json"],
+    ["usage", "--dir", path.dirname(path.dirname(file)), "--by", "model", "--json"],
   ]) {
     const ours = sh(command, args);
     const repo = sh(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args]);
@@ -116,6 +119,11 @@ test("serves the bundled samples when there are no sessions, over HTTP and in Ch
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
   expect((await until(`${url}viewer/share-template.html`)).status).toBe(200);
+  // the search index's SQLite (WebAssembly read from beside its module) runs in the installed server too
+  const search = await until(`${url}api/search?q=redis`);
+  expect(search.status).toBe(200);
+  expect(((await search.json()) as { file: string }[]).some((hit) => hit.file.includes("forks"))).toBe(true);
+  expect((await until(`${url}api/usage?by=model`)).status).toBe(200);
 });
 
 test("serves one session file and opens it at its leaf", async ({ page }) => {

@@ -4,7 +4,7 @@
 // static assets and public/ (samples, the share-file page), and the command compiled to one JS file. No
 // build and no dependency install happen on the user's machine.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -33,6 +33,18 @@ async function main() {
   rmSync(out, { recursive: true, force: true });
   const server = path.join(out, "server");
   cpSync(at(DIST_DIR, "standalone"), server, { recursive: true });
+  // Next links the packages it keeps external (the search index's SQLite) from <distDir>/node_modules by absolute
+  // symlinks into this build; a package carries no links, so they become copies
+  const aliases = path.join(server, DIST_DIR, "node_modules");
+  if (existsSync(aliases)) {
+    for (const name of readdirSync(aliases)) {
+      const link = path.join(aliases, name);
+      if (!lstatSync(link).isSymbolicLink()) continue;
+      const target = realpathSync(link);
+      rmSync(link);
+      cpSync(target, link, { recursive: true });
+    }
+  }
   // the standalone server serves these, but Next leaves copying them to whoever deploys it
   cpSync(at(DIST_DIR, "static"), path.join(server, DIST_DIR, "static"), { recursive: true });
   cpSync(at("public"), path.join(server, "public"), { recursive: true });
@@ -49,6 +61,8 @@ async function main() {
     banner: { js: "#!/usr/bin/env node" },
   });
   chmodSync(path.join(out, "bin", "pi-session-viewer.js"), 0o755);
+  // the search index's SQLite is bundled into the command; its WebAssembly is read from beside the bundle
+  cpSync(at("node_modules", "node-sqlite3-wasm", "dist", "node-sqlite3-wasm.wasm"), path.join(out, "bin", "node-sqlite3-wasm.wasm"));
   // the pi extension (/viewer): pi loads it from the package's "pi" manifest; it runs the command above
   await esbuild.build({
     ...forNode,

@@ -386,4 +386,41 @@ describe("cli", () => {
       }
     });
   });
+
+  describe("search", () => {
+    const dir = path.join(ROOT, "e2e", "fixtures", "sessions");
+
+    it("gives [{file, entryId, onActivePath, snippet, score}] as the library search finds them, and names lines it cannot read", async () => {
+      const cache = mkdtempSync(path.join(tmp, "cache-"));
+      const r = cliWith({ PI_VIEWER_CACHE_DIR: cache }, "search", "token bucket", "--dir", dir, "--json");
+      expect(r.code).toBe(0);
+      const hits = JSON.parse(r.stdout);
+      const { searchLibrary } = await import("@/lib/server/library-search");
+      const { findSessionFiles } = await import("@/lib/server/list-sessions");
+      const expected = await searchLibrary(
+        dir,
+        await findSessionFiles(dir),
+        "token bucket",
+        {},
+        { limit: 50, cacheRoot: mkdtempSync(path.join(tmp, "cache-")) },
+      );
+      expect(hits).toEqual(JSON.parse(JSON.stringify(expected.hits)));
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) {
+        expect(Object.keys(hit).sort()).toEqual(["alsoIn", "entryId", "file", "onActivePath", "score", "snippet"]);
+        expect(hit.snippet.toLowerCase()).toMatch(/token|bucket/);
+      }
+      // the malformed line of edge-malformed-line, by file and line, each time it is asked
+      for (const run of [r, cliWith({ PI_VIEWER_CACHE_DIR: cache }, "search", "token", "--dir", dir, "--json")])
+        expect(run.stderr).toMatch(
+          /--home-dev-projects-edge--\/2026-02-02T10-00-00-000Z_0199f0aa-1111-7222-8333-444455556666\.jsonl:\d+: warning: not indexed/,
+        );
+    });
+
+    it("refuses an empty query", () => {
+      const r = cli("search", "--dir", dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("search needs a QUERY");
+    });
+  });
 });

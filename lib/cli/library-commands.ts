@@ -1,18 +1,24 @@
 // The CLI's commands over a whole sessions directory rather than one file:
 //   family FILE [--dir DIR] [--json]: the fork family FILE belongs to, from its first file down;
+//   search QUERY [--dir DIR] [filters] [--json]: entries of every session that hold the query's terms;
 //   usage [--dir DIR] [--by day|week|model|project|session] [--since DATE] [--json]: tokens and cost over time.
 // Paths in the output are relative to the sessions directory, as the HTTP API gives them.
 import { statSync } from "node:fs";
 import path from "node:path";
 import { findSessionFiles } from "@/lib/server/list-sessions";
 import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/library-families";
+import { searchLibrary } from "@/lib/server/library-search";
 import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
+import type { LibrarySearchHit, SearchFilters } from "@/lib/server/search-index";
 import { sessionsDir } from "@/lib/server/sessions-dir";
 import { parseSince, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 
-export const LIBRARY_COMMANDS = ["family", "usage"] as const;
+export const LIBRARY_COMMANDS = ["family", "usage", "search"] as const;
 
-export const LIBRARY_USAGE = `family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
+export const LIBRARY_USAGE = `search QUERY [--dir DIR] [--project CWD] [--since DATE] [--until DATE] [--role R] [--tool T] [--model M] [--active] [--limit N] [--json]
+                          entries of every session holding all the query's words and "phrases" (words match
+                          whole words, the last as a prefix): [{file, entryId, onActivePath, snippet, score, alsoIn}]
+  family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
   usage [--dir DIR] [--by day|week|model|project|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
                           /session counts; an entry a fork copied counts once, in its source): rows of
                           {key, input, output, cacheRead, cacheWrite, cost, calls}; a table without --json
@@ -27,6 +33,8 @@ interface LibraryArgs {
   json: boolean;
   by: UsageGrouping;
   since: number | null;
+  filters: SearchFilters;
+  limit: number;
 }
 
 export function isLibraryCommand(argv: readonly string[]): boolean {
@@ -40,6 +48,13 @@ function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
   let json = false;
   let by: UsageGrouping = "day";
   let since: number | null = null;
+  const filters: SearchFilters = {};
+  let limit = 50;
+  const date = (v: string) => {
+    const t = parseSince(v);
+    if (t === null) throw new LibraryCommandError(`a date is YYYY-MM-DD, not ${v}\n${LIBRARY_USAGE}`);
+    return t;
+  };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const value = () => {
@@ -57,10 +72,21 @@ function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
       const v = value();
       since = parseSince(v);
       if (since === null) throw new LibraryCommandError(`--since takes a date (YYYY-MM-DD), not ${v}\n${LIBRARY_USAGE}`);
+      filters.from = since;
+    } else if (arg === "--until") filters.to = date(value());
+    else if (arg === "--project") filters.project = value();
+    else if (arg === "--role") filters.role = value();
+    else if (arg === "--tool") filters.tool = value();
+    else if (arg === "--model") filters.model = value();
+    else if (arg === "--active") filters.activeOnly = true;
+    else if (arg === "--limit") {
+      const v = value();
+      limit = Number(v);
+      if (!/^\d+$/.test(v) || limit < 1) throw new LibraryCommandError(`--limit takes a whole number, not ${v}\n${LIBRARY_USAGE}`);
     } else if (arg.startsWith("-")) throw new LibraryCommandError(`unknown option ${arg}\n${LIBRARY_USAGE}`);
     else positional.push(arg);
   }
-  return { command: command as LibraryArgs["command"], positional, dir, json, by, since };
+  return { command: command as LibraryArgs["command"], positional, dir, json, by, since, filters, limit };
 }
 
 export async function runLibraryCommand(argv: readonly string[]): Promise<string> {
@@ -68,12 +94,38 @@ export async function runLibraryCommand(argv: readonly string[]): Promise<string
   switch (args.command) {
     case "family":
       return JSON.stringify(await family(args), null, 2);
+    case "search": {
+      const query = args.positional.join(" ");
+      if (!query.trim()) throw new LibraryCommandError(`search needs a QUERY\n${LIBRARY_USAGE}`);
+      const progress = process.stderr.isTTY
+        ? ({ done, total }: { done: number; total: number }) => process.stderr.write(`\rindexing ${done}/${total} sessions`)
+        : undefined;
+      const { hits, report } = await searchLibrary(args.dir, await findSessionFiles(args.dir), query, args.filters, {
+        limit: args.limit,
+        onProgress: progress,
+      });
+      if (progress) process.stderr.write("\n");
+      // an unreadable line is not searched: said by file and line, as every command says a problem
+      for (const bad of report.unreadable) process.stderr.write(`${path.join(args.dir, bad.file)}:${bad.line}: warning: not indexed: ${bad.message}\n`);
+      return args.json ? JSON.stringify(hits, null, 2) : hitsText(hits);
+    }
     case "usage": {
       if (args.positional.length) throw new LibraryCommandError(`usage takes no FILE\n${LIBRARY_USAGE}`);
       const rows = usageByGrouping(await libraryUsage(await findSessionFiles(args.dir)), args.by, args.since);
       return args.json ? JSON.stringify(rows, null, 2) : usageTable(rows, args.by);
     }
   }
+}
+
+/** Hits for the terminal: the session file and entry, whether it is on the active path, the words around it. */
+function hitsText(hits: readonly LibrarySearchHit[]): string {
+  if (hits.length === 0) return "no hits";
+  return hits
+    .map(
+      (hit) =>
+        `${hit.file}  ${hit.entryId}${hit.onActivePath ? "" : "  (off the active path)"}${hit.alsoIn ? `  (also in ${hit.alsoIn} ${hit.alsoIn === 1 ? "fork" : "forks"})` : ""}\n    ${hit.snippet}`,
+    )
+    .join("\n");
 }
 
 /** A table for the terminal: the grouping's key, then tokens and cost, and a total line. */

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 // plain ESM shared with scripts/start.mjs (typed from its JS); esbuild bundles it
 import { announce, openBrowser, runServer, serveTarget, viewerUrl, whenServing } from "../../scripts/serve.mjs";
+import { LIBRARY_COMMANDS } from "./library-commands";
 import { CLI_COMMANDS, runCli, USAGE as CLI_USAGE } from "./run";
 
 const PACKAGE_ROOT = path.resolve(__dirname, "..");
@@ -81,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (first !== undefined && (CLI_COMMANDS as readonly string[]).includes(first)) {
+  if (first !== undefined && ([...CLI_COMMANDS, ...LIBRARY_COMMANDS] as readonly string[]).includes(first)) {
     process.env.PI_VIEWER_SHARE_TEMPLATE ??= shareTemplate();
     return runCli(argv);
   }

@@ -24,7 +24,7 @@ import { isLibraryCommand, LIBRARY_USAGE, LibraryCommandError, runLibraryCommand
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
 export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summary|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
-       cli family FILE [--dir DIR] | cli usage [--dir DIR] [--by day|week|model|project|session] [--since DATE] [--json]
+       cli search QUERY [--dir DIR] | cli family FILE [--dir DIR] | cli usage [--dir DIR] [--by …] [--since DATE] [--json]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
