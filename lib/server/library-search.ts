@@ -25,7 +25,17 @@ async function described(files: readonly ResolvedSessionFile[]) {
   );
 }
 
-export async function searchLibrary(
+// one index file is used by one connection at a time (node-sqlite3-wasm locks it for a statement or transaction):
+// the searches of this process take turns
+let turn: Promise<unknown> = Promise.resolve();
+
+export function searchLibrary(...args: Parameters<typeof searchNow>): Promise<LibrarySearch> {
+  const run = turn.then(() => searchNow(...args));
+  turn = run.catch(() => {});
+  return run;
+}
+
+async function searchNow(
   dir: string,
   files: readonly ResolvedSessionFile[],
   query: string,

@@ -204,4 +204,17 @@ describe("SearchIndex", () => {
       index.close();
     }
   });
+
+  it("answers searches asked at once, one after the other", async () => {
+    const { searchLibrary } = await import("./library-search");
+    const files = (await library()).map((f) => f.resolved);
+    const cacheRoot = path.join(root, "cache-turns");
+    const queries = ["the", "build", "test", "the build", "redis"];
+    const together = await Promise.all(queries.map((q) => searchLibrary(dir, files, q, {}, { cacheRoot, limit: 20 })));
+    for (const [i, q] of queries.entries()) {
+      const alone = await searchLibrary(dir, files, q, {}, { cacheRoot, limit: 20 });
+      expect(together[i]!.hits, q).toEqual(alone.hits);
+    }
+    expect(together[0]!.report.indexed).toBeGreaterThan(0);
+  });
 });
