@@ -9,7 +9,7 @@ import { Fragment, useEffect, useMemo, useState } from "react";
 import { Icon, Logo } from "@/components/ui/Icon";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { cn } from "@/components/ui/cn";
-import { USAGE_GROUPINGS, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
+import { totalRow, USAGE_GROUPINGS, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 import { formatMetric, UsageChart, type UsageMetric } from "./UsageChart";
 
 interface Props {
@@ -62,7 +62,7 @@ export function UsageView({ initial }: Props) {
   };
 
   const shown = rows?.key === wanted ? rows.rows : null;
-  const total = useMemo(() => shown && sum(shown), [shown]);
+  const total = useMemo(() => shown && totalRow(shown), [shown]);
   const label = (row: UsageRow) => (by === "session" ? ((row as SessionUsageRow).name ?? fileName(row.key)) : row.key);
 
   return (
@@ -146,19 +146,6 @@ export function UsageView({ initial }: Props) {
       </main>
     </div>
   );
-}
-
-function sum(rows: readonly UsageRow[]): UsageRow {
-  const out: UsageRow = { key: "total", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, calls: 0 };
-  for (const row of rows) {
-    out.input += row.input;
-    out.output += row.output;
-    out.cacheRead += row.cacheRead;
-    out.cacheWrite += row.cacheWrite;
-    out.cost += row.cost;
-    out.calls += row.calls;
-  }
-  return out;
 }
 
 function Total({ label, value, testId }: { label: string; value: string; testId?: string }) {

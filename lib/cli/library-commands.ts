@@ -11,7 +11,7 @@ import { searchLibrary } from "@/lib/server/library-search";
 import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
 import type { LibrarySearchHit, SearchFilters } from "@/lib/server/search-index";
 import { sessionsDir } from "@/lib/server/sessions-dir";
-import { parseSince, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
+import { parseSince, totalRow, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 
 export const LIBRARY_COMMANDS = ["family", "usage", "search"] as const;
 
@@ -130,7 +130,7 @@ function hitsText(hits: readonly LibrarySearchHit[]): string {
 
 /** A table for the terminal: the grouping's key, then tokens and cost, and a total line. */
 function usageTable(rows: readonly UsageRow[], by: UsageGrouping): string {
-  const total = rows.reduce((sum, row) => ({ ...addRow(sum, row) }), { key: "total", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, calls: 0 });
+  const total = totalRow(rows);
   const n = (v: number) => v.toLocaleString("en-US");
   const lines = [
     [by, "input", "output", "cache read", "cache write", "cost", "calls"],
@@ -138,18 +138,6 @@ function usageTable(rows: readonly UsageRow[], by: UsageGrouping): string {
   ];
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
   return lines.map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
-}
-
-function addRow(sum: UsageRow, row: UsageRow): UsageRow {
-  return {
-    key: sum.key,
-    input: sum.input + row.input,
-    output: sum.output + row.output,
-    cacheRead: sum.cacheRead + row.cacheRead,
-    cacheWrite: sum.cacheWrite + row.cacheWrite,
-    cost: sum.cost + row.cost,
-    calls: sum.calls + row.calls,
-  };
 }
 
 export interface FamilyNode {

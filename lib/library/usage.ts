@@ -138,6 +138,16 @@ export function usageRows(items: Iterable<CountedUsage>, by: UsageGrouping, sinc
   return out.sort((a, b) => b.cost - a.cost || a.key.localeCompare(b.key));
 }
 
+/** The rows added up: a table's total line. */
+export function totalRow(rows: readonly UsageRow[]): UsageRow {
+  const total: UsageRow = { key: "total", ...zeroUsage(), calls: 0 };
+  for (const row of rows) {
+    addUsage(total, row);
+    total.calls += row.calls;
+  }
+  return total;
+}
+
 /** A row of `--by session`: the session's name, what its copies would have added, and its branches. */
 export interface SessionUsageRow extends UsageRow {
   name: string | null;

@@ -5,6 +5,7 @@ import type { EntryFingerprint } from "@/lib/library/inherited-entries";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { usageRecordOf, type UsageRecord } from "@/lib/library/usage";
 import { isObject } from "@/lib/session/json";
+import type { FileHandle } from "node:fs/promises";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 
 export const CHUNK = 1024 * 1024;
@@ -52,30 +53,38 @@ export async function readFileDigest(resolved: ResolvedSessionFile): Promise<Dig
     out.push(entry);
   };
   try {
-    // a line's pieces until its newline: a long line is joined once, not copied again with every chunk
-    let pieces: Buffer[] = [];
-    let pieceStart = 0;
-    for (let position = 0; ;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-      if (bytesRead === 0) break;
-      const bytes = buffer.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-        const tail = bytes.subarray(start, nl);
-        line(pieces.length ? Buffer.concat([...pieces, tail]) : tail, pieceStart);
-        pieces = [];
-        start = nl + 1;
-        pieceStart = position + start;
-      }
-      if (start < bytes.length) pieces.push(Buffer.from(bytes.subarray(start)));
-      position += bytesRead;
-    }
-    if (pieces.length) line(Buffer.concat(pieces), pieceStart);
+    for await (const { bytes, offset } of fileLines(handle)) line(bytes, offset);
   } finally {
     await handle.close();
   }
   return out;
+}
+
+/**
+ * The lines of an open file from byte `from`, each with the byte it starts at; the last is not `complete` when the
+ * file does not end with a newline (it may still be being written). A long line is joined once, not copied again
+ * with every chunk.
+ */
+export async function* fileLines(handle: FileHandle, from = 0): AsyncGenerator<{ bytes: Buffer; offset: number; complete: boolean }> {
+  let pieces: Buffer[] = [];
+  let pieceStart = from;
+  for (let position = from; ;) {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    const bytes = buffer.subarray(0, bytesRead);
+    let start = 0;
+    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+      const tail = bytes.subarray(start, nl);
+      yield { bytes: pieces.length ? Buffer.concat([...pieces, tail]) : tail, offset: pieceStart, complete: true };
+      pieces = [];
+      start = nl + 1;
+      pieceStart = position + start;
+    }
+    if (start < bytes.length) pieces.push(Buffer.from(bytes.subarray(start)));
+    position += bytesRead;
+  }
+  if (pieces.length) yield { bytes: Buffer.concat(pieces), offset: pieceStart, complete: false };
 }
 
 function parseLine(text: string): unknown {

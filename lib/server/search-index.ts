@@ -12,7 +12,7 @@ import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { entrySearchText, ftsQuery, librarySearchTerms, searchSnippet, searchWords } from "@/lib/library/library-search";
 import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
-import { CHUNK } from "./file-digest";
+import { fileLines } from "./file-digest";
 import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 
 interface Statement {
@@ -255,28 +255,8 @@ export class SearchIndex {
     };
     this.db.exec("BEGIN");
     try {
-      let pieces: Buffer[] = [];
-      let pieceStart = from;
-      for (let position = from; ;) {
-        const buffer = Buffer.allocUnsafe(CHUNK);
-        const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-        if (bytesRead === 0) break;
-        const bytes = buffer.subarray(0, bytesRead);
-        let start = 0;
-        for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-          const tail = bytes.subarray(start, nl);
-          take(pieces.length ? Buffer.concat([...pieces, tail]) : tail, pieceStart, true);
-          pieces = [];
-          start = nl + 1;
-          pieceStart = position + start;
-          indexedTo = pieceStart;
-        }
-        if (start < bytes.length) pieces.push(Buffer.from(bytes.subarray(start)));
-        position += bytesRead;
-      }
-      if (pieces.length) {
-        const last = Buffer.concat(pieces);
-        if (take(last, pieceStart, false)) indexedTo = pieceStart + last.length;
+      for await (const { bytes, offset, complete } of fileLines(handle, from)) {
+        if (take(bytes, offset, complete)) indexedTo = offset + bytes.length + (complete ? 1 : 0);
       }
       this.db.exec("COMMIT");
     } catch (error) {

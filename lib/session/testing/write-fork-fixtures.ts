@@ -15,6 +15,7 @@
  * Run: npx tsx lib/session/testing/write-fork-fixtures.ts
  * The clock is fixed, so timestamps are stable; ids are pi's own random ones.
  */
+import { fixedClock } from "./fixed-clock";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,19 +28,9 @@ const USER_SESSIONS = "/home/dev/.pi/agent/sessions";
 const CWD = "/home/dev/projects/forks";
 const TARGETS = [path.join(REPO, "e2e", "fixtures", "sessions"), path.join(REPO, "public", "samples")];
 
-let now = Date.UTC(2026, 1, 14, 15, 0, 0, 1);
-const RealDate = Date;
-class FixedDate extends RealDate {
-  constructor(...args: unknown[]) {
-    if (args.length === 0) super(now);
-    else super(...(args as [string]));
-  }
-  static now() {
-    return now;
-  }
-}
-globalThis.Date = FixedDate as DateConstructor;
-const tick = (ms = 9_000) => (now += ms);
+const clock = fixedClock(Date.UTC(2026, 1, 14, 15, 0, 0, 1), 9_000);
+clock.install();
+const tick = clock.tick;
 
 const usage = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => {
   const cost = { input: input * 3e-6, output: output * 1.5e-5, cacheRead: cacheRead * 3e-7, cacheWrite: cacheWrite * 3.75e-6 };

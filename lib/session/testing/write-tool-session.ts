@@ -9,6 +9,7 @@
  * The clock is fixed; ids are pi's own random ones. grep and find need ripgrep and fd, which pi downloads:
  * where they are missing the results say so, as pi's would.
  */
+import { fixedClock } from "./fixed-clock";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,18 +20,8 @@ export const TOOLS_PROJECT = "--home-dev-projects-tools--";
 const OUT = path.join(REPO, "e2e", "fixtures", "sessions", TOOLS_PROJECT);
 const CWD = "/home/dev/projects/tools";
 
-let now = Date.UTC(2026, 1, 12, 10, 0, 0, 1);
-const RealDate = Date;
-class FixedDate extends RealDate {
-  constructor(...args: unknown[]) {
-    if (args.length === 0) super(now);
-    else super(...(args as [string]));
-  }
-  static now() {
-    return now;
-  }
-}
-const tick = (ms = 5_000) => (now += ms);
+const clock = fixedClock(Date.UTC(2026, 1, 12, 10, 0, 0, 1), 5_000);
+const tick = clock.tick;
 const load = (file: string) => import(pathToFileURL(path.join(REPO, "node_modules", file)).href);
 
 interface Tool {
@@ -76,7 +67,7 @@ export async function withClient<T>(pool: Pool, run: (client: unknown) => Promis
 async function main() {
   const workspace = mkdtempSync(path.join(os.tmpdir(), "pi-tools-"));
   mkdirSync(path.join(workspace, "src"));
-  globalThis.Date = FixedDate as DateConstructor;
+  clock.install();
   const tools = (await load("pi-coding-agent-160/dist/core/tools/index.js")) as Record<string, (cwd: string) => Tool>;
   const { SessionManager } = (await load("pi-coding-agent-160/dist/core/session-manager.js")) as {
     SessionManager: { create(cwd: string, dir: string): SessionManagerLike };
@@ -169,7 +160,7 @@ async function main() {
     timestamp: tick(),
   });
   sm.appendSessionInfo("Tool calls run by pi's own tools (1.6)");
-  globalThis.Date = RealDate;
+  clock.restore();
   rmSync(workspace, { recursive: true, force: true });
   console.log(path.relative(REPO, sm.getSessionFile()), readdirSync(OUT).length);
 }

@@ -14,6 +14,7 @@
  * Run: npx tsx lib/session/testing/write-version-fixtures.ts
  * The clock is fixed, so timestamps are stable; ids are pi's own random ones.
  */
+import { fixedClock } from "./fixed-clock";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,19 +24,9 @@ export const NEWEST_PROJECT = "--home-dev-projects-newest--";
 const OUT = path.join(REPO, "e2e", "fixtures", "sessions", NEWEST_PROJECT);
 const CWD = "/home/dev/projects/newest";
 
-let now = Date.UTC(2026, 1, 10, 9, 0, 0, 1);
-const RealDate = Date;
-class FixedDate extends RealDate {
-  constructor(...args: unknown[]) {
-    if (args.length === 0) super(now);
-    else super(...(args as [string]));
-  }
-  static now() {
-    return now;
-  }
-}
-globalThis.Date = FixedDate as DateConstructor;
-const tick = (ms = 7_000) => (now += ms);
+const clock = fixedClock(Date.UTC(2026, 1, 10, 9, 0, 0, 1), 7_000);
+clock.install();
+const tick = clock.tick;
 
 const load = (file: string) => import(pathToFileURL(path.join(REPO, "node_modules", file)).href);
 
