@@ -1,10 +1,15 @@
 // The library: sessions of the configured directory (or the bundled samples when it holds none), read on the server.
+import { contentSearchFromParams } from "@/components/library/content-search";
 import { LibraryView } from "@/components/library/LibraryView";
 import { loadLibrary } from "@/lib/server/library";
 
 export const dynamic = "force-dynamic";
 
-export default async function HomePage() {
-  const library = await loadLibrary();
-  return <LibraryView sessions={library.sessions} source={library.source} configuredDir={library.configuredDir} />;
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [library, params] = await Promise.all([loadLibrary(), searchParams]);
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (typeof value === "string") query.set(key, value);
+  return (
+    <LibraryView sessions={library.sessions} source={library.source} configuredDir={library.configuredDir} initialSearch={contentSearchFromParams(query)} />
+  );
 }

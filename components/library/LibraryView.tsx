@@ -1,15 +1,19 @@
 "use client";
 
-// The home page: every session of the sessions directory (or the bundled samples), a filter, and ways to open a file.
+// The home page: every session of the sessions directory (or the bundled samples), a filter over their names, a
+// search through their contents (kept in the URL: ?q=…), and ways to open a file.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Kbd } from "@/components/ui/Badge";
+import { cn } from "@/components/ui/cn";
 import { DropOverlay } from "@/components/ui/DropOverlay";
 import { Icon, Logo } from "@/components/ui/Icon";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
 import { useFileDrop } from "@/components/ui/use-file-drop";
 import { setPendingUpload } from "@/lib/client/pending-upload";
+import { ContentSearchPanel } from "./ContentSearchPanel";
+import { contentSearchParams, EMPTY_SEARCH, type ContentSearch } from "./content-search";
 import { filterSessions, groupByProject } from "./group-sessions";
 import type { LibrarySession, LibrarySource } from "./library-types";
 import { OpenPanel } from "./OpenPanel";
@@ -20,11 +24,21 @@ interface Props {
   source: LibrarySource;
   /** the configured sessions directory, as shown to the user */
   configuredDir: string;
+  /** the content search the URL asks for, or null to list sessions */
+  initialSearch?: ContentSearch | null;
 }
 
-export function LibraryView({ sessions, source, configuredDir }: Props) {
+export function LibraryView({ sessions, source, configuredDir, initialSearch = null }: Props) {
   const router = useRouter();
   const [query, setQuery] = useState("");
+  const [search, setSearchState] = useState<ContentSearch | null>(initialSearch);
+  const setSearch = useCallback((next: ContentSearch | null) => {
+    setSearchState(next);
+    // the page's own state, not a navigation: the list stays as the server rendered it
+    const params = next ? contentSearchParams(next).toString() : "";
+    window.history.replaceState(window.history.state, "", params ? `/?${params}` : "/");
+  }, []);
+  const sessionsByPath = useMemo(() => new Map(sessions.map((session) => [session.path, session])), [sessions]);
   const filterInput = useRef<HTMLInputElement>(null);
 
   const openFile = useCallback(
@@ -39,7 +53,8 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
 
   const visible = useMemo(() => filterSessions(sessions, query), [sessions, query]);
   const groups = useMemo(() => groupByProject(visible), [visible]);
-  const projectCount = useMemo(() => groupByProject(sessions).length, [sessions]);
+  const allGroups = useMemo(() => groupByProject(sessions), [sessions]);
+  const projectCount = allGroups.length;
   const forkPoints = useForkPoints(sessions);
 
   // before paint: "/" pressed as soon as the list shows must already reach the filter
@@ -91,45 +106,92 @@ export function LibraryView({ sessions, source, configuredDir }: Props) {
         )}
 
         <div className="mt-6 flex items-center gap-3">
-          <div className="relative max-w-sm flex-1">
+          <div className="relative max-w-md flex-1">
             <Icon name="search" size={14} className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-subtle" />
             <input
               ref={filterInput}
               type="search"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
+              value={search ? search.q : query}
+              onChange={(event) => (search ? setSearch({ ...search, q: event.target.value }) : setQuery(event.target.value))}
               onKeyDown={(event) => {
-                if (event.key === "Escape") setQuery("");
+                if (event.key === "Escape") {
+                  if (search) setSearch({ ...search, q: "" });
+                  else setQuery("");
+                }
                 if (event.key === "ArrowDown") {
                   event.preventDefault();
-                  document.querySelector<HTMLElement>("#session-list [data-session-row]")?.focus();
+                  document.querySelector<HTMLElement>(search ? "[data-testid=search-hit]" : "#session-list [data-session-row]")?.focus();
                 }
               }}
-              placeholder="Filter by name, folder or path"
-              aria-label="Filter sessions"
+              placeholder={search ? "Search every session: words, “phrases”" : "Filter by name, folder or path"}
+              aria-label={search ? "Search every session's contents" : "Filter sessions"}
               data-testid="filter"
               className="h-8 w-full rounded-md border border-border-strong bg-background pr-8 pl-8 text-[13px] placeholder:text-subtle focus:border-accent focus:outline-none"
             />
             <Kbd className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2">/</Kbd>
           </div>
-          <p className="ml-auto text-xs text-muted tabular-nums" data-testid="session-count">
-            {query
-              ? `${visible.length} of ${sessions.length} sessions`
-              : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
-          </p>
-        </div>
-
-        <div className="mt-3">
-          {sessions.length === 0 ? (
-            <p className="rounded-lg border border-border px-4 py-10 text-center text-muted">
-              No sessions found in <code className="font-mono">{configuredDir}</code>. Open a file above, or run pi to create one.
+          <div role="radiogroup" aria-label="What the box searches" className="flex shrink-0 rounded-md border border-border-strong p-0.5 text-xs">
+            {(
+              [
+                ["sessions", "Sessions", "Filter the list by name, folder or path"],
+                ["contents", "Contents", "Search inside every session"],
+              ] as const
+            ).map(([mode, label, title]) => {
+              const checked = (mode === "contents") === (search !== null);
+              return (
+                <button
+                  key={mode}
+                  type="button"
+                  role="radio"
+                  aria-checked={checked}
+                  title={title}
+                  data-testid={`search-mode-${mode}`}
+                  onClick={() => {
+                    if (checked) return;
+                    // the words typed carry over: a name not found in the list may be in a session's text
+                    if (mode === "contents") setSearch({ ...EMPTY_SEARCH, q: query });
+                    else {
+                      setQuery(search?.q ?? "");
+                      setSearch(null);
+                    }
+                    filterInput.current?.focus();
+                  }}
+                  className={cn("h-6 rounded px-2", checked ? "bg-accent-soft font-medium text-accent" : "text-muted hover:text-foreground")}
+                >
+                  {label}
+                </button>
+              );
+            })}
+          </div>
+          {!search && (
+            <p className="ml-auto text-xs text-muted tabular-nums" data-testid="session-count">
+              {query
+                ? `${visible.length} of ${sessions.length} sessions`
+                : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
             </p>
-          ) : visible.length === 0 ? (
-            <p className="px-3 py-10 text-center text-muted">No sessions match “{query}”.</p>
-          ) : (
-            <SessionList groups={groups} forkPoints={forkPoints} />
           )}
         </div>
+
+        {search ? (
+          <ContentSearchPanel search={search} onChange={setSearch} projects={allGroups} sessions={sessionsByPath} />
+        ) : (
+          <div className="mt-3">
+            {sessions.length === 0 ? (
+              <p className="rounded-lg border border-border px-4 py-10 text-center text-muted">
+                No sessions found in <code className="font-mono">{configuredDir}</code>. Open a file above, or run pi to create one.
+              </p>
+            ) : visible.length === 0 ? (
+              <p className="px-3 py-10 text-center text-muted">
+                No sessions match “{query}”.{" "}
+                <button type="button" className="text-accent hover:underline" onClick={() => setSearch({ ...EMPTY_SEARCH, q: query })}>
+                  Search their contents
+                </button>
+              </p>
+            ) : (
+              <SessionList groups={groups} forkPoints={forkPoints} />
+            )}
+          </div>
+        )}
       </main>
 
       <DropOverlay visible={dragging} title="Drop to open this session" detail="The file is read in your browser; nothing is uploaded." />

@@ -3,11 +3,18 @@
 import { cacheDir } from "./light-index";
 import { cachedSummary } from "./read-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-import { indexFileFor, SearchIndex, type IndexProgress, type IndexReport, type LibrarySearchHit, type SearchFilters } from "./search-index";
+import { indexFileFor, SearchIndex, type IndexProgress, type IndexReport, type LibrarySearchHit, type SearchFacets, type SearchFilters } from "./search-index";
 
 export interface LibrarySearch {
   hits: LibrarySearchHit[];
+  /** hits in all, of which `hits` are the first */
+  total: number;
   report: IndexReport;
+}
+
+interface IndexOptions {
+  cacheRoot?: string;
+  onProgress?: (progress: IndexProgress) => void;
 }
 
 /** The files with what the index keeps of their headers: the project (cwd, else folder) and creation time. */
@@ -28,25 +35,52 @@ async function described(files: readonly ResolvedSessionFile[]) {
 // one index file is used by one connection at a time (node-sqlite3-wasm locks it for a statement or transaction):
 // the searches of this process take turns
 let turn: Promise<unknown> = Promise.resolve();
+// what the update under way has done, per sessions directory: read by a page waiting for its first search
+const updating = new Map<string, IndexProgress>();
 
-export function searchLibrary(...args: Parameters<typeof searchNow>): Promise<LibrarySearch> {
-  const run = turn.then(() => searchNow(...args));
-  turn = run.catch(() => {});
-  return run;
+function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  const result = turn.then(run);
+  turn = result.catch(() => {});
+  return result;
 }
 
-async function searchNow(
+/** Opens the index of `dir`, brings it up to `files` and hands it to `ask`. */
+async function withIndex<T>(
+  dir: string,
+  files: readonly ResolvedSessionFile[],
+  options: IndexOptions,
+  ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
+): Promise<T> {
+  const index = await SearchIndex.open(indexFileFor(options.cacheRoot ?? cacheDir(), dir));
+  try {
+    const report = await index.update(await described(files), (progress) => {
+      updating.set(dir, progress);
+      options.onProgress?.(progress);
+    });
+    updating.delete(dir);
+    return await ask(index, report);
+  } finally {
+    updating.delete(dir);
+    index.close();
+  }
+}
+
+export function searchLibrary(
   dir: string,
   files: readonly ResolvedSessionFile[],
   query: string,
   filters: SearchFilters,
-  options: { limit?: number; cacheRoot?: string; onProgress?: (progress: IndexProgress) => void } = {},
+  options: IndexOptions & { limit?: number } = {},
 ): Promise<LibrarySearch> {
-  const index = await SearchIndex.open(indexFileFor(options.cacheRoot ?? cacheDir(), dir));
-  try {
-    const report = await index.update(await described(files), options.onProgress);
-    return { hits: await index.search(query, filters, dir, options.limit), report };
-  } finally {
-    index.close();
-  }
+  return inTurn(() => withIndex(dir, files, options, async (index, report) => ({ ...(await index.searchPage(query, filters, dir, options.limit)), report })));
+}
+
+/** The models, tools and roles the library's entries hold (the index brought up to date first). */
+export function libraryFacets(dir: string, files: readonly ResolvedSessionFile[], options: IndexOptions = {}): Promise<SearchFacets> {
+  return inTurn(() => withIndex(dir, files, options, async (index) => index.facets()));
+}
+
+/** How far the index update under way for `dir` has come, or null when none is. */
+export function indexProgress(dir: string): IndexProgress | null {
+  return updating.get(dir) ?? null;
 }

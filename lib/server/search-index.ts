@@ -83,6 +83,12 @@ export interface LibrarySearchHit {
   alsoIn: number;
 }
 
+export interface SearchFacets {
+  models: string[];
+  tools: string[];
+  roles: string[];
+}
+
 export interface UnreadableLine {
   file: string;
   line: number;
@@ -275,8 +281,13 @@ export class SearchIndex {
    * files) is one hit, in the oldest file. `dir`: the sessions directory, where snippets are read from.
    */
   async search(query: string, filters: SearchFilters, dir: string, limit = 100): Promise<LibrarySearchHit[]> {
+    return (await this.searchPage(query, filters, dir, limit)).hits;
+  }
+
+  /** The first `limit` hits and how many there are in all (copies counted once). */
+  async searchPage(query: string, filters: SearchFilters, dir: string, limit = 100): Promise<{ hits: LibrarySearchHit[]; total: number }> {
     const terms = librarySearchTerms(query);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return { hits: [], total: 0 };
     const where: string[] = [];
     const values: unknown[] = [];
     const and = (clause: string, value: unknown) => {
@@ -324,7 +335,18 @@ export class SearchIndex {
       const line = lineOf.get(hit)!;
       hit.snippet = await snippetAt(dir, hit.file, line.off, line.len, terms);
     }
-    return shown;
+    return { hits: shown, total: hits.length };
+  }
+
+  /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
+  facets(): SearchFacets {
+    const column = (sql: string) => this.db.all(sql).map((row) => row.v as string);
+    const tools = new Set(column("SELECT DISTINCT tools AS v FROM entries WHERE tools IS NOT NULL").flatMap((t) => t.split(" ")));
+    return {
+      models: column("SELECT DISTINCT model AS v FROM entries WHERE model IS NOT NULL ORDER BY v"),
+      tools: [...tools].sort(),
+      roles: column("SELECT DISTINCT role AS v FROM entries WHERE role IS NOT NULL ORDER BY v"),
+    };
   }
 
   /** The entries on the path from the file's leaf to its root. */

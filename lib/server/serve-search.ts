@@ -1,13 +1,16 @@
 // GET /api/search?q=…[&project=&since=&until=&role=&tool=&model=&active=1&limit=]: the CLI's `search --json` for
 // the sessions directory (or the bundled samples) the app serves.
+import type { SearchStatus } from "@/lib/library/search-api";
 import { parseSince } from "@/lib/library/usage";
 import { libraryRoot } from "./library";
-import { searchLibrary } from "./library-search";
-import type { SearchFilters } from "./search-index";
+import { indexProgress, libraryFacets, searchLibrary } from "./library-search";
+import type { IndexReport, SearchFilters } from "./search-index";
 import { errorResponse } from "./serve-session";
 
 const NO_STORE = { "cache-control": "no-store" };
 const MAX_LIMIT = 500;
+// the last update's report per sessions directory, for a page that shows what could not be read
+const reports = new Map<string, IndexReport>();
 
 export async function searchResponse(params: URLSearchParams): Promise<Response> {
   const query = params.get("q") ?? "";
@@ -32,8 +35,35 @@ export async function searchResponse(params: URLSearchParams): Promise<Response>
   const limit = Math.min(MAX_LIMIT, Number(params.get("limit") ?? 50) || 50);
   try {
     const { files, dir, source } = await libraryRoot();
-    const { hits } = await searchLibrary(dir, files, query, filters, { limit });
-    return Response.json(hits, { headers: { ...NO_STORE, "x-sessions-source": source } });
+    const { hits, total, report } = await searchLibrary(dir, files, query, filters, { limit });
+    reports.set(dir, report);
+    // the body is the CLI's JSON; how many hits there are in all rides beside it
+    return Response.json(hits, { headers: { ...NO_STORE, "x-sessions-source": source, "x-search-total": String(total) } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/**
+ * GET /api/search/status: how far the index update under way has come (a first index of a large library takes a
+ * while; the page shows it), and what the last one found it could not read.
+ */
+export async function searchStatusResponse(): Promise<Response> {
+  try {
+    const { dir } = await libraryRoot();
+    const report = reports.get(dir);
+    const status: SearchStatus = { progress: indexProgress(dir), unreadable: report?.unreadable ?? null };
+    return Response.json(status, { headers: NO_STORE });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** GET /api/search/facets: what the filters can be set to — the models, tools and roles the library's entries hold. */
+export async function searchFacetsResponse(): Promise<Response> {
+  try {
+    const { files, dir } = await libraryRoot();
+    return Response.json(await libraryFacets(dir, files), { headers: NO_STORE });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,0 +1,8 @@
+// GET /api/search/status: the index update under way, and the lines the last one could not read (lib/server/serve-search.ts).
+import { searchStatusResponse } from "@/lib/server/serve-search";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  return searchStatusResponse();
+}

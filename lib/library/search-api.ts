@@ -1,0 +1,41 @@
+// What GET /api/search and its companions send, as the browser reads it: the shapes the server's index
+// (lib/server/search-index.ts) returns, kept here so the page need not import server code. Types only.
+
+export interface LibrarySearchHit {
+  /** library path of the file the hit is shown in (the oldest holding it) */
+  file: string;
+  entryId: string;
+  onActivePath: boolean;
+  snippet: string;
+  /** bm25: lower is better */
+  score: number;
+  /** other files holding the same entry (a fork's copies) */
+  alsoIn: number;
+}
+
+/** What the filters can be set to: the models, tools and roles the index holds, sorted. */
+export interface SearchFacets {
+  models: string[];
+  tools: string[];
+  roles: string[];
+}
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+  file: string;
+}
+
+export interface UnreadableLine {
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** GET /api/search/status */
+export interface SearchStatus {
+  /** the index update under way, or null */
+  progress: IndexProgress | null;
+  /** what the last update could not read, or null before the first */
+  unreadable: UnreadableLine[] | null;
+}
