@@ -43,8 +43,8 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
 
   return (
     <section aria-label="Search results" data-testid="content-search" className="mt-3">
-      <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="search-filters">
-        <FilterSelect label="Project" value={search.project} onChange={(project) => set({ project })} testId="filter-project">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs" data-testid="search-filters">
+        <FilterSelect label="Project" value={search.project} onChange={(project) => set({ project })} testId="filter-project" width="w-44">
           {projects.map((group) => (
             <option key={group.key} value={group.key}>
               {group.cwd ?? group.project}
@@ -71,17 +71,17 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
             className="h-7 rounded-md border border-border-strong bg-background px-1.5 text-xs text-foreground"
           />
         </label>
-        <FilterSelect label="Role" value={search.role} onChange={(role) => set({ role })} testId="filter-role">
+        <FilterSelect label="Role" value={search.role} onChange={(role) => set({ role })} testId="filter-role" width="w-32">
           {(facets?.roles ?? KNOWN_ROLES).map((role) => (
             <option key={role}>{role}</option>
           ))}
         </FilterSelect>
-        <FilterSelect label="Tool" value={search.tool} onChange={(tool) => set({ tool })} testId="filter-tool">
+        <FilterSelect label="Tool" value={search.tool} onChange={(tool) => set({ tool })} testId="filter-tool" width="w-24">
           {(facets?.tools ?? (search.tool ? [search.tool] : [])).map((tool) => (
             <option key={tool}>{tool}</option>
           ))}
         </FilterSelect>
-        <FilterSelect label="Model" value={search.model} onChange={(model) => set({ model })} testId="filter-model">
+        <FilterSelect label="Model" value={search.model} onChange={(model) => set({ model })} testId="filter-model" width="w-48">
           {(facets?.models ?? (search.model ? [search.model] : [])).map((model) => (
             <option key={model}>{model}</option>
           ))}
@@ -130,12 +130,15 @@ function FilterSelect({
   value,
   onChange,
   testId,
+  width,
   children,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   testId: string;
+  /** a fixed width, so the row does not jump when the index's values arrive */
+  width: string;
   children: React.ReactNode;
 }) {
   return (
@@ -145,7 +148,7 @@ function FilterSelect({
         value={value}
         onChange={(event) => onChange(event.target.value)}
         data-testid={testId}
-        className="h-7 max-w-[12rem] rounded-md border border-border-strong bg-background px-1 text-xs text-foreground"
+        className={cn("h-7 rounded-md border border-border-strong bg-background px-1 text-xs text-foreground", width)}
       >
         <option value="">any</option>
         {children}
