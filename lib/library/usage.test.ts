@@ -5,7 +5,7 @@ import { Session } from "@/lib/session";
 import { listFixtures } from "@/lib/session/testing/golden";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
 import { mulberry32 } from "@/lib/session/testing/random-session";
-import { branchUsage, countOnce, dayOf, usageRecordOf, usageRows, weekOf, zeroUsage, addUsage, type TreeUsageEntry } from "./usage";
+import { branchUsage, bucketRows, countOnce, dayOf, usageBuckets, usageRecordOf, usageRows, weekOf, zeroUsage, addUsage, type TreeUsageEntry } from "./usage";
 
 const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
 
@@ -152,5 +152,36 @@ describe("branchUsage", () => {
       [1, 1],
       [2, 12],
     ]);
+  });
+});
+
+describe("bucketRows", () => {
+  it("gives usageRows' rows from sums by file, day and model, for every grouping and a date's since", () => {
+    // every entry with usage of the e2e sessions and fixtures, spread over files, projects and days at random
+    const rng = mulberry32(22);
+    const items = sessionFiles().flatMap((file, i) =>
+      parsedLines(file).flatMap((value) => {
+        const record = usageRecordOf(value);
+        if (!record) return [];
+        // some entries moved to other days, some without a date, so days, weeks and "(no date)" all occur; a file is in one project
+        const time = rng.next() < 0.05 ? NaN : record.time + Math.floor(rng.next() * 40) * 86_400_000 * (rng.next() < 0.5 ? -1 : 1);
+        return [{ record: { ...record, time }, file: `f${i % 17}`, project: `p${(i % 17) % 5}` }];
+      }),
+    );
+    expect(items.length).toBeGreaterThan(200);
+    const buckets = usageBuckets(items);
+    expect(buckets.length).toBeLessThan(items.length);
+    const days = [...new Set(buckets.map((b) => b.day))].filter((d) => d !== dayOf(NaN)).sort();
+    for (const by of ["day", "week", "model", "project", "session"] as const)
+      for (const since of [null, Date.parse(`${days[Math.floor(days.length / 2)]}T00:00:00Z`), Date.parse(`${days.at(-1)}T00:00:00Z`)]) {
+        const expected = usageRows(items, by, since);
+        const got = bucketRows(buckets, by, since);
+        expect(got.map((r) => r.key)).toEqual(expected.map((r) => r.key));
+        for (const [i, row] of got.entries()) {
+          const want = expected[i]!;
+          expect({ ...row, cost: 0 }).toEqual({ ...want, cost: 0 });
+          expect(close(row.cost, want.cost)).toBe(true);
+        }
+      }
   });
 });

@@ -133,9 +133,70 @@ export function usageRows(items: Iterable<CountedUsage>, by: UsageGrouping, sinc
     addUsage(row, item.record);
     row.calls++;
   }
-  const out = [...rows.values()];
-  if (by === "day" || by === "week") return out.sort((a, b) => a.key.localeCompare(b.key));
-  return out.sort((a, b) => b.cost - a.cost || a.key.localeCompare(b.key));
+  return sortRows([...rows.values()], by);
+}
+
+/**
+ * Usage summed by file, UTC day and model: what an index keeps so a library's rows come from a few thousand sums
+ * rather than every entry. Rows by day, week, model, project or session follow from them (`bucketRows`).
+ */
+export interface UsageBucket extends UsageTotals {
+  file: string;
+  project: string;
+  /** YYYY-MM-DD (UTC), or "(no date)" */
+  day: string;
+  model: string;
+  calls: number;
+}
+
+/** The entries' usage as buckets. */
+export function usageBuckets(items: Iterable<CountedUsage>): UsageBucket[] {
+  const buckets = new Map<string, UsageBucket>();
+  for (const { record, file, project } of items) {
+    const day = dayOf(record.time);
+    const key = `${file}\n${day}\n${record.model}`;
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = { file, project, day, model: record.model, ...zeroUsage(), calls: 0 }));
+    addUsage(bucket, record);
+    bucket.calls++;
+  }
+  return [...buckets.values()];
+}
+
+const NO_DATE = dayOf(NaN);
+
+/**
+ * `usageRows` from buckets: the same rows for a `since` at a UTC midnight (what a date gives), the sums added in
+ * another order (costs may differ in their last bits).
+ */
+export function bucketRows(buckets: Iterable<UsageBucket>, by: UsageGrouping, since: number | null = null): UsageRow[] {
+  const from = since === null ? null : dayOf(since);
+  const rows = new Map<string, UsageRow>();
+  for (const bucket of buckets) {
+    if (from !== null && (bucket.day === NO_DATE || bucket.day < from)) continue;
+    const key =
+      by === "day"
+        ? bucket.day
+        : by === "week"
+          ? bucket.day === NO_DATE
+            ? NO_DATE
+            : weekOf(Date.parse(bucket.day))
+          : by === "model"
+            ? bucket.model
+            : by === "project"
+              ? bucket.project
+              : bucket.file;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { key, ...zeroUsage(), calls: 0 }));
+    addUsage(row, bucket);
+    row.calls += bucket.calls;
+  }
+  return sortRows([...rows.values()], by);
+}
+
+function sortRows(rows: UsageRow[], by: UsageGrouping): UsageRow[] {
+  if (by === "day" || by === "week") return rows.sort((a, b) => a.key.localeCompare(b.key));
+  return rows.sort((a, b) => b.cost - a.cost || a.key.localeCompare(b.key));
 }
 
 /** The rows added up: a table's total line. */
