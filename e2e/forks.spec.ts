@@ -50,6 +50,17 @@ test("a fork's banner names its source at the fork point, and its copied cards a
   await expect(banner.getByTestId("fork-source-entry")).toContainText(lastText(openFixture("fork-b"), point));
   await expect(banner.getByTestId("fork-source-link")).toHaveAttribute("href", `/view?file=${encodeURIComponent(SESSION_FILES["fork-a"])}&entry=${point}`);
 
+  // a folded run says how much of it was inherited
+  const segments = await graph
+    .locator("[data-segment]")
+    .evaluateAll((els) => els.map((el) => [el.getAttribute("data-entry-ids")!.split(" "), el.getAttribute("data-inherited")] as const));
+  expect(segments.length).toBeGreaterThan(0);
+  for (const [ids, mark] of segments) {
+    const n = ids.filter((id) => copied.includes(id)).length;
+    expect(mark, ids.join(" ")).toBe(n === 0 ? null : n === ids.length ? "all" : String(n));
+  }
+  expect(segments.some(([, mark]) => mark !== null)).toBe(true);
+
   await unfoldAll(page);
   await fitAll(graph);
   const cards = await graph

@@ -6,7 +6,7 @@
  * keyboard) expands it in place.
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import { useSegmentFirstHit, useSegmentHits } from "@/components/search/use-search";
 import { useViewer } from "@/components/viewer/store";
 import { describeEntry } from "@/lib/layout/describe";
@@ -31,6 +31,9 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
   const firstHit = useSegmentFirstHit(data.ids);
   const hitEntry = useViewer((s) => (firstHit === null ? undefined : s.doc?.session.tree.get(firstHit)));
   const firstKept = useViewer((s) => s.firstKeptPreview !== null && ` ${data.ids} `.includes(` ${s.firstKeptPreview} `));
+  const family = useViewer((s) => s.family);
+  // a fork's folded run may start in what it copied from its source and go on with its own work
+  const inherited = useMemo(() => (family?.inherited.size ? data.ids.split(" ").filter((id) => family.inherited.has(id)).length : 0), [family, data.ids]);
   return (
     <div
       data-entry-ids={data.ids}
@@ -43,7 +46,8 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       data-search-hits={hits || undefined}
       data-filtered={data.filtered || undefined}
       data-first-kept={firstKept ? "true" : undefined}
-      title={`${data.count} entries folded: click to expand`}
+      data-inherited={inherited ? (inherited === data.count ? "all" : String(inherited)) : undefined}
+      title={`${data.count} entries folded${inherited ? ` (${inherited === data.count ? "all" : inherited} inherited from the session this one was forked from)` : ""}: click to expand`}
       className={`relative flex h-full w-full cursor-pointer flex-col justify-center gap-0.5 rounded-md border border-dashed px-2 text-[11px] leading-[14px] ${cardState(data)} ${hits ? "outline-[2.5px] outline-offset-[3px] outline-yellow-400 outline-dashed dark:outline-yellow-300/90" : ""}`}
     >
       {/* the stack under the card says "more than one" at a glance */}
@@ -97,6 +101,14 @@ function SegmentNodeView({ data }: NodeProps<SegmentFlowNode>) {
       {data.leaf && (
         <span className="absolute -top-2.5 left-2.5 rounded-full bg-accent px-1.5 text-[9px] leading-[15px] font-semibold tracking-wide text-white uppercase dark:text-slate-950">
           leaf inside
+        </span>
+      )}
+      {inherited > 0 && hits === 0 && (
+        <span
+          data-testid="segment-inherited"
+          className="absolute -top-2.5 right-2.5 rounded-full border border-border bg-surface px-1.5 text-[9px] leading-[13px] font-medium tracking-wide text-muted uppercase tabular-nums"
+        >
+          {inherited === data.count ? "inherited" : `${inherited.toLocaleString("en-US")} inherited`}
         </span>
       )}
       {hits > 0 && (
