@@ -1,14 +1,27 @@
 // Search over every session of a sessions directory: the index (search-index.ts) kept under the cache directory,
 // brought up to date with the library, then asked. What the CLI's `search` and GET /api/search share.
+import { statSync } from "node:fs";
 import { cacheDir } from "./light-index";
 import { cachedSummary } from "./read-summary";
+import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-import { indexFileFor, SearchIndex, type IndexProgress, type IndexReport, type LibrarySearchHit, type SearchFacets, type SearchFilters } from "./search-index";
+import {
+  indexFileFor,
+  SearchIndex,
+  type IndexProgress,
+  type IndexReport,
+  type LibraryFile,
+  type LibrarySearchHit,
+  type SearchFacets,
+  type SearchFilters,
+} from "./search-index";
 
 export interface LibrarySearch {
   hits: LibrarySearchHit[];
-  /** hits in all, of which `hits` are the first */
+  /** hits in all, of which `hits` are the first; a lower bound when `capped` */
   total: number;
+  /** more hits than the index ranks (RANKED_HITS): `hits` are the newest, in time order (search-index.ts) */
+  capped: boolean;
   report: IndexReport;
 }
 
@@ -17,19 +30,46 @@ interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
 }
 
-/** The files with what the index keeps of their headers: the project (cwd, else folder) and creation time. */
-async function described(files: readonly ResolvedSessionFile[]) {
-  return Promise.all(
-    files.map(async (resolved) => {
-      const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
+/**
+ * The files with how to describe them as the index keeps them: the project (cwd, else folder) and creation time,
+ * the library's summary's (its cwd and timestamp), asked by the index only of a file it reads.
+ */
+function described(files: readonly ResolvedSessionFile[]): LibraryFile[] {
+  return files.map((resolved) => ({
+    resolved,
+    describe: async () => {
+      const header = await headerSummary(resolved).catch(() => null);
       const slash = resolved.rel.indexOf("/");
       return {
-        resolved,
-        project: summary?.cwd ?? (slash === -1 ? "(top level)" : resolved.rel.slice(0, slash)),
-        headerTime: summary?.timestamp ?? new Date(resolved.mtimeMs).toISOString(),
+        project: header?.cwd ?? (slash === -1 ? "(top level)" : resolved.rel.slice(0, slash)),
+        headerTime: header?.timestamp ?? new Date(resolved.mtimeMs).toISOString(),
       };
-    }),
-  );
+    },
+  }));
+}
+
+/**
+ * The summary's cwd and timestamp, which come from the header alone: its first line read, not the first megabyte
+ * (a first index of a thousand files spent seconds summarizing them whole). A first line too long to be a header
+ * is no header, as for the summary.
+ */
+async function headerSummary(resolved: ResolvedSessionFile): Promise<{ cwd: string | null; timestamp: string | null }> {
+  const handle = await openSessionFile(resolved);
+  try {
+    const buffer = Buffer.alloc(HEADER_LIMIT + 2);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer.subarray(0, bytesRead));
+    // blank lines before the first are skipped, as the summary skips them; a first line longer than this read
+    // (in bytes; the limit counts characters) is left to the summary
+    const first = /\S[^\n]*(\n|$)/.exec(text);
+    if (!first || (first[1] === "" && bytesRead === buffer.length))
+      return cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved));
+    const scanner = new SummaryScanner({ countBranches: false });
+    scanner.push(text.slice(text.lastIndexOf("\n", first.index) + 1, first.index + first[0].length));
+    return scanner.end();
+  } finally {
+    await handle.close();
+  }
 }
 
 // one index file is used by one connection at a time (node-sqlite3-wasm locks it for a statement or transaction):
@@ -44,6 +84,37 @@ function inTurn<T>(run: () => Promise<T>): Promise<T> {
   return result;
 }
 
+// an index stays open between the searches of a burst (a search box being typed in): SQLite's pages stay in its
+// cache, read once rather than per search; closed when idle, and opened again if its file was replaced
+const IDLE_MS = 30_000;
+const kept = new Map<string, { index: SearchIndex; ino: number; idle: ReturnType<typeof setTimeout> | null }>();
+
+async function openIndex(file: string): Promise<SearchIndex> {
+  const held = kept.get(file);
+  const ino = statSync(file, { throwIfNoEntry: false })?.ino;
+  if (held) {
+    if (held.idle) clearTimeout(held.idle);
+    held.idle = null;
+    if (held.ino === ino) return held.index;
+    kept.delete(file);
+    held.index.close();
+  }
+  const index = await SearchIndex.open(file);
+  kept.set(file, { index, ino: statSync(file).ino, idle: null });
+  return index;
+}
+
+function release(file: string): void {
+  const held = kept.get(file);
+  if (!held) return;
+  held.idle = setTimeout(() => {
+    kept.delete(file);
+    held.index.close();
+  }, IDLE_MS);
+  // an open index keeps no process alive (the CLI's ends with its search)
+  held.idle.unref();
+}
+
 /** Opens the index of `dir`, brings it up to `files` and hands it to `ask`. */
 async function withIndex<T>(
   dir: string,
@@ -51,17 +122,23 @@ async function withIndex<T>(
   options: IndexOptions,
   ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
-  const index = await SearchIndex.open(indexFileFor(options.cacheRoot ?? cacheDir(), dir));
+  const file = indexFileFor(options.cacheRoot ?? cacheDir(), dir);
+  const index = await openIndex(file);
   try {
-    const report = await index.update(await described(files), (progress) => {
+    const report = await index.update(described(files), (progress) => {
       updating.set(dir, progress);
       options.onProgress?.(progress);
     });
     updating.delete(dir);
     return await ask(index, report);
+  } catch (error) {
+    // a connection that failed is not trusted with the next search
+    kept.delete(file);
+    index.close();
+    throw error;
   } finally {
     updating.delete(dir);
-    index.close();
+    if (kept.get(file)?.index === index) release(file);
   }
 }
 
@@ -72,7 +149,12 @@ export function searchLibrary(
   filters: SearchFilters,
   options: IndexOptions & { limit?: number } = {},
 ): Promise<LibrarySearch> {
-  return inTurn(() => withIndex(dir, files, options, async (index, report) => ({ ...(await index.searchPage(query, filters, dir, options.limit)), report })));
+  return inTurn(() =>
+    withIndex(dir, files, options, async (index, report) => ({
+      ...(await index.searchPage(query, filters, dir, options.limit, new Map(files.map((file) => [file.rel, file])))),
+      report,
+    })),
+  );
 }
 
 /** The models, tools and roles the library's entries hold (the index brought up to date first). */

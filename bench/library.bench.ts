@@ -1,0 +1,277 @@
+/**
+ * Library search benchmark (`npm run bench:library`): the search index (lib/server/search-index.ts) on a generated
+ * library (bench/generate-library.ts) of BENCH_SESSIONS sessions, about BENCH_SIZE_MB megabytes.
+ *
+ *   full index     a first index, from no index file, in a child process (what a server does on its first
+ *                  search: searchLibrary with the directory's files); wall time, the child's peak RSS
+ *                  (process.resourceUsage().maxRSS) and its progress as it goes    (targets ≤ 60 s, ≤ 1 GB)
+ *   re-index       the largest session grows by 1,000 entries (its leaf moves); the next searchLibrary call,
+ *                  which reads what was appended, stat pass and query included        (target ≤ 1 s)
+ *   queries        50 mixed queries through searchLibrary, as the server asks them (the update's stat pass over
+ *                  every file included; limit 50): common and rare words, short and long prefixes, phrases,
+ *                  two terms, and filters by project, role, tool, model, dates and the active path; p50, p95
+ *                  and max                                                            (target p95 ≤ 100 ms)
+ *
+ * The words queried are drawn from the library itself (the sessions of one project read and counted), so
+ * "common" and "rare" are what the index holds. Listing the directory (findSessionFiles, which the server does
+ * per request too) is timed apart, as "list".
+ *
+ * Environment: BENCH_SESSIONS (1000), BENCH_SIZE_MB (1000), BENCH_SEED (1), BENCH_DIR (the library and the index
+ * are kept there; a library already there with the same settings is used again), BENCH_KEEP=1 (keep the temp
+ * directory), BENCH_REUSE_INDEX=1 (keep the index BENCH_DIR holds: the query timings alone). The grown session is
+ * cut back to its size afterwards. The last line of the output is one JSON object.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { entrySearchText, searchWords } from "../lib/library/library-search";
+import type { SessionEntry } from "../lib/session/types";
+import { searchLibrary } from "../lib/server/library-search";
+import { findSessionFiles } from "../lib/server/list-sessions";
+import type { SearchFilters } from "../lib/server/search-index";
+import { appendEntries, GENERATOR_VERSION, generateLibrary, Rng, type LibraryStats } from "./generate-library";
+
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
+const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+const LIMIT = 50;
+
+interface ChildResult {
+  ms: number;
+  maxRssMB: number;
+  indexed: number;
+  entries: number;
+  indexBytes: number;
+}
+
+/** The child: a first index of the library, as searchLibrary makes it. */
+async function indexChild(library: string, cacheRoot: string): Promise<void> {
+  const started = performance.now();
+  const files = await findSessionFiles(library);
+  let last = 0;
+  const { report } = await searchLibrary(
+    library,
+    files,
+    "benchmark",
+    {},
+    {
+      cacheRoot,
+      onProgress: ({ done, total }) => {
+        const now = performance.now();
+        if (now - last > 2000 || done === total) {
+          last = now;
+          process.stderr.write(
+            `  progress ${done}/${total} sessions, ${((now - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`,
+          );
+        }
+      },
+    },
+  );
+  const ms = performance.now() - started;
+  const indexBytes = readdirSync(path.join(cacheRoot, "search"))
+    .filter((name) => name.endsWith(".sqlite"))
+    .reduce((sum, name) => sum + statSync(path.join(cacheRoot, "search", name)).size, 0);
+  const result: ChildResult = { ms, maxRssMB: process.resourceUsage().maxRSS / 1024, indexed: report.indexed, entries: report.entries, indexBytes };
+  process.stdout.write(JSON.stringify(result) + "\n");
+}
+
+function runChild(library: string, cacheRoot: string): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    // tsx's loader rides in execArgv: the child runs this file the same way
+    const child = spawn(process.execPath, [...process.execArgv, __filename, "--index-child", library, cacheRoot], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult) : reject(new Error(`index child exited with ${code}`)),
+    );
+  });
+}
+
+/** The library under `root`, generated unless one with the same settings is there. */
+function library(root: string): { dir: string; stats: LibraryStats } {
+  const dir = path.join(root, "sessions");
+  const marker = path.join(root, "library.json");
+  const settings = { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED, generator: GENERATOR_VERSION };
+  if (existsSync(marker)) {
+    const kept = JSON.parse(readFileSync(marker, "utf8")) as { settings: typeof settings; stats: LibraryStats };
+    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) {
+      console.log(`library: ${dir} (kept)`);
+      return { dir, stats: kept.stats };
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const started = performance.now();
+  const stats = generateLibrary(dir, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED }, (done, total) => {
+    if (done % 100 === 0 || done === total) process.stderr.write(`\r  generating ${done}/${total} sessions`);
+  });
+  process.stderr.write("\n");
+  console.log(`library: ${dir}, generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  writeFileSync(marker, JSON.stringify({ settings, stats }));
+  return { dir, stats };
+}
+
+interface Query {
+  kind: string;
+  q: string;
+  filters: SearchFilters;
+}
+
+/** 50 queries from the words of one project's sessions: common, rare, prefixes, phrases, two terms, filtered. */
+function mixedQueries(dir: string, stats: LibraryStats): Query[] {
+  const r = new Rng(SEED * 7919);
+  const counts = new Map<string, number>();
+  const pairs: string[] = [];
+  const folder = readdirSync(dir).sort()[0]!;
+  let bytes = 0;
+  for (const name of readdirSync(path.join(dir, folder)).sort()) {
+    if (bytes > 40e6) break;
+    const text = readFileSync(path.join(dir, folder, name), "utf8");
+    bytes += text.length;
+    for (const line of text.split("\n").slice(1)) {
+      if (!line) continue;
+      const words = searchWords(entrySearchText(JSON.parse(line) as SessionEntry));
+      for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+      if (words.length > 3 && r.chance(0.01)) {
+        const at = r.int(0, words.length - 2);
+        pairs.push(`"${words[at]} ${words[at + 1]}"`);
+      }
+    }
+  }
+  const byCount = [...counts.entries()].filter(([w]) => /^[a-z]/.test(w)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const common = byCount.slice(0, 40).map(([w]) => w);
+  const middle = byCount.slice(200, 3000).map(([w]) => w);
+  const rare = byCount.filter(([w, n]) => n <= 2 && w.length >= 6).map(([w]) => w);
+  const pick = (words: string[]) => r.pick(words);
+  const month = Date.UTC(2025, r.int(3, 11), 1);
+  const date = { from: month, to: month + 30 * 86_400_000 };
+  const project = (i: number) => stats.projects[i % stats.projects.length]!;
+  const queries: Query[] = [];
+  const add = (kind: string, n: number, make: (i: number) => [string, SearchFilters?]) => {
+    for (let i = 0; i < n; i++) {
+      const [q, filters = {}] = make(i);
+      queries.push({ kind, q, filters });
+    }
+  };
+  add("common word", 6, (i) => [common[i * 3]!]);
+  add("rare word", 6, () => [pick(rare)]);
+  add("short prefix", 5, () => [pick(common.filter((w) => w.length >= 4)).slice(0, 3)]);
+  add("long prefix", 5, () => [pick(middle.filter((w) => w.length >= 7)).slice(0, 5 + r.int(0, 2))]);
+  add("phrase", 6, () => [pick(pairs)]);
+  add("two terms", 6, (i) => [i % 2 ? `${pick(common)} ${pick(rare)}` : `${pick(common)} ${pick(middle)}`]);
+  add("common + project", 2, (i) => [pick(common), { project: project(i) }]);
+  add("common + role", 2, (i) => [pick(common), { role: i ? "user" : "toolResult" }]);
+  add("middle + tool", 2, (i) => [pick(middle), { tool: i ? "bash" : "edit" }]);
+  add("common + model", 2, (i) => [pick(common), { model: i ? "google/gemini-3-pro-preview" : "openai/gpt-5.1-codex" }]);
+  add("common + dates", 2, () => [pick(common), date]);
+  add("common + active", 2, () => [pick(common), { activeOnly: true }]);
+  add("phrase + role", 1, () => [pick(pairs), { role: "assistant" }]);
+  add("prefix + project + active", 1, () => [pick(middle).slice(0, 4), { project: project(3), activeOnly: true }]);
+  add("two terms + tool + dates", 2, () => [`${pick(common)} ${pick(middle)}`, { tool: "read", ...date }]);
+  return queries;
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const root = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : mkdtempSync(path.join(tmpdir(), "pi-library-bench-"));
+  mkdirSync(root, { recursive: true });
+  const { dir, stats } = library(root);
+  const cacheRoot = path.join(root, "cache");
+  console.log(`${stats.sessions} sessions (${stats.forks} forks), ${stats.entries.toLocaleString("en-US")} entries, ${(stats.bytes / 1e6).toFixed(0)} MB`);
+
+  let full: ChildResult = { ms: NaN, maxRssMB: NaN, indexed: 0, entries: 0, indexBytes: NaN };
+  if (process.env.BENCH_REUSE_INDEX && existsSync(cacheRoot)) console.log("full index: skipped (BENCH_REUSE_INDEX)");
+  else {
+    rmSync(cacheRoot, { recursive: true, force: true });
+    console.log("full index (child process):");
+    full = await runChild(dir, cacheRoot);
+    console.log(`  ${(full.ms / 1000).toFixed(1)} s, peak RSS ${full.maxRssMB.toFixed(0)} MB, index file ${(full.indexBytes / 1e6).toFixed(0)} MB`);
+  }
+
+  let listed = await findSessionFiles(dir);
+  // this process's first search: loads SQLite, finds nothing to read
+  const firstStart = performance.now();
+  await searchLibrary(dir, listed, "warm", {}, { cacheRoot, limit: LIMIT });
+  const firstSearchMs = performance.now() - firstStart;
+
+  const grown = path.join(dir, stats.largest);
+  const size = statSync(grown).size;
+  let reindex: { ms: number; indexed: number; entries: number };
+  try {
+    appendEntries(grown, 1000, SEED);
+    listed = await findSessionFiles(dir);
+    const started = performance.now();
+    const { report } = await searchLibrary(dir, listed, "retry", {}, { cacheRoot, limit: LIMIT });
+    reindex = { ms: performance.now() - started, indexed: report.indexed, entries: report.entries };
+  } finally {
+    truncateSync(grown, size);
+  }
+  console.log(
+    `re-index after 1,000 entries appended to ${stats.largest} (${(size / 1e6).toFixed(0)} MB): ${ms(reindex.ms)} (${reindex.indexed} file, ${reindex.entries} entries)`,
+  );
+  // the truncated file is indexed whole again, outside the timings
+  listed = await findSessionFiles(dir);
+  await searchLibrary(dir, listed, "warm", {}, { cacheRoot, limit: LIMIT });
+
+  const queries = mixedQueries(dir, stats);
+  const times: number[] = [];
+  const lists: number[] = [];
+  console.log(`${queries.length} queries (limit ${LIMIT}):`);
+  for (const query of queries) {
+    const listStart = performance.now();
+    listed = await findSessionFiles(dir);
+    lists.push(performance.now() - listStart);
+    const started = performance.now();
+    const result = await searchLibrary(dir, listed, query.q, query.filters, { cacheRoot, limit: LIMIT });
+    const took = performance.now() - started;
+    times.push(took);
+    const filters = Object.keys(query.filters).length ? ` ${JSON.stringify(query.filters)}` : "";
+    console.log(
+      `  ${took.toFixed(1).padStart(7)} ms  ${query.kind.padEnd(26)} ${`${query.q}${filters}`.slice(0, 90).padEnd(90)} ${result.total}${result.capped ? "+" : ""} hits`,
+    );
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const listSorted = [...lists].sort((a, b) => a - b);
+  const summary = {
+    sessions: stats.sessions,
+    entries: stats.entries,
+    libraryMB: Math.round(stats.bytes / 1e6),
+    fullIndexS: Number((full.ms / 1000).toFixed(1)),
+    fullIndexRssMB: Math.round(full.maxRssMB),
+    indexMB: Math.round(full.indexBytes / 1e6),
+    firstSearchMs: Number(firstSearchMs.toFixed(1)),
+    reindexMs: Number(reindex.ms.toFixed(1)),
+    queryP50Ms: Number(percentile(sorted, 0.5).toFixed(1)),
+    queryP95Ms: Number(percentile(sorted, 0.95).toFixed(1)),
+    queryMaxMs: Number(sorted.at(-1)!.toFixed(1)),
+    listP50Ms: Number(percentile(listSorted, 0.5).toFixed(1)),
+  };
+  const rows: [string, string, string][] = [
+    ["full index", `${summary.fullIndexS} s, peak RSS ${summary.fullIndexRssMB} MB`, "≤ 60 s, ≤ 1000 MB"],
+    ["re-index (+1,000 entries)", ms(summary.reindexMs), "≤ 1000 ms"],
+    ["query p50 / p95 / max", `${ms(summary.queryP50Ms)} / ${ms(summary.queryP95Ms)} / ${ms(summary.queryMaxMs)}`, "p95 ≤ 100 ms"],
+    ["list the directory (p50)", ms(summary.listP50Ms), "(info)"],
+    ["library", `${summary.libraryMB} MB, ${summary.sessions} sessions, ${summary.entries} entries; index ${summary.indexMB} MB`, ""],
+  ];
+  const width = Math.max(...rows.map((row) => row[0].length));
+  const width2 = Math.max(...rows.map((row) => row[1].length));
+  console.log();
+  for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padEnd(width2)}  ${target}`);
+  if (!process.env.BENCH_DIR && !process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
+  console.log(JSON.stringify(summary));
+}
+
+if (process.argv[2] === "--index-child") {
+  indexChild(process.argv[3]!, process.argv[4]!).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
