@@ -11,6 +11,9 @@
  *                  every file included; limit 50): common and rare words, short and long prefixes, phrases,
  *                  two terms, and filters by project, role, tool, model, dates and the active path; p50, p95
  *                  and max                                                            (target p95 ≤ 100 ms)
+ *   usage          the library's usage by day, then by session (libraryUsage: the sums the index keeps, stat
+ *                  pass included; by session adds every session's name and branch split), median of 5
+ *                                                                               (target by day ≤ 300 ms)
  *
  * The words queried are drawn from the library itself (the sessions of one project read and counted), so
  * "common" and "rare" are what the index holds. Listing the directory (findSessionFiles, which the server does
@@ -28,6 +31,7 @@ import path from "node:path";
 import { entrySearchText, searchWords } from "../lib/library/library-search";
 import type { SessionEntry } from "../lib/session/types";
 import { searchLibrary } from "../lib/server/library-search";
+import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
 import type { SearchFilters } from "../lib/server/search-index";
 import { appendEntries, GENERATOR_VERSION, generateLibrary, Rng, type LibraryStats } from "./generate-library";
@@ -233,6 +237,20 @@ async function main(): Promise<void> {
       `  ${took.toFixed(1).padStart(7)} ms  ${query.kind.padEnd(26)} ${`${query.q}${filters}`.slice(0, 90).padEnd(90)} ${result.total}${result.capped ? "+" : ""} hits`,
     );
   }
+  const usageMs = async (by: "day" | "session") => {
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await libraryUsage(dir, await findSessionFiles(dir), by, null, { cacheRoot });
+      runs.push(performance.now() - started);
+    }
+    return percentile(
+      runs.sort((a, b) => a - b),
+      0.5,
+    );
+  };
+  const usageDayMs = await usageMs("day");
+  const usageSessionMs = await usageMs("session");
   const sorted = [...times].sort((a, b) => a - b);
   const listSorted = [...lists].sort((a, b) => a - b);
   const summary = {
@@ -248,11 +266,14 @@ async function main(): Promise<void> {
     queryP95Ms: Number(percentile(sorted, 0.95).toFixed(1)),
     queryMaxMs: Number(sorted.at(-1)!.toFixed(1)),
     listP50Ms: Number(percentile(listSorted, 0.5).toFixed(1)),
+    usageByDayMs: Number(usageDayMs.toFixed(1)),
+    usageBySessionMs: Number(usageSessionMs.toFixed(1)),
   };
   const rows: [string, string, string][] = [
     ["full index", `${summary.fullIndexS} s, peak RSS ${summary.fullIndexRssMB} MB`, "≤ 60 s, ≤ 1000 MB"],
     ["re-index (+1,000 entries)", ms(summary.reindexMs), "≤ 1000 ms"],
     ["query p50 / p95 / max", `${ms(summary.queryP50Ms)} / ${ms(summary.queryP95Ms)} / ${ms(summary.queryMaxMs)}`, "p95 ≤ 100 ms"],
+    ["usage by day / by session", `${ms(summary.usageByDayMs)} / ${ms(summary.usageBySessionMs)}`, "by day ≤ 300 ms"],
     ["list the directory (p50)", ms(summary.listP50Ms), "(info)"],
     ["library", `${summary.libraryMB} MB, ${summary.sessions} sessions, ${summary.entries} entries; index ${summary.indexMB} MB`, ""],
   ];

@@ -35,13 +35,14 @@ async function listedHits(page: Page): Promise<string[]> {
 }
 
 /** What GET /api/search gives for the same query: the hits by session, sessions in the order of their best hit. */
-async function expectedHits(request: APIRequestContext, params: string): Promise<{ hits: string[]; total: number; copied: number }> {
+async function expectedHits(request: APIRequestContext, params: string): Promise<{ hits: string[]; total: number; capped: boolean; copied: number }> {
   const response = await request.get(`/api/search?${params}&limit=50`);
   const hits = (await response.json()) as { file: string; entryId: string; alsoIn: number }[];
   const files = [...new Set(hits.map((hit) => hit.file))];
   return {
     hits: files.flatMap((file) => hits.filter((hit) => hit.file === file).map((hit) => `${file} ${hit.entryId}`)),
     total: Number(response.headers()["x-search-total"]),
+    capped: response.headers()["x-search-capped"] === "1",
     copied: hits.filter((hit) => hit.alsoIn > 0).length,
   };
 }
@@ -86,12 +87,18 @@ test("the filters narrow the search as the API's do, and live in the URL", async
   await page.goto("/?q=the");
   await expect(page.getByTestId("search-status")).toHaveAttribute("data-state", "done");
   await expect(page.getByTestId("search-mode-contents")).toHaveAttribute("aria-checked", "true");
-  // a common word: the first 50 hits, then more on asking
+  // a common word: more hits than the index ranks, the newest 50 shown, then more on asking
   const all = await expectedHits(request, "q=the");
   expect(all.total).toBeGreaterThan(150);
-  await expect(page.getByTestId("search-status")).toContainText(`${all.total.toLocaleString("en-US")} hits (first 50 shown)`);
+  expect(all.capped).toBe(true);
+  const count = all.total.toLocaleString("en-US");
+  await expect(page.getByTestId("search-status")).toContainText(`${count}+ hits: the newest 50 shown`);
   await page.getByTestId("more-hits").click();
-  await expect(page.getByTestId("search-status")).toContainText(`${all.total.toLocaleString("en-US")} hits (first 150 shown)`);
+  await expect(page.getByTestId("search-status")).toContainText(`${count}+ hits: the newest 150 shown`);
+  // a rarer word is ranked whole
+  await page.getByTestId("filter").fill("token bucket");
+  await expect(page.getByTestId("search-status")).toContainText(/^\d+ hits in \d+ sessions?, best first$/);
+  await page.getByTestId("filter").fill("the");
 
   await page.getByTestId("filter-role").selectOption("user");
   await expect(page).toHaveURL(/\?q=the&role=user$/);

@@ -1,9 +1,9 @@
 // The usage page: tokens and cost across the library (components/usage), its first rows read on the server.
 import { Suspense } from "react";
 import { UsageView } from "@/components/usage/UsageView";
-import { parseSince, USAGE_GROUPINGS, type UsageGrouping } from "@/lib/library/usage";
+import { USAGE_GROUPINGS, type UsageGrouping } from "@/lib/library/usage";
 import { libraryRoot } from "@/lib/server/library";
-import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
+import { libraryUsage, parseUsageSince } from "@/lib/server/library-usage";
 
 export const dynamic = "force-dynamic";
 
@@ -14,9 +14,9 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   const byParam = typeof params.by === "string" ? params.by : "day";
   const by: UsageGrouping = (USAGE_GROUPINGS as readonly string[]).includes(byParam) ? (byParam as UsageGrouping) : "day";
   const sinceParam = typeof params.since === "string" ? params.since : null;
-  const since = sinceParam === null ? null : parseSince(sinceParam);
-  const { files } = await libraryRoot();
-  const rows = usageByGrouping(await libraryUsage(files), by, since);
+  const since = sinceParam === null ? null : parseUsageSince(sinceParam);
+  const { files, dir } = await libraryRoot();
+  const rows = await libraryUsage(dir, files, by, since);
   return (
     <Suspense>
       <UsageView initial={{ by, since: since === null ? null : sinceParam, rows }} />

@@ -38,6 +38,7 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
 
   const hits = result.state === "done" ? result.hits : result.state === "searching" ? (result.previous?.hits ?? null) : null;
   const total = result.state === "done" ? result.total : result.state === "searching" ? (result.previous?.total ?? 0) : 0;
+  const capped = result.state === "done" ? result.capped : result.state === "searching" ? (result.previous?.capped ?? false) : false;
   const groups = useMemo(() => (hits ? groupHits(hits) : []), [hits]);
   const filtered = search.project || search.since || search.to || search.role || search.tool || search.model || search.active;
 
@@ -101,7 +102,7 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
         )}
       </div>
 
-      <SearchStatusLine result={result} total={total} sessionCount={groups.length} shown={hits?.length ?? 0} />
+      <SearchStatusLine result={result} total={total} capped={capped} sessionCount={groups.length} shown={hits?.length ?? 0} />
 
       {result.state === "done" && result.unreadable.length > 0 && <UnreadableNotice lines={result.unreadable} />}
 
@@ -118,7 +119,8 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
           onClick={() => setLimit({ key, value: Math.min(MOST, shown + PAGE) })}
           className="mt-3 h-8 w-full rounded-md border border-border text-xs text-muted hover:bg-surface-2 hover:text-foreground"
         >
-          Show {formatCount(Math.min(PAGE, total - hits.length))} more of {formatCount(total)} hits
+          Show {formatCount(Math.min(PAGE, total - hits.length))} more of {formatCount(total)}
+          {capped ? "+" : ""} hits
         </button>
       )}
     </section>
@@ -160,11 +162,14 @@ function FilterSelect({
 function SearchStatusLine({
   result,
   total,
+  capped,
   sessionCount,
   shown,
 }: {
   result: ReturnType<typeof useContentSearch>;
   total: number;
+  /** more hits than the index ranks: the newest are shown, and total counts only those */
+  capped: boolean;
   sessionCount: number;
   shown: number;
 }) {
@@ -197,7 +202,9 @@ function SearchStatusLine({
     <p className="mt-3 text-xs text-muted tabular-nums" data-testid="search-status" data-state="done">
       {total === 0
         ? "No entry holds every word of the query."
-        : `${formatCount(total)} ${total === 1 ? "hit" : "hits"}${shown < total ? ` (first ${formatCount(shown)} shown)` : ""} in ${formatCount(sessionCount)} ${sessionCount === 1 ? "session" : "sessions"}, best first`}
+        : capped
+          ? `${formatCount(total)}+ hits: the newest ${formatCount(shown)} shown, in ${formatCount(sessionCount)} ${sessionCount === 1 ? "session" : "sessions"} (add words or filters to rank them all)`
+          : `${formatCount(total)} ${total === 1 ? "hit" : "hits"}${shown < total ? ` (first ${formatCount(shown)} shown)` : ""} in ${formatCount(sessionCount)} ${sessionCount === 1 ? "session" : "sessions"}, best first`}
     </p>
   );
 }

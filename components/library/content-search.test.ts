@@ -59,6 +59,8 @@ describe("markSnippet", () => {
     expect(parts.map((p) => p.text).join("")).toBe(snippet);
     expect(marked(snippet, 'pars "session_id and"')).toEqual(["Parsing", "PARSER", "session_id", "and", "parse"]);
     expect(marked("no such words", "zebra")).toEqual([]);
+    // a last word under 3 characters matches only itself
+    expect(marked("go gopher go", "go")).toEqual(["go", "go"]);
   });
 
   it("marks a word of a text the query matches, as the index matches it", () => {

@@ -1,7 +1,7 @@
 // The library's search over every session's contents, as the page holds it: the query and filters (mirrored in
 // the page's URL, so a search is a link: GET /api/search's parameter names, but for the last day, which the page
 // takes as a person does, inclusive), the hits grouped by session, and the words of a snippet to mark. Pure.
-import { librarySearchTerms, searchWords } from "@/lib/library/library-search";
+import { isPrefixWord, librarySearchTerms, searchWords } from "@/lib/library/library-search";
 import type { LibrarySearchHit } from "@/lib/library/search-api";
 
 export interface ContentSearch {
@@ -97,14 +97,16 @@ export interface SnippetPart {
 
 /**
  * The snippet cut where the query's words occur: a word of the text is marked when it equals a query word, or
- * starts with the last word of a term (matched as a prefix, as the index matches it).
+ * starts with the last word of a term long enough to be a prefix (as the index matches it).
  */
 export function markSnippet(snippet: string, q: string): SnippetPart[] {
   const whole = new Set<string>();
   const prefixes: string[] = [];
   for (const words of librarySearchTerms(q)) {
     for (const word of words.slice(0, -1)) whole.add(word);
-    prefixes.push(words.at(-1)!);
+    const last = words.at(-1)!;
+    if (isPrefixWord(last)) prefixes.push(last);
+    else whole.add(last);
   }
   const parts: SnippetPart[] = [];
   let at = 0;

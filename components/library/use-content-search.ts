@@ -11,8 +11,8 @@ const PROGRESS_EVERY_MS = 400;
 
 export type ContentSearchResult =
   | { state: "idle" }
-  | { state: "searching"; progress: IndexProgress | null; previous: { hits: ContentHit[]; total: number } | null }
-  | { state: "done"; hits: ContentHit[]; total: number; unreadable: UnreadableLine[] }
+  | { state: "searching"; progress: IndexProgress | null; previous: { hits: ContentHit[]; total: number; capped: boolean } | null }
+  | { state: "done"; hits: ContentHit[]; total: number; capped: boolean; unreadable: UnreadableLine[] }
   | { state: "failed"; error: string };
 
 export function useContentSearch(search: ContentSearch | null, limit: number): ContentSearchResult {
@@ -32,7 +32,7 @@ export function useContentSearch(search: ContentSearch | null, limit: number): C
       }, PROGRESS_EVERY_MS);
     };
     const start = setTimeout(async () => {
-      setResult((r) => ({ state: "searching", progress: null, previous: r.state === "done" ? { hits: r.hits, total: r.total } : null }));
+      setResult((r) => ({ state: "searching", progress: null, previous: r.state === "done" ? { hits: r.hits, total: r.total, capped: r.capped } : null }));
       pollProgress();
       try {
         const response = await fetch(url, { signal: abort.signal });
@@ -40,9 +40,11 @@ export function useContentSearch(search: ContentSearch | null, limit: number): C
         if (!response.ok) throw new Error((body as { error?: string }).error ?? `the search failed (HTTP ${response.status})`);
         const hits = body as ContentHit[];
         const total = Number(response.headers.get("x-search-total") ?? hits.length);
+        // past the hits the index ranks, the total counts those only: "500+"
+        const capped = response.headers.get("x-search-capped") === "1";
         clearTimeout(progressTimer);
         const status = await fetchStatus(abort.signal);
-        if (!abort.signal.aborted) setResult({ state: "done", hits, total, unreadable: status?.unreadable ?? [] });
+        if (!abort.signal.aborted) setResult({ state: "done", hits, total, capped, unreadable: status?.unreadable ?? [] });
       } catch (error) {
         if (abort.signal.aborted) return;
         setResult({ state: "failed", error: error instanceof Error ? error.message : String(error) });

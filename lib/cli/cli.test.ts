@@ -353,22 +353,26 @@ describe("cli", () => {
     const dir = path.join(ROOT, "e2e", "fixtures", "sessions");
 
     it("gives rows by day, week, model, project or session, as the library counts them", async () => {
-      const { libraryUsage, usageByGrouping } = await import("@/lib/server/library-usage");
+      const { libraryUsage } = await import("@/lib/server/library-usage");
       const { findSessionFiles } = await import("@/lib/server/list-sessions");
-      const library = await libraryUsage(await findSessionFiles(dir));
+      const files = await findSessionFiles(dir);
+      const cacheRoot = mkdtempSync(path.join(os.tmpdir(), "usage-cache-"));
+      const cache = mkdtempSync(path.join(os.tmpdir(), "usage-cli-cache-"));
       for (const by of ["day", "week", "model", "project", "session"] as const) {
-        const r = cli("usage", "--dir", dir, "--by", by, "--json");
+        const r = cliWith({ PI_VIEWER_CACHE_DIR: cache }, "usage", "--dir", dir, "--by", by, "--json");
         expect(r.stderr).toBe("");
         const rows = JSON.parse(r.stdout);
-        expect(rows).toEqual(JSON.parse(JSON.stringify(usageByGrouping(library, by, null))));
+        expect(rows).toEqual(JSON.parse(JSON.stringify(await libraryUsage(dir, files, by, null, { cacheRoot }))));
         for (const row of rows) for (const key of ["input", "output", "cacheRead", "cacheWrite", "cost"]) expect(typeof row[key]).toBe("number");
       }
-      const since = JSON.parse(cli("usage", "--dir", dir, "--since", "2026-02-01", "--json").stdout);
+      const since = JSON.parse(cliWith({ PI_VIEWER_CACHE_DIR: cache }, "usage", "--dir", dir, "--since", "2026-02-01", "--json").stdout);
       expect(since.map((row: { key: string }) => row.key)).toEqual(
-        usageByGrouping(library, "day", null)
-          .map((row) => row.key)
-          .filter((key) => key >= "2026-02-01"),
+        (await libraryUsage(dir, files, "day", null, { cacheRoot })).map((row) => row.key).filter((key) => key >= "2026-02-01"),
       );
+      // the index sums by day: a time of day is refused rather than rounded
+      const timed = cliWith({ PI_VIEWER_CACHE_DIR: cache }, "usage", "--dir", dir, "--since", "2026-02-01T12:00:00Z", "--json");
+      expect(timed.code).toBe(1);
+      expect(timed.stderr).toContain("--since takes a date (YYYY-MM-DD)");
     });
 
     it("prints a table with a total without --json, and refuses a bad grouping or date", () => {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { findSessionFiles } from "@/lib/server/list-sessions";
 import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/library-families";
 import { searchLibrary } from "@/lib/server/library-search";
-import { libraryUsage, usageByGrouping } from "@/lib/server/library-usage";
+import { libraryUsage, parseUsageSince } from "@/lib/server/library-usage";
 import type { LibrarySearchHit, SearchFilters } from "@/lib/server/search-index";
 import { sessionsDir } from "@/lib/server/sessions-dir";
 import { parseSince, totalRow, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
@@ -70,7 +70,8 @@ function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
       by = v as UsageGrouping;
     } else if (arg === "--since") {
       const v = value();
-      since = parseSince(v);
+      // usage is summed by day: its since is a day
+      since = command === "usage" ? parseUsageSince(v) : parseSince(v);
       if (since === null) throw new LibraryCommandError(`--since takes a date (YYYY-MM-DD), not ${v}\n${LIBRARY_USAGE}`);
       filters.from = since;
     } else if (arg === "--until") filters.to = date(value());
@@ -111,7 +112,7 @@ export async function runLibraryCommand(argv: readonly string[]): Promise<string
     }
     case "usage": {
       if (args.positional.length) throw new LibraryCommandError(`usage takes no FILE\n${LIBRARY_USAGE}`);
-      const rows = usageByGrouping(await libraryUsage(await findSessionFiles(args.dir)), args.by, args.since);
+      const rows = await libraryUsage(args.dir, await findSessionFiles(args.dir), args.by, args.since);
       return args.json ? JSON.stringify(rows, null, 2) : usageTable(rows, args.by);
     }
   }

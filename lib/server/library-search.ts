@@ -25,7 +25,7 @@ export interface LibrarySearch {
   report: IndexReport;
 }
 
-interface IndexOptions {
+export interface IndexOptions {
   cacheRoot?: string;
   onProgress?: (progress: IndexProgress) => void;
 }
@@ -160,6 +160,19 @@ export function searchLibrary(
 /** The models, tools and roles the library's entries hold (the index brought up to date first). */
 export function libraryFacets(dir: string, files: readonly ResolvedSessionFile[], options: IndexOptions = {}): Promise<SearchFacets> {
   return inTurn(() => withIndex(dir, files, options, async (index) => index.facets()));
+}
+
+/**
+ * The library's index of `dir` brought up to `files`, in this process's turn, for another question than a search
+ * (the usage sums kept beside the words: library-usage.ts).
+ */
+export function withLibraryIndex<T>(
+  dir: string,
+  files: readonly ResolvedSessionFile[],
+  options: IndexOptions,
+  ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
+): Promise<T> {
+  return inTurn(() => withIndex(dir, files, options, ask));
 }
 
 /** How far the index update under way for `dir` has come, or null when none is. */

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,13 +6,18 @@ import { Session } from "@/lib/session";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
 import { mulberry32 } from "@/lib/session/testing/random-session";
 import { findSessionFiles } from "./list-sessions";
-import type { SessionUsageRow } from "@/lib/library/usage";
-import { libraryUsage, usageByGrouping } from "./library-usage";
+import type { SessionUsageRow, UsageGrouping } from "@/lib/library/usage";
+import { libraryUsage } from "./library-usage";
 
 const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
 const SAMPLES = path.resolve(__dirname, "../../public/samples");
 
 let dir: string;
+let cacheRoot: string;
+
+/** The library's usage as the app reads it: from the index, made in a cache of the test's own. */
+const usageOf = async (root: string, by: UsageGrouping, since: number | null = null) =>
+  libraryUsage(root, await findSessionFiles(root), by, since, { cacheRoot });
 
 const lines = (file: string) =>
   readFileSync(file, "utf8")
@@ -31,6 +36,7 @@ const lines = (file: string) =>
  */
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "usage-"));
+  cacheRoot = mkdtempSync(path.join(os.tmpdir(), "usage-cache-"));
   cpSync(E2E, dir, { recursive: true });
   const rng = mulberry32(7);
   const sources = ["--home-dev-projects-webapp--", "--srv-repos-data-pipeline--", "--home-dev-projects-newest--"].flatMap((project) =>
@@ -66,7 +72,10 @@ beforeAll(() => {
   }
   mkdirSync(path.join(dir, "--empty--"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(cacheRoot, { recursive: true, force: true });
+});
 
 interface Direct {
   perFile: Map<string, number>;
@@ -130,13 +139,12 @@ describe("library usage", () => {
   ] as const) {
     it(`equals the direct sum over the files with copies counted once: ${name}`, async () => {
       const direct = await directSum(root());
-      const library = await libraryUsage(await findSessionFiles(root()));
-      const sessions = usageByGrouping(library, "session", null) as SessionUsageRow[];
+      const sessions = (await usageOf(root(), "session")) as SessionUsageRow[];
       expect(sessions.length).toBe([...direct.perFile.values()].length);
       for (const row of sessions) expect(close(row.cost, direct.perFile.get(row.key) ?? NaN), `${row.key}: ${row.cost}`).toBe(true);
-      const models = usageByGrouping(library, "model", null);
+      const models = await usageOf(root(), "model");
       for (const row of models) expect(close(row.cost, direct.perModel.get(row.key) ?? NaN), row.key).toBe(true);
-      const days = usageByGrouping(library, "day", null);
+      const days = await usageOf(root(), "day");
       expect(
         close(
           days.reduce((n, r) => n + r.cost, 0),
@@ -157,8 +165,7 @@ describe("library usage", () => {
   }
 
   it("leaves a fork's copies out of its own row and says what they were", async () => {
-    const library = await libraryUsage(await findSessionFiles(dir));
-    const sessions = usageByGrouping(library, "session", null) as SessionUsageRow[];
+    const sessions = (await usageOf(dir, "session")) as SessionUsageRow[];
     const forks = sessions.filter((row) => row.key.includes("/fork-"));
     expect(forks.length).toBeGreaterThan(2);
     // each fork's own answer is all it adds; what it copied shows as copied
@@ -167,12 +174,68 @@ describe("library usage", () => {
   });
 
   it("counts from --since on", async () => {
-    const library = await libraryUsage(await findSessionFiles(dir));
     const since = Date.parse("2026-02-01T00:00:00.000Z");
-    const days = usageByGrouping(library, "day", since);
+    const days = await usageOf(dir, "day", since);
     expect(days.length).toBeGreaterThan(0);
     expect(days.every((row) => row.key >= "2026-02-01")).toBe(true);
-    const all = usageByGrouping(library, "day", null);
+    const all = await usageOf(dir, "day");
     expect(days).toEqual(all.filter((row) => row.key >= "2026-02-01"));
+  });
+
+  it("keeps its sums right as sources come, grow and go: as a fresh index and the direct sum count", async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "usage-work-"));
+    cpSync(dir, work, { recursive: true });
+    const kept = mkdtempSync(path.join(os.tmpdir(), "usage-kept-"));
+    const check = async (what: string) => {
+      const files = await findSessionFiles(work);
+      const rows = (await libraryUsage(work, files, "session", null, { cacheRoot: kept })) as SessionUsageRow[];
+      const fresh = (await libraryUsage(work, files, "session", null, { cacheRoot: mkdtempSync(path.join(os.tmpdir(), "usage-fresh-")) })) as SessionUsageRow[];
+      expect(
+        rows.map((r) => [r.key, r.calls, r.input, r.copied.calls]),
+        what,
+      ).toEqual(fresh.map((r) => [r.key, r.calls, r.input, r.copied.calls]));
+      const direct = await directSum(work);
+      for (const row of rows) expect(close(row.cost, direct.perFile.get(row.key) ?? NaN), `${what}: ${row.key}`).toBe(true);
+      return new Map(rows.map((r) => [r.key, r]));
+    };
+    const before = await check("all files");
+    // a fork that copied usage from a session that is no fork (a fork of a fork's copies are its source's source's
+    // too), and that source (its header names it)
+    const sourceOf = (rel: string) => path.relative(dir, lines(path.join(work, rel))[0]!.parentSession as string);
+    const isFork = (rel: string) => /\/fork-\d+_/.test(rel);
+    const forkRel = [...before.values()].find((row) => isFork(row.key) && row.copied.calls > 0 && !isFork(sourceOf(row.key)))!.key;
+    const sourceRel = sourceOf(forkRel);
+    const [sourceAt, aside] = [path.join(work, sourceRel), path.join(kept, "aside.jsonl")];
+    expect(before.get(forkRel)!.calls).toBe(1);
+
+    // the source gone: the fork's copies are its own now
+    renameSync(sourceAt, aside);
+    const alone = await check("source gone");
+    expect(alone.get(forkRel)!.calls).toBe(1 + before.get(forkRel)!.copied.calls);
+    // back: counted in the source again
+    renameSync(aside, sourceAt);
+    const back = await check("source back");
+    expect(back.get(forkRel)!.calls).toBe(1);
+    // the source grew by an answer: counted there
+    const last = lines(sourceAt).at(-1)!;
+    appendFileSync(
+      sourceAt,
+      JSON.stringify({
+        type: "message",
+        id: "grown01",
+        parentId: last.id,
+        timestamp: "2026-03-20T10:00:00.000Z",
+        message: {
+          role: "assistant",
+          content: [],
+          provider: "p",
+          model: "m",
+          usage: { input: 7, output: 1, cacheRead: 0, cacheWrite: 0, cost: { total: 0.5 } },
+        },
+      }) + "\n",
+    );
+    const grown = await check("source grew");
+    expect(grown.get(sourceRel)!.calls).toBe(back.get(sourceRel)!.calls + 1);
+    rmSync(work, { recursive: true, force: true });
   });
 });

@@ -49,8 +49,20 @@ import {
 } from "@/lib/library/library-search";
 import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
+import { usageRecordOf, type BranchUsage } from "@/lib/library/usage";
 import { fileLines } from "./file-digest";
 import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+import {
+  dropUsage,
+  fileBranches,
+  INSERT_USAGE,
+  readUsageSums,
+  refreshUsageSums,
+  sharingFiles,
+  USAGE_SCHEMA,
+  usageValues,
+  type StoredUsage,
+} from "./usage-store";
 
 interface Statement {
   run(values?: unknown[]): { changes: number; lastInsertRowid: number };
@@ -83,7 +95,7 @@ async function openDatabase(file: string): Promise<Database> {
 // the indexes a first index makes at its end rather than keeps through a million inserts
 const LATE_INDEXES = "CREATE INDEX IF NOT EXISTS entries_copy ON entries(entry_id, hash); CREATE INDEX IF NOT EXISTS entries_time ON entries(time);";
 /** Bumped whenever the tables change: an index of another version is emptied and built again. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 7;
 const SCHEMA = `
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime REAL, ino INTEGER,
   indexed_to INTEGER, lines INTEGER, header_time TEXT, project TEXT, leaf TEXT,
@@ -100,6 +112,7 @@ CREATE VIRTUAL TABLE words USING fts5(body, tokenize="ascii tokenchars '_'", con
 -- FTS5 writes its pending words out as a segment when they pass hashsize (1 MB by default): fewer, larger
 -- segments to merge on a first index of a gigabyte
 INSERT INTO words(words, rank) VALUES('hashsize', 67108864);
+${USAGE_SCHEMA}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -402,7 +415,7 @@ export class SearchIndex {
       await batch.begin();
       try {
         for (const row of gone) {
-          this.dropFile(row.id);
+          this.dropFile(row.id, batch.touched);
           batch.dropped = true;
           report.removed++;
         }
@@ -431,7 +444,8 @@ export class SearchIndex {
       .map((row) => ({ file: row.path as string, line: row.line as number, message: row.message as string }));
   }
 
-  private dropFile(fileId: number): void {
+  private dropFile(fileId: number, touched: Set<number>): void {
+    for (const other of dropUsage(this.db, fileId)) touched.add(other);
     const del = this.db.prepare("DELETE FROM words WHERE rowid = ?");
     try {
       for (const row of this.db.all("SELECT id FROM entries WHERE file_id = ?", [fileId])) del.run([row.id]);
@@ -469,12 +483,13 @@ export class SearchIndex {
       oldLeaf = row.leaf;
     } else {
       if (row) {
-        this.dropFile(row.id);
+        this.dropFile(row.id, batch.touched);
         batch.dropped = true;
       }
       fileId = this.db.run("INSERT INTO files(path, ino, indexed_to, lines) VALUES (?, ?, 0, 0)", [resolved.rel, resolved.ino]).lastInsertRowid;
     }
     copies.reading(fileId, resolved);
+    batch.touched.add(fileId);
     // the file's entries read and not written yet: a row's on_active is known at the file's end
     const pending = new Map<number, EntryRow>();
     // whether the table holds entries of the file already: of earlier updates, or of this one's earlier batches
@@ -511,6 +526,8 @@ export class SearchIndex {
         if (value.type === "leaf") leaf = typeof value.targetId === "string" ? value.targetId : null;
         else if (entryId !== null) leaf = entryId;
         const entry = entryRow(batch.nextId(), fileId, entryId, value, offset, bytes.length);
+        const usage = usageRecordOf(value);
+        if (usage) batch.run(INSERT_USAGE, usageValues(entry.id, fileId, usage));
         const words = entrySearchText(value as SessionEntry);
         const body = ASCII.test(words) ? words : searchWordsText(words);
         // UTF-8 bytes: FTS5 reads a blob as text, and Node encodes natively where the binding encodes in JavaScript
@@ -863,6 +880,16 @@ export class SearchIndex {
   }
 
   /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
+  /** The library's usage sums: what each file counts by day and model, and what it copied from older files. */
+  async usageSums(): Promise<StoredUsage> {
+    return this.transaction(() => readUsageSums(this.db));
+  }
+
+  /** A file's usage (what it counts, from `since`) split by branch. */
+  async usageBranches(file: string, since: number | null): Promise<BranchUsage[]> {
+    return this.transaction(() => fileBranches(this.db, file, since));
+  }
+
   async facets(): Promise<SearchFacets> {
     const rows = await this.transaction(() => this.db.all("SELECT kind, value FROM facets ORDER BY value"));
     const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.value as string);
@@ -1210,6 +1237,8 @@ class WriteBatch {
   private readonly facets = new Set<string>();
   /** a file's entries were dropped: the facets are counted again at the end */
   dropped = false;
+  /** files read or dropped, or sharing entries with a dropped one: their usage sums are made again at the end */
+  readonly touched = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -1286,6 +1315,8 @@ class WriteBatch {
   async end(): Promise<void> {
     if (this.bulk) this.db.exec(LATE_INDEXES);
     if (this.dropped) this.countFacets();
+    // with the copies' index in place: whether an entry is a copy is looked up per entry with usage
+    refreshUsageSums(this.db, sharingFiles(this.db, this.touched));
     this.db.exec("COMMIT");
     this.close();
   }

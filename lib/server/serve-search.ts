@@ -35,10 +35,12 @@ export async function searchResponse(params: URLSearchParams): Promise<Response>
   const limit = Math.min(MAX_LIMIT, Number(params.get("limit") ?? 50) || 50);
   try {
     const { files, dir, source } = await libraryRoot();
-    const { hits, total, report } = await searchLibrary(dir, files, query, filters, { limit });
+    const { hits, total, capped, report } = await searchLibrary(dir, files, query, filters, { limit });
     reports.set(dir, report);
     // the body is the CLI's JSON; how many hits there are in all rides beside it
-    return Response.json(hits, { headers: { ...NO_STORE, "x-sessions-source": source, "x-search-total": String(total) } });
+    return Response.json(hits, {
+      headers: { ...NO_STORE, "x-sessions-source": source, "x-search-total": String(total), "x-search-capped": capped ? "1" : "0" },
+    });
   } catch (error) {
     return errorResponse(error);
   }
