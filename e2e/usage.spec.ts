@@ -69,3 +69,24 @@ test("screenshots of the usage page, light and dark", async ({ page }) => {
   await expect(page.getByTestId("usage-chart")).toBeVisible();
   await page.screenshot({ path: "test-results/usage-dark.png", fullPage: true });
 });
+
+test("while the library's index catches up, the page says how far it has come", async ({ page }) => {
+  await page.goto("/usage");
+  await expect(page.getByTestId("usage-table")).toBeVisible();
+  // the rows held back as a first index of a large library holds them, the server reporting its progress
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/usage\?/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.route("/api/search/status", (route) => route.fulfill({ json: { progress: { done: 312, total: 1000, file: "--p--/a.jsonl" }, unreadable: null } }));
+  await page.getByTestId("usage-by").getByRole("radio", { name: "Model" }).click();
+  const indexing = page.getByTestId("indexing-progress");
+  await expect(indexing).toContainText("Indexing 312 of 1,000 sessions");
+  await expect(indexing.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "312");
+  await page.unroute("/api/search/status");
+  release();
+  await expect(page.getByTestId("usage-table")).toBeVisible();
+  await expect(indexing).toHaveCount(0);
+});

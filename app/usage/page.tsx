@@ -9,6 +9,8 @@ export const dynamic = "force-dynamic";
 
 export const metadata = { title: "Usage · pi session viewer" };
 
+const RENDER_WAIT_MS = 1500;
+
 export default async function UsagePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const byParam = typeof params.by === "string" ? params.by : "day";
@@ -16,7 +18,11 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   const sinceParam = typeof params.since === "string" ? params.since : null;
   const since = sinceParam === null ? null : parseUsageSince(sinceParam);
   const { files, dir } = await libraryRoot();
-  const rows = await libraryUsage(dir, files, by, since);
+  // a first index of a large library takes a while: the page is sent without rows then and shows the index's
+  // progress; the work goes on, and the page's own request for the rows waits its turn behind it
+  const work = libraryUsage(dir, files, by, since);
+  work.catch(() => {}); // a failure after the page was sent is the page's own request's to report
+  const rows = await Promise.race([work, new Promise<null>((resolve) => setTimeout(resolve, RENDER_WAIT_MS, null))]);
   return (
     <Suspense>
       <UsageView initial={{ by, since: since === null ? null : sinceParam, rows }} />

@@ -8,8 +8,9 @@ import { Badge } from "@/components/ui/Badge";
 import { cn } from "@/components/ui/cn";
 import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
-import { ProgressBar } from "@/components/ui/ProgressBar";
+import { LocalTime } from "@/components/ui/LocalTime";
 import type { UnreadableLine } from "@/lib/library/search-api";
+import { IndexingProgress } from "./IndexingProgress";
 import { groupHits, hitHref, markSnippet, sessionHref, type ContentHit, type ContentSearch } from "./content-search";
 import type { LibrarySession, ProjectGroup } from "./library-types";
 import { useContentSearch, useSearchFacets } from "./use-content-search";
@@ -186,18 +187,12 @@ function SearchStatusLine({
         <Icon name="error" size={14} /> {result.error}
       </p>
     );
-  if (result.state === "searching") {
-    const progress = result.progress;
+  if (result.state === "searching")
     return (
-      <div className="mt-3 space-y-1.5" data-testid="search-status" data-state="searching">
-        <p className="text-xs text-muted tabular-nums">
-          {progress && progress.total > 0 ? `Indexing ${formatCount(progress.done)} of ${formatCount(progress.total)} sessions…` : "Searching…"}
-          {progress?.file && <span className="ml-2 font-mono text-subtle">{progress.file}</span>}
-        </p>
-        {progress && progress.total > 0 && <ProgressBar value={progress.done} max={progress.total} label="Indexing sessions" />}
+      <div className="mt-3" data-testid="search-status" data-state="searching">
+        <IndexingProgress progress={result.progress} idle="Searching…" />
       </div>
     );
-  }
   return (
     <p className="mt-3 text-xs text-muted tabular-nums" data-testid="search-status" data-state="done">
       {total === 0
@@ -218,7 +213,7 @@ function UnreadableNotice({ lines }: { lines: readonly UnreadableLine[] }) {
       <ul className="mt-1 space-y-0.5 font-mono text-[11px] text-muted">
         {lines.map((line) => (
           <li key={`${line.file}:${line.line}`}>
-            {line.file}:{line.line} — {line.message}
+            {line.line ? `${line.file}:${line.line}` : line.file} — {line.message}
           </li>
         ))}
       </ul>
@@ -285,6 +280,7 @@ function HitRow({ hit, q }: { hit: ContentHit; q: string }) {
           )}
         </span>
         <span className="flex shrink-0 items-center gap-1.5">
+          {hit.time !== null && <LocalTime iso={new Date(hit.time).toISOString()} className="text-xs text-subtle tabular-nums" />}
           {hit.alsoIn > 0 && (
             <Badge data-testid="hit-also-in" title="The same entry, copied by forks of this session">
               also in {hit.alsoIn} {hit.alsoIn === 1 ? "fork" : "forks"}

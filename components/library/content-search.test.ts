@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { matchesTerms, librarySearchTerms, searchWords } from "@/lib/library/library-search";
 import { contentSearchFromParams, contentSearchParams, EMPTY_SEARCH, groupHits, hitHref, markSnippet, searchApiUrl, type ContentHit } from "./content-search";
 
-const hit = (file: string, entryId: string): ContentHit => ({ file, entryId, onActivePath: true, snippet: "", score: 0, alsoIn: 0 });
+const hit = (file: string, entryId: string): ContentHit => ({ file, entryId, onActivePath: true, snippet: "", score: 0, alsoIn: 0, role: null, time: null });
 
 describe("content search state", () => {
   it("is in the URL only when the page searches contents, and comes back from it unchanged", () => {

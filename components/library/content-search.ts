@@ -19,8 +19,8 @@ export interface ContentSearch {
   active: boolean;
 }
 
-/** A hit as GET /api/search gives it; role and time are there when the index keeps them. */
-export type ContentHit = LibrarySearchHit & { role?: string | null; time?: number | null };
+/** A hit as GET /api/search gives it. */
+export type ContentHit = LibrarySearchHit;
 
 export const EMPTY_SEARCH: ContentSearch = { q: "", project: "", since: "", to: "", role: "", tool: "", model: "", active: false };
 

@@ -3,11 +3,11 @@
 // Asks GET /api/search as the query is typed (a pause first, the previous request dropped), and while the server
 // brings its index up to date (a first index of a large library takes a while) reads how far it has come.
 import { useEffect, useState } from "react";
-import type { IndexProgress, SearchFacets, SearchStatus, UnreadableLine } from "@/lib/library/search-api";
+import type { IndexProgress, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
+import { fetchSearchStatus as fetchStatus, PROGRESS_EVERY_MS } from "./search-status";
 import { isSearchable, searchApiUrl, type ContentHit, type ContentSearch } from "./content-search";
 
 const TYPING_PAUSE_MS = 250;
-const PROGRESS_EVERY_MS = 400;
 
 export type ContentSearchResult =
   | { state: "idle" }
@@ -64,15 +64,6 @@ export function useContentSearch(search: ContentSearch | null, limit: number): C
 }
 
 const IDLE: ContentSearchResult = { state: "idle" };
-
-async function fetchStatus(signal: AbortSignal): Promise<SearchStatus | null> {
-  try {
-    const response = await fetch("/api/search/status", { signal });
-    return response.ok ? ((await response.json()) as SearchStatus) : null;
-  } catch {
-    return null; // the progress line waits for the next poll
-  }
-}
 
 /** The models, tools and roles to offer in the filters, once the index has them. */
 export function useSearchFacets(enabled: boolean): SearchFacets | null {

@@ -8,13 +8,15 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { Fragment, useEffect, useMemo, useState } from "react";
 import { Icon, Logo } from "@/components/ui/Icon";
 import { ThemeToggle } from "@/components/ui/ThemeToggle";
+import { IndexingProgress } from "@/components/library/IndexingProgress";
+import { useIndexProgress } from "@/components/library/search-status";
 import { cn } from "@/components/ui/cn";
 import { totalRow, USAGE_GROUPINGS, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 import { formatMetric, UsageChart, type UsageMetric } from "./UsageChart";
 
 interface Props {
-  /** the rows for the URL's choices, rendered on the server */
-  initial: { by: UsageGrouping; since: string | null; rows: UsageRow[] };
+  /** the rows for the URL's choices, rendered on the server; null while its index was still catching up */
+  initial: { by: UsageGrouping; since: string | null; rows: UsageRow[] | null };
 }
 
 const RANGES: { label: string; days: number | null }[] = [
@@ -37,7 +39,9 @@ export function UsageView({ initial }: Props) {
   const by = (USAGE_GROUPINGS as readonly string[]).includes(params.get("by") ?? "") ? (params.get("by") as UsageGrouping) : initial.by;
   const since = params.get("since") ?? initial.since;
   const metric: UsageMetric = params.get("metric") === "tokens" ? "tokens" : "cost";
-  const [rows, setRows] = useState<{ key: string; rows: UsageRow[] } | null>({ key: `${initial.by} ${initial.since}`, rows: initial.rows });
+  const [rows, setRows] = useState<{ key: string; rows: UsageRow[] } | null>(
+    initial.rows ? { key: `${initial.by} ${initial.since}`, rows: initial.rows } : null,
+  );
   const wanted = `${by} ${since}`;
 
   useEffect(() => {
@@ -62,6 +66,7 @@ export function UsageView({ initial }: Props) {
   };
 
   const shown = rows?.key === wanted ? rows.rows : null;
+  const progress = useIndexProgress(shown === null);
   const total = useMemo(() => shown && totalRow(shown), [shown]);
   const label = (row: UsageRow) => (by === "session" ? ((row as SessionUsageRow).name ?? fileName(row.key)) : row.key);
 
@@ -126,7 +131,9 @@ export function UsageView({ initial }: Props) {
 
         <section className="mt-5 rounded-lg border border-border p-4" aria-label="Chart">
           {shown === null ? (
-            <p className="py-10 text-center text-muted">Reading…</p>
+            <div className="mx-auto max-w-md py-10">
+              <IndexingProgress progress={progress} idle="Reading…" />
+            </div>
           ) : shown.length === 0 ? (
             <p className="py-10 text-center text-muted" data-testid="usage-empty">
               No usage recorded {since ? `since ${since}` : "in this library"}.

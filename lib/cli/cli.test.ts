@@ -411,7 +411,7 @@ describe("cli", () => {
       expect(hits).toEqual(JSON.parse(JSON.stringify(expected.hits)));
       expect(hits.length).toBeGreaterThan(0);
       for (const hit of hits) {
-        expect(Object.keys(hit).sort()).toEqual(["alsoIn", "entryId", "file", "onActivePath", "score", "snippet"]);
+        expect(Object.keys(hit).sort()).toEqual(["alsoIn", "entryId", "file", "onActivePath", "role", "score", "snippet", "time"]);
         expect(hit.snippet.toLowerCase()).toMatch(/token|bucket/);
       }
       // the malformed line of edge-malformed-line, by file and line, each time it is asked

@@ -17,7 +17,7 @@ export const LIBRARY_COMMANDS = ["family", "usage", "search"] as const;
 
 export const LIBRARY_USAGE = `search QUERY [--dir DIR] [--project CWD] [--since DATE] [--until DATE] [--role R] [--tool T] [--model M] [--active] [--limit N] [--json]
                           entries of every session holding all the query's words and "phrases" (words match
-                          whole words, the last as a prefix): [{file, entryId, onActivePath, snippet, score, alsoIn}]
+                          whole words, the last as a prefix): [{file, entryId, onActivePath, snippet, score, alsoIn, role, time}]
   family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
   usage [--dir DIR] [--by day|week|model|project|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
                           /session counts; an entry a fork copied counts once, in its source): rows of
@@ -107,7 +107,8 @@ export async function runLibraryCommand(argv: readonly string[]): Promise<string
       });
       if (progress) process.stderr.write("\n");
       // an unreadable line is not searched: said by file and line, as every command says a problem
-      for (const bad of report.unreadable) process.stderr.write(`${path.join(args.dir, bad.file)}:${bad.line}: warning: not indexed: ${bad.message}\n`);
+      for (const bad of report.unreadable)
+        process.stderr.write(`${path.join(args.dir, bad.file)}${bad.line ? `:${bad.line}` : ""}: warning: not indexed: ${bad.message}\n`);
       return args.json ? JSON.stringify(hits, null, 2) : hitsText(hits);
     }
     case "usage": {

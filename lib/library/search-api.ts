@@ -11,6 +11,10 @@ export interface LibrarySearchHit {
   score: number;
   /** other files holding the same entry (a fork's copies) */
   alsoIn: number;
+  /** the message's role, else the entry's type */
+  role: string | null;
+  /** the entry's time (ms) */
+  time: number | null;
 }
 
 /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
@@ -28,6 +32,7 @@ export interface IndexProgress {
 
 export interface UnreadableLine {
   file: string;
+  /** 0: the file itself could not be opened */
   line: number;
   message: string;
 }

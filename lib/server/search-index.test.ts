@@ -187,6 +187,27 @@ describe("SearchIndex", () => {
     }
   });
 
+  it("names a file it cannot open, on every update, and indexes the others", async () => {
+    const work = path.join(root, "unopened");
+    cpSync(path.join(dir, "--home-dev-projects-webapp--"), path.join(work, "--p--"), { recursive: true });
+    const listed = (await findSessionFiles(work)).map((resolved) => ({ resolved, project: "p", headerTime: "" }));
+    // gone between the listing and the reading, as a file a user deletes while the index is made
+    const gone = listed.find((f) => f.resolved.rel.endsWith("fork-1.jsonl"))!;
+    rmSync(gone.resolved.file);
+    const index = await SearchIndex.open(path.join(root, "cache", "unopened.sqlite"));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const report = await index.update(listed);
+        expect(report.unreadable).toEqual([{ file: gone.resolved.rel, line: 0, message: expect.stringMatching(/^cannot be read: ./) }]);
+        expect(report.indexed).toBe(i === 0 ? listed.length - 1 : 0);
+      }
+      expect((await index.search("the", {}, work, Infinity)).some((hit) => hit.file === gone.resolved.rel)).toBe(false);
+      expect((await index.search("the", {}, work, Infinity)).length).toBeGreaterThan(0);
+    } finally {
+      index.close();
+    }
+  });
+
   it("filters by role, tool and the active path", async () => {
     const index = await SearchIndex.open(path.join(root, "cache", "d.sqlite"));
     try {

@@ -151,6 +151,10 @@ export interface LibrarySearchHit {
   score: number;
   /** other files holding the same entry (a fork's copies) */
   alsoIn: number;
+  /** the message's role, else the entry's type */
+  role: string | null;
+  /** the entry's time (ms) */
+  time: number | null;
 }
 
 export interface SearchPage {
@@ -169,6 +173,7 @@ export interface SearchFacets {
 
 export interface UnreadableLine {
   file: string;
+  /** 0: the file itself could not be opened */
   line: number;
   message: string;
 }
@@ -397,6 +402,7 @@ export class SearchIndex {
   /** Brings the index up to `files` (a library's, with their projects and header times). */
   async update(files: readonly LibraryFile[], onProgress?: (progress: IndexProgress) => void): Promise<IndexReport> {
     const report: IndexReport = { indexed: 0, unchanged: 0, removed: 0, entries: 0, unreadable: [] };
+    const unopened: UnreadableLine[] = [];
     // the unreadable lines read with the files: most updates change nothing, and this is all they ask
     const [rows, unreadable] = await this.transaction(
       () => [this.db.all("SELECT id, path, size, mtime, ino FROM files") as unknown as FileRow[], this.unreadable()] as const,
@@ -422,8 +428,10 @@ export class SearchIndex {
         const before = report.unchanged;
         for (const [i, file] of described.entries()) {
           onProgress?.({ done: before + i, total: files.length, file: file.resolved.rel });
-          if (await this.indexFile(file, batch, copies, report)) report.indexed++;
-          else report.unchanged++;
+          const read = await this.indexFile(file, batch, copies, report);
+          if (read === true) report.indexed++;
+          else if (read === false) report.unchanged++;
+          else unopened.push({ file: file.resolved.rel, line: 0, message: read.unopened });
         }
         await batch.end();
       } catch (error) {
@@ -435,6 +443,8 @@ export class SearchIndex {
     }
     onProgress?.({ done: files.length, total: files.length, file: "" });
     report.unreadable = gone.length || stale.length ? await this.transaction(() => this.unreadable()) : unreadable;
+    // a file that could not be opened is not in the index: it is tried, and named, on every update
+    report.unreadable.unshift(...unopened);
     return report;
   }
 
@@ -459,19 +469,26 @@ export class SearchIndex {
 
   /**
    * Reads the file's complete lines from where it was indexed to (all of it when it is new or was replaced), in
-   * the batch's transactions; false when another process indexed it meanwhile.
+   * the batch's transactions; false when another process indexed it meanwhile, `unopened` when it cannot be
+   * opened (gone since it was listed, or not readable by this user).
    */
   private async indexFile(
     file: { resolved: ResolvedSessionFile } & FileDescription,
     batch: WriteBatch,
     copies: CopyKeys,
     report: IndexReport,
-  ): Promise<boolean> {
+  ): Promise<boolean | { unopened: string }> {
     const { resolved } = file;
     // read again inside the transaction: the list was read before it, and another process may have written since
     const row = (this.db.get("SELECT id, path, size, mtime, ino, indexed_to, lines, leaf FROM files WHERE path = ?", [resolved.rel]) ?? undefined) as
       FileRow | undefined;
     if (unchanged(row, resolved)) return false;
+    // tried before anything is written: a file that cannot be opened leaves the index as it was
+    try {
+      await (await openSessionFile(resolved)).close();
+    } catch (error) {
+      return { unopened: `cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
     let fileId: number;
     let from = 0;
     let line = 0;
@@ -897,7 +914,7 @@ export class SearchIndex {
   }
 }
 
-const HIT_COLUMNS = "e.id, e.file_id, e.entry_id, e.hash, e.off, e.len, e.on_active, f.path, f.header_time";
+const HIT_COLUMNS = "e.id, e.file_id, e.entry_id, e.hash, e.off, e.len, e.on_active, e.role, e.time, f.path, f.header_time";
 // CROSS JOIN keeps the first table the outer loop: the planner otherwise may walk a project's entries and ask FTS5
 // about each one
 const FTS_FROM = "FROM words CROSS JOIN entries e ON e.id = words.rowid CROSS JOIN files f ON f.id = e.file_id";
@@ -1003,7 +1020,16 @@ function page(rows: readonly Record<string, unknown>[], limit: number, capped: b
       continue;
     }
     const located: LocatedHit = {
-      hit: { file: row.path as string, entryId: id ?? `line@${off}`, onActivePath: row.on_active === 1, snippet: "", score: row.score as number, alsoIn: 0 },
+      hit: {
+        file: row.path as string,
+        entryId: id ?? `line@${off}`,
+        onActivePath: row.on_active === 1,
+        snippet: "",
+        score: row.score as number,
+        alsoIn: 0,
+        role: row.role as string | null,
+        time: row.time as number | null,
+      },
       path: row.path as string,
       off,
       len: row.len as number,
