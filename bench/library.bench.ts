@@ -34,7 +34,8 @@ import { searchLibrary } from "../lib/server/library-search";
 import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
 import type { SearchFilters } from "../lib/server/search-index";
-import { appendEntries, GENERATOR_VERSION, generateLibrary, Rng, type LibraryStats } from "./generate-library";
+import { appendEntries, GENERATOR_VERSION, generateLibrary, type LibraryStats } from "./generate-library";
+import { Rng } from "./rng";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);

@@ -1,5 +1,5 @@
 // What GET /api/search and its companions send, as the browser reads it: the shapes the server's index
-// (lib/server/search-index.ts) returns, kept here so the page need not import server code. Types only.
+// (lib/server/search-index.ts) returns, defined here so the page need not import server code. Types only.
 
 export interface LibrarySearchHit {
   /** library path of the file the hit is shown in (the oldest holding it) */
@@ -7,7 +7,7 @@ export interface LibrarySearchHit {
   entryId: string;
   onActivePath: boolean;
   snippet: string;
-  /** bm25: lower is better */
+  /** bm25: lower is better (0 on a capped page, which is in time order) */
   score: number;
   /** other files holding the same entry (a fork's copies) */
   alsoIn: number;

@@ -49,6 +49,7 @@ import {
 } from "@/lib/library/library-search";
 import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
+import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
 import { usageRecordOf, type BranchUsage } from "@/lib/library/usage";
 import { fileLines } from "./file-digest";
 import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
@@ -95,6 +96,8 @@ async function openDatabase(file: string): Promise<Database> {
 // the indexes a first index makes at its end rather than keeps through a million inserts
 const LATE_INDEXES = "CREATE INDEX IF NOT EXISTS entries_copy ON entries(entry_id, hash); CREATE INDEX IF NOT EXISTS entries_time ON entries(time);";
 /** Bumped whenever the tables change: an index of another version is emptied and built again. */
+export type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine };
+
 const SCHEMA_VERSION = 7;
 const SCHEMA = `
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime REAL, ino INTEGER,
@@ -141,41 +144,12 @@ export interface SearchFilters {
   activeOnly?: boolean;
 }
 
-export interface LibrarySearchHit {
-  /** library path of the file the hit is shown in (the oldest holding it) */
-  file: string;
-  entryId: string;
-  onActivePath: boolean;
-  snippet: string;
-  /** bm25: lower is better (0 on a capped page, which is in time order) */
-  score: number;
-  /** other files holding the same entry (a fork's copies) */
-  alsoIn: number;
-  /** the message's role, else the entry's type */
-  role: string | null;
-  /** the entry's time (ms) */
-  time: number | null;
-}
-
 export interface SearchPage {
   hits: LibrarySearchHit[];
   /** hits in all (copies counted once); a lower bound when `capped` */
   total: number;
   /** more than RANKED_HITS hits: `hits` are the newest of them, unranked (see the module comment) */
   capped: boolean;
-}
-
-export interface SearchFacets {
-  models: string[];
-  tools: string[];
-  roles: string[];
-}
-
-export interface UnreadableLine {
-  file: string;
-  /** 0: the file itself could not be opened */
-  line: number;
-  message: string;
 }
 
 export interface IndexReport {
@@ -187,12 +161,6 @@ export interface IndexReport {
   entries: number;
   /** every line of the library's files that could not be read, this time or before: none is searched */
   unreadable: UnreadableLine[];
-}
-
-export interface IndexProgress {
-  done: number;
-  total: number;
-  file: string;
 }
 
 /** What the index keeps of a file's header. */
