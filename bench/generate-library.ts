@@ -19,6 +19,7 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
+import { MODELS, randomUsage } from "./models";
 import { Rng } from "./rng";
 
 /** Changes whenever the same options would write other bytes: a library kept on disk is then made again. */
@@ -237,12 +238,6 @@ class LibraryText {
 
 type Json = Record<string, unknown>;
 
-const MODELS = [
-  { provider: "anthropic", model: "claude-sonnet-4-5", api: "anthropic-messages", inCost: 3, outCost: 15 },
-  { provider: "anthropic", model: "claude-opus-4-5", api: "anthropic-messages", inCost: 5, outCost: 25 },
-  { provider: "openai", model: "gpt-5.1-codex", api: "openai-responses", inCost: 1.25, outCost: 10 },
-  { provider: "google", model: "gemini-3-pro-preview", api: "google-generative-ai", inCost: 2, outCost: 12 },
-];
 const TOOLS = ["read", "read", "read", "bash", "bash", "edit", "edit", "write", "grep", "find", "ls"];
 const PROJECTS = ["webapp", "api-server", "mobile", "infra", "data-pipeline", "cli-tools", "docs-site", "ml-models", "game-engine", "payments"];
 const YEAR_START = Date.UTC(2025, 2, 1);
@@ -310,21 +305,7 @@ class SessionWriter {
   }
 
   private usage(): Json {
-    const r = this.r;
-    const input = r.int(1, 6000);
-    const output = r.int(20, 4000);
-    const cacheRead = r.chance(0.85) ? r.int(5000, 160_000) : 0;
-    const cacheWrite = r.chance(0.3) ? r.int(100, 30_000) : 0;
-    const m = this.model;
-    const cost = {
-      input: (input * m.inCost) / 1e6,
-      output: (output * m.outCost) / 1e6,
-      cacheRead: (cacheRead * m.inCost * 0.1) / 1e6,
-      cacheWrite: (cacheWrite * m.inCost * 1.25) / 1e6,
-      total: 0,
-    };
-    cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
+    return randomUsage(this.r, this.model);
   }
 
   private user(): void {

@@ -23,6 +23,7 @@
  * so 100k entries ≈ 100 MB.
  */
 import { utf8Length } from "../lib/share/utf8-length";
+import { MODELS, randomUsage } from "./models";
 import { Rng } from "./rng";
 
 export interface GenerateOptions {
@@ -221,12 +222,6 @@ class Corpus {
 
 type Json = Record<string, unknown>;
 
-const MODELS = [
-  { provider: "anthropic", model: "claude-sonnet-4-5", api: "anthropic-messages", inCost: 3, outCost: 15 },
-  { provider: "anthropic", model: "claude-opus-4-5", api: "anthropic-messages", inCost: 5, outCost: 25 },
-  { provider: "openai", model: "gpt-5.1-codex", api: "openai-responses", inCost: 1.25, outCost: 10 },
-  { provider: "google", model: "gemini-3-pro-preview", api: "google-generative-ai", inCost: 2, outCost: 12 },
-];
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const TOOLS = ["read", "read", "read", "bash", "bash", "edit", "edit", "write", "grep", "find", "ls"];
 
@@ -368,21 +363,7 @@ class SessionWriter {
   }
 
   private usage(): Json {
-    const r = this.r;
-    const input = r.int(1, 6000);
-    const output = r.int(20, 4000);
-    const cacheRead = r.chance(0.85) ? r.int(5000, 160_000) : 0;
-    const cacheWrite = r.chance(0.3) ? r.int(100, 30_000) : 0;
-    const m = this.model;
-    const c = {
-      input: (input * m.inCost) / 1e6,
-      output: (output * m.outCost) / 1e6,
-      cacheRead: (cacheRead * m.inCost * 0.1) / 1e6,
-      cacheWrite: (cacheWrite * m.inCost * 1.25) / 1e6,
-      total: 0,
-    };
-    c.total = c.input + c.output + c.cacheRead + c.cacheWrite;
-    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost: c };
+    return randomUsage(this.r, this.model);
   }
 
   private toolArguments(name: string): Json {

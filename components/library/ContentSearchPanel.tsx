@@ -9,10 +9,11 @@ import { cn } from "@/components/ui/cn";
 import { formatCount } from "@/components/ui/format";
 import { Icon } from "@/components/ui/Icon";
 import { LocalTime } from "@/components/ui/LocalTime";
-import type { UnreadableLine } from "@/lib/library/search-api";
+import type { IndexProgress, UnreadableLine } from "@/lib/library/search-api";
 import { IndexingProgress } from "./IndexingProgress";
 import { groupHits, hitHref, markSnippet, sessionHref, type ContentHit, type ContentSearch } from "./content-search";
 import type { LibrarySession, ProjectGroup } from "./library-types";
+import { useIndexProgress } from "./search-status";
 import { useContentSearch, useSearchFacets } from "./use-content-search";
 
 const FIRST_PAGE = 50;
@@ -34,6 +35,7 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
   const key = JSON.stringify({ ...search });
   const shown = limit.key === key ? limit.value : FIRST_PAGE;
   const result = useContentSearch(search, shown);
+  const progress = useIndexProgress(result.state === "searching");
   const facets = useSearchFacets(true);
   const set = (patch: Partial<ContentSearch>) => onChange({ ...search, ...patch });
 
@@ -103,7 +105,7 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
         )}
       </div>
 
-      <SearchStatusLine result={result} total={total} capped={capped} sessionCount={groups.length} shown={hits?.length ?? 0} />
+      <SearchStatusLine result={result} progress={progress} total={total} capped={capped} sessionCount={groups.length} shown={hits?.length ?? 0} />
 
       {result.state === "done" && result.unreadable.length > 0 && <UnreadableNotice lines={result.unreadable} />}
 
@@ -162,12 +164,15 @@ function FilterSelect({
 
 function SearchStatusLine({
   result,
+  progress,
   total,
   capped,
   sessionCount,
   shown,
 }: {
   result: ReturnType<typeof useContentSearch>;
+  /** the index update the search waits on */
+  progress: IndexProgress | null;
   total: number;
   /** more hits than the index ranks: the newest are shown, and total counts only those */
   capped: boolean;
@@ -190,7 +195,7 @@ function SearchStatusLine({
   if (result.state === "searching")
     return (
       <div className="mt-3" data-testid="search-status" data-state="searching">
-        <IndexingProgress progress={result.progress} idle="Searching…" />
+        <IndexingProgress progress={progress} idle="Searching…" />
       </div>
     );
   return (
