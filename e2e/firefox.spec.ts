@@ -1,6 +1,6 @@
 // Share files in Firefox: the file a colleague double-clicks may open in any browser. Playwright drives only its
 // own patched Firefox, which cannot be downloaded here, so this spec drives Debian's firefox-esr through
-// WebDriver BiDi with puppeteer-core, from inside the Playwright run (.ci/run installs firefox-esr).
+// WebDriver BiDi with puppeteer-core, from inside the Playwright run (npm test installs firefox-esr).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,10 +8,11 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { Session } from "../lib/session";
+import { requirementPath } from "../scripts/browsers.mjs";
 import { sessionFile } from "./fixtures/session-files";
 import { shareWithCli } from "./fixtures/share-cli";
 
-const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
+const FIREFOX = requirementPath("firefox");
 const NAME = "ca-compaction-a";
 const session = Session.fromText(readFileSync(sessionFile(NAME), "utf8"));
 let tmp = "";
@@ -25,7 +26,7 @@ const share = (name: string, env: Record<string, string>, ...args: string[]) => 
 test.beforeAll(async () => {
   // made here, not on import: Playwright also imports the file to list its tests, and nothing would remove it
   tmp = mkdtempSync(path.join(os.tmpdir(), "pi-firefox-e2e-"));
-  expect(existsSync(FIREFOX), `${FIREFOX} (Debian firefox-esr; .ci/run installs it)`).toBe(true);
+  expect(existsSync(FIREFOX), `${FIREFOX} (Debian firefox-esr; npm test installs it)`).toBe(true);
   browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
 });
 

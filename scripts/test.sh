@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): lint, format check, typecheck, unit tests, build, e2e.
-# Every step runs even if an earlier one fails; the last line is always `N passed, N failed`.
+# The one test command (`npm test`): set-up, lint, format check, typecheck, unit tests, build, e2e.
+# Every step after the set-up runs even if an earlier one fails; the last line is always `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -24,6 +24,14 @@ run_step() {
   return $rc
 }
 
+# dependencies, then the browsers the e2e suite drives (scripts/browsers.mjs): installed where this machine can,
+# else a stop within seconds that says what is missing, rather than a run that fails a quarter of an hour in
+[ -d node_modules/.bin ] || { echo "== npm install (no node_modules yet)"; npm install --no-audit --no-fund || { echo "0 passed, 1 failed"; exit 1; }; }
+echo "== set-up"
+if ! node scripts/test-setup.mjs; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 
 run_step "lint" npx eslint . || { step_failures=$((step_failures + 1)); failed_steps+=("lint"); }
 run_step "format" npx prettier --check . --log-level warn || { step_failures=$((step_failures + 1)); failed_steps+=("format"); }
