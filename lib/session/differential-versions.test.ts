@@ -172,6 +172,9 @@ const seen = {
   summaryEntries: 0,
   summaryOverBudget: 0,
   summaryEdited: 0,
+  summaryBashExecution: 0,
+  summaryStoredBranchSummary: 0,
+  summaryStoredCompactionSummary: 0,
   compactionPrepared: 0,
   compactionSplitTurn: 0,
   compactionExtendsPrevious: 0,
@@ -297,7 +300,8 @@ async function compareCodingAgent(version: Version, file: string, where: string,
         )
     )
       seen.systemSkippedInKeptRange++;
-    const summaries = theirs.messages.filter((m) => role(m) === "compactionSummary").length;
+    // a summary stored as a message entry is the entry's message, not one a compaction yields
+    const summaries = theirs.messages.filter((m) => role(m) === "compactionSummary" && !piEntries.some((e) => e.type === "message" && e.message === m)).length;
     if (summaries > 1) seen.secondSummary086++;
     if (piEntries.slice(1).some((e) => e.type === "compaction")) {
       if (version.rules === "ca-0.87") expect(summaries, `${at}: one summary from ≥ 0.87`).toBe(1);
@@ -366,6 +370,11 @@ async function compareBranchSummaries(
     if (result.entries > 0) seen.summaryEntries++;
     if (result.overBudget) seen.summaryOverBudget++;
     if (result.entries > 0 && safeSummary(session, from, to)?.entryIds.some((id) => session.tree.get(id)?.type === "context_edit")) seen.summaryEdited++;
+    for (const role of result.convertedRoles) {
+      if (role === "bashExecution") seen.summaryBashExecution++;
+      else if (role === "branchSummary") seen.summaryStoredBranchSummary++;
+      else if (role === "compactionSummary") seen.summaryStoredCompactionSummary++;
+    }
   }
 }
 

@@ -60,6 +60,7 @@ import {
   SessionClock,
   sessionSeed,
   sessionSize,
+  storedSummaryOps,
   type CaSessionManager,
   type CaTreeNode,
   type HxSession,
@@ -177,6 +178,9 @@ const seen = {
   llmPiCannotEstimate: 0,
   summaryEntries: 0,
   summaryOverBudget: 0,
+  summaryBashExecution: 0,
+  summaryStoredBranchSummary: 0,
+  summaryStoredCompactionSummary: 0,
   compactionPrepared: 0,
   compactionSplitTurn: 0,
   compactionExtendsPrevious: 0,
@@ -348,6 +352,11 @@ async function compareBranchSummaries(session: Session, piSession: unknown, pi: 
     const result = await sameBranchSummary(session, piSession, pi, from, to, budget, where, same);
     if (result.entries > 0) seen.summaryEntries++;
     if (result.overBudget) seen.summaryOverBudget++;
+    for (const role of result.convertedRoles) {
+      if (role === "bashExecution") seen.summaryBashExecution++;
+      else if (role === "branchSummary") seen.summaryStoredBranchSummary++;
+      else if (role === "compactionSummary") seen.summaryStoredCompactionSummary++;
+    }
   }
   await sameBranchSummary(session, piSession, pi, null, entryIds[0] ?? "none", 0, where, same);
 }
@@ -523,7 +532,7 @@ async function runCodingAgentSession(index: number): Promise<void> {
       where,
       replay,
       () => serialize([sm.getHeader(), ...sm.getEntries()]),
-      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng)),
+      () => driveCodingAgent(sm, rng, () => clock.tick(), sessionSize(rng), storedSummaryOps(sm, rng)),
     );
     const expected = serialize([sm.getHeader(), ...sm.getEntries()]);
     // pi writes the file at the first assistant message; without one, write what it holds, as its _rewriteFile would

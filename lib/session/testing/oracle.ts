@@ -238,6 +238,9 @@ export function sameModelView(
   };
 }
 
+/** roles of stored messages pi converts for the model rather than sending as they are */
+const CONVERTED_ROLES = new Set<unknown>(["bashExecution", "branchSummary", "compactionSummary"]);
+
 /** pi's /tree summary preparation, from one version's own branch-summarization and utils modules. */
 export interface PiBranchSummary {
   collectEntriesForBranchSummary(
@@ -270,7 +273,9 @@ export function summaryPairs(ids: readonly string[], count: number, seed: number
  * Our branch-summary preview from `from` to `to` equals pi's
  * collectEntriesForBranchSummary + prepareBranchEntries(budget) +
  * computeFileLists on `piSession` (what pi's /tree passes). Both throw, or
- * neither. Returns whether pi had something to summarize.
+ * neither. Returns whether pi had something to summarize, and the roles of the
+ * message entries it summarized that pi converts for the model
+ * (bashExecution, and summaries stored as messages).
  */
 export async function sameBranchSummary(
   session: Session,
@@ -281,7 +286,7 @@ export async function sameBranchSummary(
   budget: number,
   where: string,
   check: (actual: unknown, expected: unknown, where: string) => void = sameJson,
-): Promise<{ entries: number; overBudget: boolean }> {
+): Promise<{ entries: number; overBudget: boolean; convertedRoles: string[] }> {
   const ours = await settle(() => session.branchSummary(from, to, budget));
   // pi throws its own errors and plain TypeErrors (a message it cannot measure): either is "pi throws" here
   const theirs = await (async () => {
@@ -295,7 +300,7 @@ export async function sameBranchSummary(
   })();
   if (!ours.ok || !theirs.ok) {
     expect(ours.ok ? "returns" : "throws", `${where}: branch summary ${from} → ${to}`).toBe(theirs.ok ? "returns" : "throws");
-    return { entries: 0, overBudget: false };
+    return { entries: 0, overBudget: false, convertedRoles: [] };
   }
   const a = ours.value;
   const b = theirs.value;
@@ -315,7 +320,10 @@ export async function sameBranchSummary(
     const all = unlimited.value.messages.map((m) => m.entryId);
     check([...a.messages.map((m) => m.entryId), ...a.overBudgetIds].sort(), [...all].sort(), `${at}: summarized and over-budget entries`);
   } else if (budget === 0) check(a.overBudgetIds, [], `${at}: nothing is over no budget`);
-  return { entries: a.entryIds.length, overBudget: !!unlimited && (!unlimited.ok || a.tokens < unlimited.value.tokens) };
+  // pi hands a message entry's own message object on
+  const stored = new Set((b.collected.entries as { type?: unknown; message?: unknown }[]).filter((e) => e.type === "message").map((e) => e.message));
+  const convertedRoles = (b.prepared.messages as { role?: unknown }[]).filter((m) => stored.has(m) && CONVERTED_ROLES.has(m.role)).map((m) => m.role as string);
+  return { entries: a.entryIds.length, overBudget: !!unlimited && (!unlimited.ok || a.tokens < unlimited.value.tokens), convertedRoles };
 }
 
 /** pi's prepareCompaction and computeFileLists from one pi-coding-agent version's own modules. */

@@ -9,6 +9,7 @@ import {
   assistantMessage,
   newConversation,
   randomText,
+  storedSummaryMessage,
   toolResultMessage,
   usage,
   userMessage,
@@ -77,8 +78,9 @@ export function caOpsSince086(sm: CaSessionManager086, rng: Rng, stats: { usage:
       [3, "system"],
       [sm.appendContextEdit ? 8 : 0, "contextEdit"],
       [sm.appendContextEdit ? 3 : 0, "editedTurn"],
+      [3, "storedSummary"],
     ],
-    run(op, now) {
+    run(op, now, entries) {
       switch (op) {
         case "usage":
           stats.usage++;
@@ -93,6 +95,9 @@ export function caOpsSince086(sm: CaSessionManager086, rng: Rng, stats: { usage:
         case "system":
           stats.system++;
           sm.appendMessage(systemMessage(rng, now));
+          break;
+        case "storedSummary":
+          sm.appendMessage(storedSummaryMessage(rng, now, entries));
           break;
         case "editedTurn":
           // a turn followed at once by an edit of one of its messages, so edits often land in the context
@@ -167,7 +172,8 @@ type V4Op =
   | "name"
   | "label"
   | "usageRecord"
-  | "operation";
+  | "operation"
+  | "storedSummary";
 
 const V4_OPS: readonly (readonly [number, V4Op])[] = [
   [16, "user"],
@@ -187,6 +193,7 @@ const V4_OPS: readonly (readonly [number, V4Op])[] = [
   [6, "label"],
   [4, "usageRecord"],
   [3, "operation"],
+  [3, "storedSummary"],
 ];
 
 const LANES = ["side", "review", "bg-1", "bg-2"];
@@ -222,6 +229,9 @@ export async function driveV4(session: V4Session, rng: Rng, tick: () => number, 
       }
       case "toolResult":
         await append({ type: "message", message: toolResultMessage(rng, now, convo) });
+        break;
+      case "storedSummary":
+        await append({ type: "message", message: storedSummaryMessage(rng, now, entries) });
         break;
       case "model":
         await append({ type: "model_change", provider: convo.provider[0], modelId: convo.model });

@@ -322,6 +322,33 @@ export function oddMessage(rng: Rng, now: number): Msg {
   ])();
 }
 
+/**
+ * A summary stored as a plain message entry, as pi's appendMessage keeps any
+ * AgentMessage (an extension's, or a message list replayed into a session):
+ * role `branchSummary` or `compactionSummary`, no `content`. Now and then
+ * without its summary, which pi cannot measure.
+ */
+export function storedSummaryMessage(rng: Rng, now: number, entries: readonly WrittenEntry[]): Msg {
+  const summary = rng.weighted<() => string | undefined>([
+    [75, () => `Stored: ${randomText(rng, 20)}`],
+    [20, () => ""],
+    [5, () => undefined],
+  ])();
+  const message: Msg = rng.chance(0.5)
+    ? { role: "branchSummary", fromId: entries.length ? rng.pick(entries).id : "root", timestamp: now }
+    : { role: "compactionSummary", tokensBefore: rng.range(1_000, 150_000), timestamp: now };
+  if (summary !== undefined) message.summary = summary;
+  return message;
+}
+
+/** driveCodingAgent's `extra` for any SessionManager: summaries stored as message entries. */
+export function storedSummaryOps(sm: Pick<CaSessionManager, "appendMessage">, rng: Rng): ExtraCaOps {
+  return {
+    ops: [[3, "storedSummary"]],
+    run: (_op, now, entries) => void sm.appendMessage(storedSummaryMessage(rng, now, entries)),
+  };
+}
+
 export function customMessageContent(rng: Rng): unknown {
   return rng.weighted<() => unknown>([
     [60, () => randomText(rng, 30)],
@@ -503,8 +530,8 @@ function firstKept(rng: Rng, path: readonly WrittenEntry[], all: readonly Writte
 }
 
 /**
- * Operations a newer SessionManager offers beyond 0.84.1's, mixed into the
- * same random walk (see random-session-versions.ts). `run` gets the clock's time
+ * Operations beyond the base walk (a newer SessionManager's, see
+ * random-session-versions.ts; stored summaries), mixed into the same random walk. `run` gets the clock's time
  * and the entries pi holds before the operation.
  */
 export interface ExtraCaOps {
@@ -514,8 +541,9 @@ export interface ExtraCaOps {
 
 /**
  * Drive a coding-agent SessionManager until it holds `size` entries. `tick`
- * moves the clock pi reads; it returns the new time in ms. `extra` adds the
- * operations of newer pi versions (without it the walk is 0.84.1's, unchanged).
+ * moves the clock pi reads; it returns the new time in ms. `extra` adds
+ * operations to the walk (without it the walk is as it always was, so other
+ * tests' sessions stay the same).
  */
 export function driveCodingAgent(sm: CaSessionManager, rng: Rng, tick: () => number, size: number, extra?: ExtraCaOps): DriveStats {
   const stats: DriveStats = { ops: {} };
