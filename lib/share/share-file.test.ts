@@ -180,6 +180,27 @@ describe("share file round trip", () => {
     expect(back.text).toBe(text);
   });
 
+  it.each([
+    ["$`", "$`"],
+    ["$'", "$'"],
+    ["$&", "$&amp;"],
+    ["$$", "$$"],
+    ["$1", "$1"],
+  ])("a title holding %s is written into <title> as it is, and the file still opens", async (pattern, escaped) => {
+    const name = `cost ${pattern} <b> & more`;
+    const lines = [
+      { type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" },
+      { type: "session_info", id: "n1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", name },
+    ];
+    const text = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+    const { html } = await makeShareFile(TEMPLATE, open(text), text, "s.jsonl", base);
+    expect(html.match(/<title>[^]*?<\/title>/g)).toEqual([`<title>cost ${escaped} &lt;b&gt; &amp; more · pi session viewer</title>`]);
+    expect(html.split('id="pi-share"')).toHaveLength(2);
+    const back = await readBack(html);
+    expect(back.text).toBe(text);
+    expect(back.manifest.title).toBe(name);
+  });
+
   it("an unlocked share streams piece by piece to the same session, and damage fails the gzip check", async () => {
     const text = readFileSync(fixtures.find((f) => f.name === "ca-large")!.file, "utf8");
     const payload = extractShare((await makeShareFile(TEMPLATE, open(text), text, "l.jsonl", base)).html)!;

@@ -18,7 +18,9 @@ export function embedShare(template: string, payload: string, title: string | nu
   if (at < 0 || template.indexOf(SLOT, at + 1) >= 0)
     throw new ShareTemplateError("The viewer template has no single empty data block; rebuild it (npm run build:viewer).");
   if (!/^[A-Za-z0-9+/=._-]*$/.test(payload)) throw new ShareTemplateError("The payload holds characters that cannot sit in the page unescaped.");
-  const titled = title ? template.replace(TITLE, `<title>${escapeText(title.replace(/\s+/g, " ").slice(0, 200))} · pi session viewer</title>`) : template;
+  // a replacer function: a replacement string would read $` $' $& $1 in the title as patterns (the template
+  // around the title, the data block with it, copied in)
+  const titled = title ? template.replace(TITLE, () => `<title>${escapeText(title.replace(/\s+/g, " ").slice(0, 200))} · pi session viewer</title>`) : template;
   const slot = titled.indexOf(SLOT);
   return `${titled.slice(0, slot)}${SLOT_OPEN}${payload}</script>${titled.slice(slot + SLOT.length)}`;
 }
