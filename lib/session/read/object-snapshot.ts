@@ -1,3 +1,5 @@
+import { ByteChecksum } from "./byte-checksum";
+
 /**
  * A graph of objects as bytes and back: plain objects and arrays, Maps, Sets, typed arrays, and instances of
  * the classes it is told about, with shared and cyclic references kept. What an index built from a file is
@@ -5,8 +7,8 @@
  * those named transient), a field added later goes in too, and a value the codec cannot keep (a function, a
  * WeakMap, an unknown class) is an error when it is written, never a silent loss.
  *
- * Layout: "PIOS", u32 format, u32 JSON bytes, the JSON (UTF-8), zeros to a multiple of 8, then each typed
- * array's bytes at a multiple of 8. In the JSON an object with a "$" key is a tag: r (a reference to the n-th
+ * Layout: "PIOS", u32 format, u32 JSON bytes, the checksum (byte-checksum.ts, two u32) of every byte but its
+ * own, the JSON (UTF-8), zeros to a multiple of 8, then each typed array's bytes at a multiple of 8. In the JSON an object with a "$" key is a tag: r (a reference to the n-th
  * object or array met, in the order written), u (undefined), n (a number JSON cannot write), o (a plain object
  * with a "$" key of its own), m (Map: its keys, then its values, as lists), s (Set), t (typed array), c (class
  * instance), x (a transient field, made fresh where it stood: an instance's fields keep their order, and so V8's
@@ -27,8 +29,10 @@ export interface SnapshotClass {
 export class SnapshotError extends Error {}
 
 const MAGIC = 0x534f4950; // "PIOS"
-const FORMAT = 1;
-const HEAD = 12;
+const FORMAT = 2;
+/** where the checksum is, and the head's size */
+const SUM_AT = 12;
+const HEAD = 20;
 
 type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 const TYPED: Record<string, new (buffer: ArrayBufferLike, offset: number, length: number) => Typed> = {
@@ -140,10 +144,16 @@ export function encodeSnapshot(root: unknown, classes: readonly SnapshotClass[])
     out.set(new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength), at);
     at = align8(at + blob.byteLength);
   }
+  const [sum1, sum2] = checksumOf(out);
+  view.setUint32(SUM_AT, sum1, true);
+  view.setUint32(SUM_AT + 4, sum2, true);
   return out;
 }
 
-/** The JSON part of a snapshot: its structure and every value but the typed arrays' elements. */
+/** The checksum of a snapshot's bytes, its own four aside. */
+const checksumOf = (bytes: Uint8Array) => new ByteChecksum().update(bytes.subarray(0, SUM_AT)).update(bytes.subarray(HEAD)).words32();
+
+/** The JSON part of a snapshot: its structure and every value but the typed arrays' elements (not checked). */
 export function snapshotJson(bytes: Uint8Array): string {
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
   return new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length));
@@ -172,6 +182,10 @@ export function snapshotParts(bytes: Uint8Array, ownsBuffer = false): SnapshotPa
   if (view.getUint32(4, true) !== FORMAT) throw new SnapshotError(`snapshot format ${view.getUint32(4, true)}, not ${FORMAT}`);
   const length = view.getUint32(8, true);
   if (HEAD + length > bytes.byteLength) throw new SnapshotError("the snapshot is cut short");
+  // a flipped bit among the typed arrays would restore an index that lies: nothing below would notice it
+  const [sum1, sum2] = checksumOf(bytes);
+  if (view.getUint32(SUM_AT, true) !== sum1 || view.getUint32(SUM_AT + 4, true) !== sum2)
+    throw new SnapshotError("the snapshot is damaged: its checksum does not match its bytes");
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + length)));
