@@ -30,11 +30,14 @@ export interface IndexProgress {
   file: string;
 }
 
+/** A line of the library the index names: one it could not read (not searched), or one it read but doubts. */
 export interface UnreadableLine {
   file: string;
   /** 0: the file itself could not be opened */
   line: number;
   message: string;
+  /** the line was read, searched and counted all the same (an id used again with other content) */
+  indexed?: true;
 }
 
 /** GET /api/search/status */

@@ -5,10 +5,10 @@ import type { EntryFingerprint } from "@/lib/library/inherited-entries";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { usageRecordOf, type UsageRecord } from "@/lib/library/usage";
 import { isObject } from "@/lib/session/json";
-import type { FileHandle } from "node:fs/promises";
+import { fileLines } from "./file-lines";
+import { maxLineBytes } from "./line-limit";
+import { parseLine } from "./parse-line";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-
-export const CHUNK = 1024 * 1024;
 
 export interface DigestEntry {
   /** null for a line without an id (a v1 file's): it has usage, and nothing to be copied by */
@@ -31,14 +31,16 @@ export const fingerprintsOf = (digest: readonly DigestEntry[]): (DigestEntry & E
 
 /**
  * Every entry line of the file, in file order. Lines that are no entry (headers, v4 records) are left out, and so
- * are lines that cannot be read: the viewer reports those by line when the file is opened.
+ * are lines that cannot be read (parse-line.ts): the library's index names those by line, the viewer too when the
+ * file is opened.
  */
 export async function readFileDigest(resolved: ResolvedSessionFile): Promise<DigestEntry[]> {
   const handle = await openSessionFile(resolved);
   const out: DigestEntry[] = [];
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const line = (bytes: Uint8Array, offset: number) => {
-    const value = parseLine(decoder.decode(bytes));
+  const maxLine = maxLineBytes();
+  const line = (bytes: Buffer | null, offset: number, length: number) => {
+    const parsed = parseLine({ bytes, length }, maxLine);
+    const value = "value" in parsed ? parsed.value : undefined;
     if (!isObject(value) || value.type === "session" || (value.kind !== undefined && value.kind !== "entry")) return;
     const fingerprint = entryFingerprint(value);
     const entry: DigestEntry = {
@@ -46,54 +48,18 @@ export async function readFileDigest(resolved: ResolvedSessionFile): Promise<Dig
       hash: fingerprint?.hash ?? 0,
       parentId: typeof value.parentId === "string" ? value.parentId : null,
       offset,
-      length: bytes.length,
+      length,
       usage: usageRecordOf(value),
     };
     if (value.type === "leaf") entry.leafTarget = typeof value.targetId === "string" ? value.targetId : null;
     out.push(entry);
   };
   try {
-    for await (const { bytes, offset } of fileLines(handle)) line(bytes, offset);
+    for await (const { bytes, offset, length } of fileLines(handle, 0, maxLine)) line(bytes, offset, length);
   } finally {
     await handle.close();
   }
   return out;
-}
-
-/**
- * The lines of an open file from byte `from`, each with the byte it starts at; the last is not `complete` when the
- * file does not end with a newline (it may still be being written). A long line is joined once, not copied again
- * with every chunk.
- */
-export async function* fileLines(handle: FileHandle, from = 0): AsyncGenerator<{ bytes: Buffer; offset: number; complete: boolean }> {
-  let pieces: Buffer[] = [];
-  let pieceStart = from;
-  for (let position = from; ;) {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-    if (bytesRead === 0) break;
-    const bytes = buffer.subarray(0, bytesRead);
-    let start = 0;
-    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-      const tail = bytes.subarray(start, nl);
-      yield { bytes: pieces.length ? Buffer.concat([...pieces, tail]) : tail, offset: pieceStart, complete: true };
-      pieces = [];
-      start = nl + 1;
-      pieceStart = position + start;
-    }
-    if (start < bytes.length) pieces.push(Buffer.from(bytes.subarray(start)));
-    position += bytesRead;
-  }
-  if (pieces.length) yield { bytes: Buffer.concat(pieces), offset: pieceStart, complete: false };
-}
-
-function parseLine(text: string): unknown {
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** One entry of a file, read again from its line. */
@@ -102,7 +68,8 @@ export async function readEntryAt(resolved: ResolvedSessionFile, at: { offset: n
   try {
     const buffer = Buffer.alloc(at.length);
     await handle.read(buffer, 0, at.length, at.offset);
-    return parseLine(new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer));
+    const parsed = parseLine({ bytes: buffer, length: at.length }, at.length);
+    return "value" in parsed ? parsed.value : undefined;
   } finally {
     await handle.close();
   }

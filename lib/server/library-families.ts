@@ -4,7 +4,8 @@
 import path from "node:path";
 import { resolveFamilies, type Families, type FamilyMember, type ForkSourceRef, type SourceMatch } from "@/lib/library/fork-families";
 import { entryHeadline, inheritance } from "@/lib/library/inherited-entries";
-import { cachedDigest, CHUNK, fingerprintsOf, lastByte, readEntryAt } from "./file-digest";
+import { cachedDigest, fingerprintsOf, lastByte, readEntryAt } from "./file-digest";
+import { CHUNK } from "./file-lines";
 import { cachedSummary } from "./read-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 import type { SessionSummary } from "./session-summary";

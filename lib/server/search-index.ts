@@ -51,7 +51,9 @@ import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
 import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
 import { usageRecordOf, type BranchUsage } from "@/lib/library/usage";
-import { fileLines } from "./file-digest";
+import { fileLines } from "./file-lines";
+import { maxLineBytes } from "./line-limit";
+import { parseLine } from "./parse-line";
 import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import {
   dropUsage,
@@ -98,7 +100,7 @@ const LATE_INDEXES = "CREATE INDEX IF NOT EXISTS entries_copy ON entries(entry_i
 /** Bumped whenever the tables change: an index of another version is emptied and built again. */
 export type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine };
 
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 8;
 const SCHEMA = `
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime REAL, ino INTEGER,
   indexed_to INTEGER, lines INTEGER, header_time TEXT, project TEXT, leaf TEXT,
@@ -108,7 +110,8 @@ CREATE TABLE entries(id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT N
   hash INTEGER, time INTEGER, role TEXT, model TEXT, tools TEXT, off INTEGER, len INTEGER, on_active INTEGER NOT NULL);
 CREATE INDEX entries_file ON entries(file_id);
 ${LATE_INDEXES}
-CREATE TABLE unreadable(file_id INTEGER NOT NULL, line INTEGER, message TEXT);
+-- the lines a search cannot find, and why; indexed = 1: a line read all the same, suspect (an id used again)
+CREATE TABLE unreadable(file_id INTEGER NOT NULL, line INTEGER, message TEXT, indexed INTEGER NOT NULL DEFAULT 0);
 -- the values the filters can take (facets()), kept as entries go in: a scan of every entry took a second
 CREATE TABLE facets(kind TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, value)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE words USING fts5(body, tokenize="ascii tokenchars '_'", content='', contentless_delete=1);
@@ -159,7 +162,10 @@ export interface IndexReport {
   unchanged: number;
   removed: number;
   entries: number;
-  /** every line of the library's files that could not be read, this time or before: none is searched */
+  /**
+   * every line of the library's files that could not be read, this time or before: none is searched; and those
+   * read all the same but suspect (`indexed`: an id used again with other content)
+   */
   unreadable: UnreadableLine[];
 }
 
@@ -396,7 +402,7 @@ export class SearchIndex {
         const before = report.unchanged;
         for (const [i, file] of described.entries()) {
           onProgress?.({ done: before + i, total: files.length, file: file.resolved.rel });
-          const read = await this.indexFile(file, batch, copies, report);
+          const read = await this.indexApart(file, batch, copies, report);
           if (read === true) report.indexed++;
           else if (read === false) report.unchanged++;
           else unopened.push({ file: file.resolved.rel, line: 0, message: read.unopened });
@@ -418,8 +424,52 @@ export class SearchIndex {
 
   private unreadable(): UnreadableLine[] {
     return this.db
-      .all("SELECT f.path, u.line, u.message FROM unreadable u JOIN files f ON f.id = u.file_id ORDER BY f.path, u.line")
-      .map((row) => ({ file: row.path as string, line: row.line as number, message: row.message as string }));
+      .all("SELECT f.path, u.line, u.message, u.indexed FROM unreadable u JOIN files f ON f.id = u.file_id ORDER BY f.path, u.line")
+      .map((row) => ({ file: row.path as string, line: row.line as number, message: row.message as string, ...(row.indexed ? { indexed: true } : {}) }));
+  }
+
+  /**
+   * indexFile, whatever the file holds: what goes wrong reading it (a failure of the file, not of the index: see
+   * FileFailure) undoes what was written of it since the last commit, leaves none of it in the index, and names it
+   * at the line it was read to. The file is tried again once it changes, not on every update: a file that fails
+   * every time would otherwise be read again by every search.
+   */
+  private async indexApart(
+    file: { resolved: ResolvedSessionFile } & FileDescription,
+    batch: WriteBatch,
+    copies: CopyKeys,
+    report: IndexReport,
+  ): Promise<boolean | { unopened: string }> {
+    batch.enterFile();
+    try {
+      const read = await this.indexFile(file, batch, copies, report);
+      batch.leaveFile();
+      return read;
+    } catch (error) {
+      if (!(error instanceof FileFailure)) throw error;
+      batch.undoFile();
+      const { resolved } = file;
+      const row = (this.db.get("SELECT id, ino, indexed_to FROM files WHERE path = ?", [resolved.rel]) ?? undefined) as FileRow | undefined;
+      let fileId: number;
+      if (row && row.ino === resolved.ino && resolved.size >= row.indexed_to) {
+        // what was indexed of it before stays (it is the same file, grown): read on from there once it changes
+        fileId = row.id;
+        this.db.run("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [resolved.size, resolved.mtimeMs, fileId]);
+      } else {
+        if (row) this.dropFile(row.id, batch.touched);
+        // size, mtime and inode as indexed, no line read: unchanged until the file changes, then read whole
+        fileId = this.db.run("INSERT INTO files(path, size, mtime, ino, indexed_to, lines, header_time, project) VALUES (?, ?, ?, ?, 0, 0, ?, ?)", [
+          resolved.rel,
+          resolved.size,
+          resolved.mtimeMs,
+          resolved.ino,
+          file.headerTime,
+          file.project,
+        ]).lastInsertRowid;
+      }
+      batch.run(INSERT_UNREADABLE, [fileId, error.line, `not indexed from here: ${error.message}`, 0]);
+      return true;
+    }
   }
 
   private dropFile(fileId: number, touched: Set<number>): void {
@@ -475,6 +525,8 @@ export class SearchIndex {
     }
     copies.reading(fileId, resolved);
     batch.touched.add(fileId);
+    // the lines named before past those indexed: a last line that was too long while it was being written
+    if (from > 0) batch.run("DELETE FROM unreadable WHERE file_id = ? AND line > ?", [fileId, line]);
     // the file's entries read and not written yet: a row's on_active is known at the file's end
     const pending = new Map<number, EntryRow>();
     // whether the table holds entries of the file already: of earlier updates, or of this one's earlier batches
@@ -482,35 +534,33 @@ export class SearchIndex {
     let leaf: string | null = null;
     let indexedTo = from;
     const span = new Span();
-    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const maxLine = maxLineBytes();
+    // the ids read this time, with the line and row last holding each: an id used again with other content is named
+    const ids = new Map<string, { line: number; row: number }>();
     const handle = await openSessionFile(resolved);
     try {
-      for await (const { bytes, offset, complete } of fileLines(handle, from)) {
-        const text = decoder.decode(bytes);
-        if (!text.trim()) {
-          line++;
-          indexedTo = offset + bytes.length + (complete ? 1 : 0);
-          continue;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          // a last line without its newline may still be being written: it is read again when the file grows
-          if (!complete) break;
-          line++;
-          batch.run("INSERT INTO unreadable(file_id, line, message) VALUES (?, ?, ?)", [fileId, line, error instanceof Error ? error.message : String(error)]);
-          indexedTo = offset + bytes.length + 1;
-          continue;
+      for await (const read of fileLines(handle, from, maxLine)) {
+        const parsed = parseLine(read, maxLine);
+        if ("problem" in parsed && !read.complete) {
+          // a last line without its newline may still be being written: it is read again when the file grows,
+          // and named now only when growing cannot make it readable
+          if (read.bytes === null) batch.run(INSERT_UNREADABLE, [fileId, line + 1, parsed.problem, 0]);
+          break;
         }
         line++;
-        indexedTo = offset + bytes.length + (complete ? 1 : 0);
+        indexedTo = read.offset + read.length + (read.complete ? 1 : 0);
+        if ("blank" in parsed) continue;
+        if ("problem" in parsed) {
+          batch.run(INSERT_UNREADABLE, [fileId, line, parsed.problem, 0]);
+          continue;
+        }
+        const value = parsed.value;
         if (!isObject(value) || value.type === "session" || (value.kind !== undefined && value.kind !== "entry")) continue;
         // what entryFingerprint takes for an entry's id; its content hash is made only when another row has the id
         const entryId = typeof value.id === "string" && value.id !== "" ? value.id : null;
         if (value.type === "leaf") leaf = typeof value.targetId === "string" ? value.targetId : null;
         else if (entryId !== null) leaf = entryId;
-        const entry = entryRow(batch.nextId(), fileId, entryId, value, offset, bytes.length);
+        const entry = entryRow(batch.nextId(), fileId, entryId, value, read.offset, read.length);
         const usage = usageRecordOf(value);
         if (usage) batch.run(INSERT_USAGE, usageValues(entry.id, fileId, usage));
         const words = entrySearchText(value as SessionEntry);
@@ -521,6 +571,13 @@ export class SearchIndex {
         span.add(entry.id, entry.values[TIME] as number | null);
         const hashing = copies.add(entry, value, pending);
         if (hashing) await hashing;
+        if (entryId !== null) {
+          // both rows are hashed by now: CopyKeys hashes every row of an id that a second row holds
+          const earlier = ids.get(entryId) ?? (from > 0 ? this.earlierRow(fileId, entryId, entry.id) : undefined);
+          if (earlier && (pending.get(earlier.row)?.values[HASH] ?? this.hashOf(earlier.row)) !== entry.values[HASH])
+            batch.run(INSERT_UNREADABLE, [fileId, line, reusedIdMessage(entryId, earlier.line), 1]);
+          ids.set(entryId, { line, row: entry.id });
+        }
         report.entries++;
         if (batch.full) {
           // the file so far, so that a crash leaves it read to here
@@ -537,6 +594,8 @@ export class SearchIndex {
           await batch.commit();
         }
       }
+    } catch (error) {
+      throw isIndexError(error) ? error : new FileFailure(line + 1, error);
     } finally {
       await handle.close();
     }
@@ -547,6 +606,16 @@ export class SearchIndex {
       [resolved.size, resolved.mtimeMs, resolved.ino, indexedTo, line, file.headerTime, file.project, leaf, ...span.values(), fileId],
     );
     return true;
+  }
+
+  /** The last row of the file holding `entryId` before row `before` (written by an earlier update: its line is not known). */
+  private earlierRow(fileId: number, entryId: string, before: number): { line: number | null; row: number } | undefined {
+    const row = this.db.get("SELECT id FROM entries WHERE entry_id = ? AND file_id = ? AND id < ? ORDER BY id DESC LIMIT 1", [entryId, fileId, before]);
+    return row ? { line: null, row: row.id as number } : undefined;
+  }
+
+  private hashOf(rowid: number): unknown {
+    return this.db.get("SELECT hash FROM entries WHERE id = ?", [rowid])?.hash;
   }
 
   /**
@@ -882,6 +951,31 @@ export class SearchIndex {
   }
 }
 
+const INSERT_UNREADABLE = "INSERT INTO unreadable(file_id, line, message, indexed) VALUES (?, ?, ?, ?)";
+
+/** What the problems say of a line whose id an earlier line of its file holds with other content (as the viewer says it). */
+function reusedIdMessage(entryId: string, earlierLine: number | null): string {
+  const where = earlierLine === null ? "earlier in the file" : `on line ${earlierLine}`;
+  return `id ${JSON.stringify(entryId)} was already used ${where} with other content; this line replaces it (pi: the last line wins); both are searched and counted`;
+}
+
+/** An error reading one file (its bytes, what they hold), as against one of the index (SQLite's, its lock). */
+class FileFailure extends Error {
+  constructor(
+    /** the line it was read to (1-based) */
+    readonly line: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "FileFailure";
+  }
+}
+
+/** Errors that are the index's, whichever file was being read: they end the update, never one file's part in it. */
+function isIndexError(error: unknown): boolean {
+  return error instanceof SearchIndexBusyError || error instanceof WebAssembly.RuntimeError || (error instanceof Error && error.name === "SQLite3Error");
+}
+
 const HIT_COLUMNS = "e.id, e.file_id, e.entry_id, e.hash, e.off, e.len, e.on_active, e.role, e.time, f.path, f.header_time";
 // CROSS JOIN keeps the first table the outer loop: the planner otherwise may walk a project's entries and ask FTS5
 // about each one
@@ -1187,7 +1281,8 @@ class CopyKeys {
         if (at) {
           const buffer = Buffer.alloc(at.len);
           await (await this.handle(at.fileId)).read(buffer, 0, at.len, at.off);
-          const fingerprint = entryFingerprint(JSON.parse(new TextDecoder("utf-8", { ignoreBOM: true }).decode(buffer)));
+          const parsed = parseLine({ bytes: buffer, length: at.len }, at.len);
+          const fingerprint = "value" in parsed ? entryFingerprint(parsed.value) : null;
           if (fingerprint?.id === entryId) hash = fingerprint.hash;
         }
       } catch {
@@ -1233,6 +1328,8 @@ class WriteBatch {
   dropped = false;
   /** files read or dropped, or sharing entries with a dropped one: their usage sums are made again at the end */
   readonly touched = new Set<number>();
+  /** a file is being read: what is written of it since the last commit can be undone (a savepoint) */
+  private inFile = false;
 
   constructor(
     private readonly db: Database,
@@ -1304,6 +1401,25 @@ class WriteBatch {
     this.db.exec("COMMIT");
     this.entries = 0;
     await this.begin();
+    if (this.inFile) this.db.exec("SAVEPOINT file");
+  }
+
+  enterFile(): void {
+    this.db.exec("SAVEPOINT file");
+    this.inFile = true;
+  }
+
+  leaveFile(): void {
+    this.db.exec("RELEASE file");
+    this.inFile = false;
+  }
+
+  /** Undoes what was written of the file since it was entered or the last commit. */
+  undoFile(): void {
+    this.db.exec("ROLLBACK TO file; RELEASE file");
+    this.inFile = false;
+    // facet values written meanwhile are gone, though this.facets says they are there: counted again at the end
+    this.dropped = true;
   }
 
   async end(): Promise<void> {

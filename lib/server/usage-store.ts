@@ -3,9 +3,13 @@
 // counts and what it copied from an older file (a fork's inherited history, counted there). A library's usage is
 // then read from a few thousand sums, not from its files.
 //
-// An entry is counted in the oldest file holding it: by header time, then path (compared as SQLite compares text). When a file is indexed or dropped, the sums are made again for it and for
-// every file that shares an entry with it, so a fork indexed before its source moves the copies' cost to the
-// source when the source comes.
+// An entry is counted in the oldest file holding it: by header time, then path (compared as SQLite compares text).
+// When a file is indexed or dropped, the sums are made again for it and for every file that shares an entry with
+// it, so a fork indexed before its source moves the copies' cost to the source when the source comes.
+//
+// Which file holds an entry first is asked once per entry (its id and content hash), never once per row that holds
+// it: a file that repeats one line a hundred thousand times would otherwise have every row compared with every
+// other (8,000 rows took 20 s), and the whole library wait on it.
 import { addUsage, branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageRecord, type UsageTotals } from "@/lib/library/usage";
 import { dayOf } from "@/lib/library/usage";
 
@@ -46,11 +50,26 @@ export function usageValues(entryRowId: number, fileId: number, record: UsageRec
 export const INSERT_USAGE =
   "INSERT INTO usage(entry, file_id, time, day, model, source, input, output, cache_read, cache_write, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-// an older file holds the same entry (its id and content hash, as the index tells copies: a hash is made once
-// two rows share an id; a line without an id is nobody's copy): the entry is counted there
-const OLDER_COPY = `(e.entry_id IS NOT NULL AND EXISTS (SELECT 1 FROM entries c JOIN files g ON g.id = c.file_id
-  WHERE c.entry_id = e.entry_id AND c.hash IS e.hash AND c.file_id <> e.file_id
-    AND (g.header_time < f.header_time OR (g.header_time = f.header_time AND g.path < f.path))))`;
+/**
+ * Fills the temporary table `owners` with, for each entry (id and content hash) held by the rows `rows` selects (a
+ * FROM … WHERE over entries `e`, its values `values`), the oldest file holding it. A hash is made once two rows share
+ * an id, so a row without one is nobody's copy and has no owner; nor has a line without an id. A file whose header
+ * time is not written yet (mid-update) is older than none and counts what it holds. A table with a key rather than a
+ * WITH clause: SQLite scanned a WITH clause's rows once per row joined to it.
+ */
+function findOwners(db: Db, rows: string, values: unknown[]): void {
+  db.exec("CREATE TEMP TABLE IF NOT EXISTS owners(entry_id TEXT NOT NULL, hash INTEGER NOT NULL, owner INTEGER, PRIMARY KEY (entry_id, hash)) WITHOUT ROWID");
+  db.run("DELETE FROM temp.owners");
+  db.run(
+    `INSERT INTO temp.owners SELECT entry_id, hash, (SELECT c.file_id FROM entries c JOIN files g ON g.id = c.file_id
+       WHERE c.entry_id = k.entry_id AND c.hash = k.hash AND g.header_time IS NOT NULL ORDER BY g.header_time, g.path LIMIT 1)
+     FROM (SELECT DISTINCT e.entry_id, e.hash ${rows} AND e.entry_id IS NOT NULL AND e.hash IS NOT NULL) k`,
+    values,
+  );
+}
+/** Whether the row `e` of file `f` counts its usage: no older file holds its entry (owners `o`, LEFT JOINed). */
+const COUNTED = "(f.header_time IS NULL OR o.owner IS NULL OR o.owner = f.id)";
+const OWNER_OF_E = "LEFT JOIN temp.owners o ON o.entry_id = e.entry_id AND o.hash = e.hash";
 
 /** The files whose sums depend on `fileIds`' entries: theirs, and those of every file sharing an entry with them. */
 export function sharingFiles(db: Db, fileIds: Iterable<number>): Set<number> {
@@ -58,10 +77,11 @@ export function sharingFiles(db: Db, fileIds: Iterable<number>): Set<number> {
   const out = new Set(ids);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
+    // each entry once, however many rows hold it (a row of the chunk's own files adds nothing: they are in `out`)
     const rows = db.all(
-      `SELECT DISTINCT c.file_id FROM usage u JOIN entries e ON e.id = u.entry
-         JOIN entries c ON c.entry_id = e.entry_id AND c.hash IS e.hash
-       WHERE u.file_id IN (${chunk.map(() => "?").join(",")}) AND c.file_id <> u.file_id`,
+      `SELECT DISTINCT c.file_id FROM (SELECT DISTINCT e.entry_id, e.hash FROM usage u JOIN entries e ON e.id = u.entry
+         WHERE u.file_id IN (${chunk.map(() => "?").join(",")}) AND e.entry_id IS NOT NULL) k
+       CROSS JOIN entries c ON c.entry_id = k.entry_id AND c.hash IS k.hash`,
       chunk,
     );
     for (const row of rows) out.add(row.file_id as number);
@@ -77,11 +97,13 @@ export function refreshUsageSums(db: Db, fileIds: Iterable<number>): void {
     const marks = chunk.map(() => "?").join(",");
     db.run(`DELETE FROM usage_sums WHERE file_id IN (${marks})`, chunk);
     db.run(`DELETE FROM usage_branches WHERE file_id IN (${marks})`, chunk);
+    findOwners(db, `FROM usage u JOIN entries e ON e.id = u.entry WHERE u.file_id IN (${marks})`, chunk);
     db.run(
       `INSERT INTO usage_sums(file_id, day, model, counted, input, output, cache_read, cache_write, cost, calls)
-       SELECT u.file_id, u.day, u.model, NOT ${OLDER_COPY}, sum(u.input), sum(u.output), sum(u.cache_read), sum(u.cache_write),
+       SELECT u.file_id, u.day, u.model, ${COUNTED}, sum(u.input), sum(u.output), sum(u.cache_read), sum(u.cache_write),
          sum(u.cost), count(*)
-       FROM usage u JOIN entries e ON e.id = u.entry JOIN files f ON f.id = u.file_id WHERE u.file_id IN (${marks}) GROUP BY 1, 2, 3, 4`,
+       FROM usage u JOIN entries e ON e.id = u.entry JOIN files f ON f.id = u.file_id ${OWNER_OF_E}
+       WHERE u.file_id IN (${marks}) GROUP BY 1, 2, 3, 4`,
       chunk,
     );
   }
@@ -154,10 +176,11 @@ function fileUsageTree(
   path: string,
   since: number | null,
 ): { entries: { id: string; parentId: string | null; usage: UsageTotals | null }[]; leaf: string | null } {
+  findOwners(db, "FROM files f JOIN entries e ON e.file_id = f.id WHERE f.path = ?", [path]);
   const rows = db.all(
     `SELECT e.entry_id, e.parent_id, e.off, u.time, u.input, u.output, u.cache_read, u.cache_write, u.cost,
-       u.entry IS NOT NULL AND NOT ${OLDER_COPY} AS counted
-     FROM files f JOIN entries e ON e.file_id = f.id LEFT JOIN usage u ON u.entry = e.id
+       u.entry IS NOT NULL AND ${COUNTED} AS counted
+     FROM files f JOIN entries e ON e.file_id = f.id LEFT JOIN usage u ON u.entry = e.id ${OWNER_OF_E}
      WHERE f.path = ? ORDER BY e.id`,
     [path],
   );
