@@ -78,6 +78,11 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // CommonJS on purpose (scripts/browsers.cjs says why)
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   globalIgnores([
     ".next*/**",
     "bench/out/**",

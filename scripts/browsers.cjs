@@ -1,8 +1,8 @@
 // What the test suite runs outside Node: the one list that `npm test`'s set-up step (scripts/test-setup.mjs)
 // checks and installs, and that the specs and benches read their paths from. Each path can be overridden by an
-// environment variable, for a machine that keeps its browsers elsewhere.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+// environment variable, for a machine that keeps its browsers elsewhere. CommonJS: Playwright's loader, which reads
+// it from the specs, turns any ES module it loads into CommonJS, and a .mjs file then fails to load.
+const { existsSync } = require("node:fs");
 
 /**
  * @typedef {object} Requirement
@@ -16,7 +16,7 @@ import { createRequire } from "node:module";
  */
 
 /** @type {Requirement[]} */
-export const REQUIREMENTS = [
+const REQUIREMENTS = [
   {
     id: "chromium",
     what: "Chromium",
@@ -65,7 +65,7 @@ export const REQUIREMENTS = [
  * @param {number} [index]
  * @param {Record<string, string | undefined>} [env]
  */
-export function requirementPath(id, index = 0, env = process.env) {
+function requirementPath(id, index = 0, env = process.env) {
   const requirement = REQUIREMENTS.find((r) => r.id === id);
   if (!requirement) throw new Error(`unknown requirement ${id}`);
   const file = requirement.files[index];
@@ -79,7 +79,7 @@ export function requirementPath(id, index = 0, env = process.env) {
  * @param {Record<string, string | undefined>} [env]
  * @param {(path: string) => boolean} [exists]
  */
-export function isPresent(requirement, env = process.env, exists = existsSync) {
+function isPresent(requirement, env = process.env, exists = existsSync) {
   return requirement.files.every((file) => exists(env[file.env] || file.path));
 }
 
@@ -88,9 +88,9 @@ export function isPresent(requirement, env = process.env, exists = existsSync) {
  * @param {(path: string) => boolean} [exists]
  * @returns {string | null}
  */
-export function playwrightChromium(exists = existsSync) {
+function playwrightChromium(exists = existsSync) {
   try {
-    const path = createRequire(import.meta.url)("playwright-core").chromium.executablePath();
+    const path = require("playwright-core").chromium.executablePath();
     return path && exists(path) ? path : null;
   } catch {
     return null; // no playwright-core (dependencies not installed yet), or no build for this platform
@@ -102,8 +102,10 @@ export function playwrightChromium(exists = existsSync) {
  * @param {Record<string, string | undefined>} [env]
  * @param {(path: string) => boolean} [exists]
  */
-export function chromiumPath(env = process.env, exists = existsSync) {
+function chromiumPath(env = process.env, exists = existsSync) {
   if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
   const debian = requirementPath("chromium", 0, {});
   return exists(debian) ? debian : (playwrightChromium(exists) ?? debian);
 }
+
+module.exports = { REQUIREMENTS, requirementPath, isPresent, playwrightChromium, chromiumPath };

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { REQUIREMENTS, isPresent, playwrightChromium } from "./browsers.mjs";
+import { REQUIREMENTS, isPresent, playwrightChromium } from "./browsers.cjs";
 
 /**
  * @typedef {object} Machine
@@ -20,8 +20,8 @@ import { REQUIREMENTS, isPresent, playwrightChromium } from "./browsers.mjs";
  * @typedef {object} Plan
  * @property {string[]} apt          Debian packages to install now
  * @property {boolean} playwright    download Playwright's Chromium (`npx playwright install chromium`)
- * @property {import("./browsers.mjs").Requirement[]} missing  what nothing here can provide: stop
- * @property {import("./browsers.mjs").Requirement[]} slower   speed-only requirements that stay missing
+ * @property {import("./browsers.cjs").Requirement[]} missing  what nothing here can provide: stop
+ * @property {import("./browsers.cjs").Requirement[]} slower   speed-only requirements that stay missing
  */
 
 /**
@@ -49,9 +49,9 @@ export function planSetup(machine) {
 /**
  * The message for a stop: each missing thing with what needs it and where it was looked for, then the one command
  * that gets them all.
- * @param {import("./browsers.mjs").Requirement[]} missing
+ * @param {import("./browsers.cjs").Requirement[]} missing
  * @param {Pick<Machine, "apt" | "root">} machine
- * @param {import("./browsers.mjs").Requirement[]} [slower]  speed-only ones, put in the same command
+ * @param {import("./browsers.cjs").Requirement[]} [slower]  speed-only ones, put in the same command
  */
 export function stopMessage(missing, machine, slower = []) {
   const lines = [`npm test cannot start: ${missing.length === 1 ? "this is" : "these are"} missing.`];

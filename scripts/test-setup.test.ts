@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REQUIREMENTS, chromiumPath, isPresent, requirementPath } from "./browsers.mjs";
+import { REQUIREMENTS, chromiumPath, isPresent, requirementPath } from "./browsers.cjs";
 import { planSetup, stopMessage } from "./test-setup.mjs";
 
 const ALL = REQUIREMENTS.map((r) => r.id);

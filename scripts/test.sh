@@ -24,7 +24,7 @@ run_step() {
   return $rc
 }
 
-# dependencies, then the browsers the e2e suite drives (scripts/browsers.mjs): installed where this machine can,
+# dependencies, then the browsers the e2e suite drives (scripts/browsers.cjs): installed where this machine can,
 # else a stop within seconds that says what is missing, rather than a run that fails a quarter of an hour in
 [ -d node_modules/.bin ] || { echo "== npm install (no node_modules yet)"; npm install --no-audit --no-fund || { echo "0 passed, 1 failed"; exit 1; }; }
 echo "== set-up"
