@@ -1,4 +1,5 @@
 // Playwright configuration: Debian's Chromium headless shell against `next start` (run `next build` first).
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
@@ -9,6 +10,25 @@ import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH } from "./e2e/chromium";
 process.env.PI_VIEWER_CACHE_DIR ||= path.join(os.tmpdir(), `pi-viewer-e2e-cache-${process.pid}`);
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+// the server's token, known to the runner so that every page starts signed in (the cookie `?token=` would set);
+// set in the runner's environment, so the servers specs start themselves (fixtures/serve-cli.ts) share it
+process.env.PI_VIEWER_TOKEN ||= randomBytes(32).toString("base64url");
+const signedIn = {
+  cookies: [
+    {
+      name: `pi-viewer-token-${PORT}`,
+      value: process.env.PI_VIEWER_TOKEN,
+      domain: "127.0.0.1",
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: false,
+      sameSite: "Strict" as const,
+    },
+  ],
+  origins: [],
+};
 
 const chromium = { ...devices["Desktop Chrome"], launchOptions: { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS } };
 /** library.spec counts the sessions directory's files; xss.spec adds a folder to it */
@@ -32,6 +52,7 @@ export default defineConfig({
     // no animated fits and fades: the specs wait on what the page shows (e2e/fixtures/graph.ts), not on sleeps
     reducedMotion: "reduce",
     screenshot: "only-on-failure",
+    storageState: signedIn,
   },
   projects: [
     { name: "chromium", use: chromium, testIgnore: SHARED_DIR_SPECS },
@@ -47,6 +68,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       PI_SESSIONS_DIR: "./e2e/fixtures/sessions",
       PI_VIEWER_CACHE_DIR: process.env.PI_VIEWER_CACHE_DIR,
+      PI_VIEWER_TOKEN: process.env.PI_VIEWER_TOKEN,
       // each engineer's build lives in its own dist dir (see next.config.ts); `next start` must read the same one
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },

@@ -1,8 +1,12 @@
-// Content-Security-Policy for every page: scripts only from Next's own tags (a fresh nonce per request, which
-// Next reads from the request's CSP header and puts on its scripts) and the constant theme script (by hash).
-// Session text is rendered as inert text anyway; this is the second wall if something ever slips through.
+// Every request, before anything is read: the host, origin and token checks (lib/server/guard-request.ts); then,
+// for pages, a Content-Security-Policy: scripts only from Next's own tags (a fresh nonce per request, which Next
+// reads from the request's CSP header and puts on its scripts) and the constant theme script (by hash). Session
+// text is rendered as inert text anyway; the CSP is the second wall if something ever slips through.
 import { NextResponse, type NextRequest } from "next/server";
 import { THEME_SCRIPT } from "@/components/ui/theme-script";
+import { accessConfig } from "@/lib/server/access-config";
+import { guardRequest } from "@/lib/server/guard-request";
+import { refusalResponse } from "@/lib/server/refusal-response";
 
 let themeHash: Promise<string> | null = null;
 
@@ -40,7 +44,19 @@ export function contentSecurityPolicy(nonce: string, themeHashSource: string, de
   ].join("; ");
 }
 
-export async function proxy(request: NextRequest): Promise<NextResponse> {
+/** Hashed build output and public files: the same for everyone, no CSP needed (still guarded). */
+const ASSET = /^\/(_next\/static|_next\/image|icon\.svg|favicon\.ico|samples\/)/;
+
+export async function proxy(request: NextRequest): Promise<Response> {
+  const guard = guardRequest({ url: request.nextUrl, headers: request.headers }, accessConfig(process.env));
+  if (guard.kind === "refuse") return refusalResponse(guard, request.nextUrl.pathname.startsWith("/api/"));
+  if (guard.kind === "redirect") {
+    const response = NextResponse.redirect(new URL(guard.location, request.nextUrl), 303);
+    response.headers.set("set-cookie", guard.setCookie);
+    response.headers.set("cache-control", "no-store");
+    return response;
+  }
+  if (ASSET.test(request.nextUrl.pathname)) return NextResponse.next();
   const csp = contentSecurityPolicy(newNonce(), await themeScriptHash());
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp);
@@ -49,7 +65,4 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   return response;
 }
 
-export const config = {
-  // pages and API answers; not the hashed static assets
-  matcher: [{ source: "/((?!_next/static|_next/image|icon.svg|favicon.ico|samples/).*)" }],
-};
+// no matcher: every path, assets too, passes the guard

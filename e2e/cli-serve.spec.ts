@@ -31,7 +31,7 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("a session file: the printed URL opens it in the viewer", async ({ page }) => {
   const file = path.join(dir, "--home-dev-b--", "labels.jsonl");
   app = await serveCli(file);
-  expect(app.url).toBe(`http://127.0.0.1:${app.port}/view?file=labels.jsonl`);
+  expect(app.url).toBe(`http://127.0.0.1:${app.port}/view?file=labels.jsonl&token=${process.env.PI_VIEWER_TOKEN}`);
   await page.goto(app.url);
   const session = openFixture("ca-labels");
   await expect(page.getByTestId("session-title")).toHaveText(expectedTitle(session)!, { timeout: 90_000 });
@@ -44,7 +44,7 @@ test("a session file: the printed URL opens it in the viewer", async ({ page }) 
 
 test("a directory: the printed URL opens the library of its sessions", async ({ page }) => {
   app = await serveCli(dir);
-  expect(app.url).toBe(`http://127.0.0.1:${app.port}/`);
+  expect(app.url).toBe(`http://127.0.0.1:${app.port}/?token=${process.env.PI_VIEWER_TOKEN}`);
   await page.goto(app.url);
   const rows = page.getByTestId("session-row");
   await expect(rows).toHaveCount(2, { timeout: 90_000 });
@@ -54,6 +54,34 @@ test("a directory: the printed URL opens the library of its sessions", async ({ 
   ]);
   await page.locator('[data-testid="session-row"][data-path="--home-dev-a--/tiny.jsonl"]').click();
   await expect(page.getByTestId("leaf-id")).toHaveText(openFixture("ca-tiny").leafId!, { timeout: 90_000 });
+});
+
+test("each start without PI_VIEWER_TOKEN has a token of its own, 256 random bits, that only it accepts", async ({ browser }) => {
+  const first = await serveCli(dir, undefined, { PI_VIEWER_TOKEN: "" });
+  const second = await serveCli(dir, undefined, { PI_VIEWER_TOKEN: "" });
+  try {
+    const [a, b] = [first, second].map((app) => new URL(app.url).searchParams.get("token")!) as [string, string];
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(b).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(b);
+    const status = (app: ServedApp, token: string) =>
+      fetch(`http://127.0.0.1:${app.port}/api/sessions`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect([await status(first, a), await status(first, b), await status(second, b), await status(second, a)]).toEqual([200, 401, 200, 401]);
+    // one browser, two viewers side by side: each keeps its own cookie (the name carries the port)
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const pages = [await context.newPage(), await context.newPage()];
+    await pages[0]!.goto(first.url);
+    await pages[1]!.goto(second.url);
+    for (const page of pages) await expect(page.getByTestId("session-row")).toHaveCount(2, { timeout: 90_000 });
+    expect((await pages[0]!.reload())!.status()).toBe(200);
+    await context.close();
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
+  }
+});
+
+test("--no-token is refused off loopback", async () => {
+  await expect(serveCli(dir, undefined, { HOST: "0.0.0.0", PI_VIEWER_NO_TOKEN: "1" })).rejects.toThrow(/--no-token is allowed on loopback only/);
 });
 
 test("a path that is neither a directory nor a session file is refused", async () => {

@@ -54,10 +54,13 @@ function serve(args: string[], env: Record<string, string>): Promise<string> {
   });
 }
 
-async function until(url: string): Promise<Response> {
+/** The token is in the printed address; scripts send it as a bearer token. */
+const signed = (url: string) => ({ headers: { authorization: `Bearer ${new URL(url).searchParams.get("token")}` } });
+
+async function until(url: string, init: RequestInit = {}): Promise<Response> {
   for (let i = 0; i < 300; i++) {
     try {
-      return await fetch(url);
+      return await fetch(url, init);
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -83,7 +86,7 @@ test("--version, --help, and the CLI subcommands as the repository's CLI answers
   expect(sh(command, ["--version"]).stdout.trim()).toBe(VERSION);
   const help = sh(command, ["--help"]);
   expect(help.status).toBe(0);
-  expect(help.stdout).toContain("pi-session-viewer [PATH] [--port N] [--host H] [--open]");
+  expect(help.stdout).toContain("pi-session-viewer [PATH] [--port N] [--host H] [--open] [--no-token]");
   expect(help.stdout).toContain("context FILE");
   const file = sessionFile("ca-compaction-a");
   for (const args of [
@@ -109,28 +112,32 @@ test("--version, --help, and the CLI subcommands as the repository's CLI answers
 });
 
 test("serves the bundled samples when there are no sessions, over HTTP and in Chromium", async ({ page }) => {
-  const url = await serve(["--port", String(await freePort())], { PI_SESSIONS_DIR: empty });
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-  expect((await until(url)).status).toBe(200);
-  const listed = (await (await until(`${url}api/sessions`)).json()) as { path: string }[];
+  const printed = await serve(["--port", String(await freePort())], { PI_SESSIONS_DIR: empty });
+  expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+  const url = `${new URL(printed).origin}/`;
+  expect((await until(url)).status).toBe(401);
+  expect((await until(url, signed(printed))).status).toBe(200);
+  const listed = (await (await until(`${url}api/sessions`, signed(printed))).json()) as { path: string }[];
   const samples = readdirSync(path.join(ROOT, "public", "samples"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
   expect(listed.length).toBe(samples.length);
+  await page.goto(printed);
   await page.goto(`${url}view?file=${encodeURIComponent(listed[0]!.path)}`);
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
-  expect((await until(`${url}viewer/share-template.html`)).status).toBe(200);
+  expect((await until(`${url}viewer/share-template.html`, signed(printed))).status).toBe(200);
   // the search index's SQLite (WebAssembly read from beside its module) runs in the installed server too
-  const search = await until(`${url}api/search?q=redis`);
+  const search = await until(`${url}api/search?q=redis`, signed(printed));
   expect(search.status).toBe(200);
   expect(((await search.json()) as { file: string }[]).some((hit) => hit.file.includes("forks"))).toBe(true);
-  expect((await until(`${url}api/usage?by=model`)).status).toBe(200);
+  expect((await until(`${url}api/usage?by=model`, signed(printed))).status).toBe(200);
 });
 
 test("serves one session file and opens it at its leaf", async ({ page }) => {
   const file = sessionFile("ca-branching-a");
   const url = await serve([file, "--port", String(await freePort())], {});
-  expect(url).toContain(`/view?file=${encodeURIComponent(path.basename(file))}`);
-  expect((await until(url)).status).toBe(200);
+  expect(url).toContain(`/view?file=${encodeURIComponent(path.basename(file))}&token=`);
+  expect((await until(url)).status).toBe(401); // fetch follows the redirect, and keeps no cookie
+  expect((await until(url, signed(url))).status).toBe(200);
   await page.goto(url);
   await expect(page.getByTestId("dropzone")).toHaveAttribute("data-load-phase", "ready", { timeout: 60_000 });
   await expect(page.getByTestId("leaf-id")).toBeVisible();
@@ -180,6 +187,9 @@ test("pi's /viewer (the package's extension, loaded and run by pi's code) opens 
     const said = await run("");
     const url = /Session viewer: (http:\/\/127\.0\.0\.1:\d+\/view\?\S+)/.exec(said)?.[1];
     expect(url, said).toBeTruthy();
+    // the address carries the viewer's own token: one step into the page, and nobody else gets in
+    expect(url).toMatch(/&token=[\w-]{43}$/);
+    expect((await fetch(`${new URL(url!).origin}/api/sessions`)).status).toBe(401);
     expect(url).toContain(`file=${encodeURIComponent(`--tmp-project--/${path.basename(file)}`)}`);
     expect(url).toContain(`entry=${leaf}`);
     await page.goto(url!);
@@ -195,6 +205,7 @@ test("pi's /viewer (the package's extension, loaded and run by pi's code) opens 
     const other = manager.getBranch(leaf)[1].id as string;
     const again = await run(other);
     expect(again).toContain(`${new URL(url!).origin}/view?`);
+    expect(again).toContain(`token=${new URL(url!).searchParams.get("token")}`);
     expect(again).toContain(`entry=${other}`);
     expect(await run("nope-not-an-entry")).toContain("No entry nope-not-an-entry");
 

@@ -1,7 +1,8 @@
 // Serving the viewer, shared by `npm start` (scripts/start.mjs, the repository's build) and the installed
 // `pi-session-viewer` command (lib/cli/pi-session-viewer.ts, the package's standalone server): what a PATH
-// argument means, the URL to print, the warning off loopback, the child server's lifetime, --open.
+// argument means, the token, the URL to print, the warning off loopback, the child server's lifetime, --open.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 
@@ -24,17 +25,57 @@ export function serveTarget(arg) {
   throw new Error(`Not a directory or a .jsonl session file: ${target}`);
 }
 
-export function viewerUrl(host, port, openPath) {
-  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  return `http://${urlHost}:${port}${openPath}`;
+/** 256 random bits, URL-safe: the server's token for this start. */
+export function newToken() {
+  return randomBytes(32).toString("base64url");
 }
 
-/** Prints where the viewer is and warns when it is exposed beyond this machine. */
-export function announce(host, url, target) {
+/**
+ * The environment that sets the server's access (lib/server/access-config.ts): the token (PI_VIEWER_TOKEN as given,
+ * else a new one per start) and the name it is bound to. `--no-token` (or PI_VIEWER_NO_TOKEN=1) is refused off
+ * loopback: there, anyone who can reach the port would read every session.
+ * @param {{ host: string, noToken: boolean, env: Record<string, string | undefined> }} options
+ * @returns {{ env: Record<string, string>, token: string | null }}
+ */
+export function serveAccess({ host, noToken, env }) {
+  if (noToken || env.PI_VIEWER_NO_TOKEN === "1") {
+    if (!isLoopback(host)) throw new Error(`--no-token is allowed on loopback only, not with HOST=${host}: every session would be open to the network.`);
+    return { env: { PI_VIEWER_NO_TOKEN: "1", PI_VIEWER_TOKEN: "", HOST: host }, token: null };
+  }
+  const token = env.PI_VIEWER_TOKEN || newToken();
+  return { env: { PI_VIEWER_TOKEN: token, PI_VIEWER_NO_TOKEN: "", HOST: host }, token };
+}
+
+/**
+ * @param {string} host
+ * @param {string} port
+ * @param {string} openPath
+ * @param {string | null} [token]
+ */
+export function viewerUrl(host, port, openPath, token = null) {
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}${openPath}`;
+  return token ? `${url}${openPath.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : url;
+}
+
+/**
+ * Prints where the viewer is (with its token: the user never types it) and warns of what is exposed.
+ * @param {string} host
+ * @param {string} url
+ * @param {string | undefined} target
+ * @param {string | null} [token]
+ */
+export function announce(host, url, target, token = null) {
   console.log(`pi session viewer: ${url}`);
   if (target) console.log(`Target: ${target}`);
+  if (token === null) {
+    console.warn("WARNING: no token (--no-token): every program and user of this machine that can reach the port can read your sessions.");
+  }
   if (!isLoopback(host)) {
     console.warn(`WARNING: HOST=${host} is not a loopback address; the viewer and the session files it serves are exposed on the network.`);
+    if (["0.0.0.0", "::", "[::]"].includes(host)) {
+      console.warn("It answers only to loopback names until PI_VIEWER_ALLOWED_HOSTS lists the names others use to reach it.");
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: builds the app if the build is missing or stale, then serves it with `next start`.
-// Usage: npm start [-- [PATH] [--no-build] [next start args...]]. PATH is forwarded to the app as PI_VIEWER_TARGET;
-// --no-build serves the existing build even if the sources changed since (tests serve the build they made).
+// Usage: npm start [-- [PATH] [--no-build] [--no-token] [next start args...]]. PATH is forwarded to the app as
+// PI_VIEWER_TARGET; --no-build serves the existing build even if the sources changed since (tests serve the build
+// they made); --no-token lets in requests without the token (loopback only).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { announce, runServer, serveTarget, viewerUrl } from "./serve.mjs";
+import { announce, runServer, serveAccess, serveTarget, viewerUrl } from "./serve.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -45,6 +46,8 @@ function buildIsStale() {
 const args = process.argv.slice(2);
 const noBuild = args.includes("--no-build");
 if (noBuild) args.splice(args.indexOf("--no-build"), 1);
+const noToken = args.includes("--no-token");
+if (noToken) args.splice(args.indexOf("--no-token"), 1);
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
 let target;
 try {
@@ -56,6 +59,14 @@ try {
 Object.assign(env, target.env);
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
+let access;
+try {
+  access = serveAccess({ host, noToken, env: process.env });
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+Object.assign(env, access.env);
 
 function buildViewer() {
   return spawnSync(process.execPath, [path.join(root, "scripts", "build-viewer.mjs")], { cwd: root, env, stdio: "inherit" });
@@ -79,5 +90,5 @@ if (stale && noBuild && existsSync(path.join(root, distDir, "BUILD_ID"))) {
   if (buildViewer().status !== 0) console.error("The share-file page could not be built: Share… will say so.");
 }
 
-announce(host, viewerUrl(host, port, target.openPath), env.PI_VIEWER_TARGET);
+announce(host, viewerUrl(host, port, target.openPath, access.token), env.PI_VIEWER_TARGET, access.token);
 runServer([nextBin, "start", "-H", host, "-p", port, ...args], { cwd: root, env });

@@ -4,16 +4,16 @@
  * writes. `/viewer ENTRY` opens another entry; `/viewer stop` stops the viewer this pi started.
  *
  * The viewer is the package's own command (../bin/pi-session-viewer.js) serving pi's sessions directory on
- * 127.0.0.1 only. A viewer that another pi started for the same directory is reused: the state file says
- * where it listens, and it is used only if it answers there.
+ * 127.0.0.1 only, with a token of its own that the opened address carries. A viewer that another pi of the same
+ * user started for the same directory is reused: the state (viewer-state.ts) says where it listens and its token,
+ * and it is used only if its process lives and it answers there to that token.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import os from "node:os";
 import path from "node:path";
 // plain ESM shared with the command (typed from its JS); esbuild bundles it
-import { openBrowser } from "../../scripts/serve.mjs";
+import { newToken, openBrowser, viewerUrl } from "../../scripts/serve.mjs";
+import { readViewerState, removeViewerState, viewerStatePlace, writeViewerState, type ViewerState } from "./viewer-state";
 
 /** The parts of pi's extension API this uses (pi's ExtensionAPI and ExtensionCommandContext have them). */
 interface CommandContext {
@@ -28,16 +28,9 @@ interface ExtensionApi {
 
 const HOST = "127.0.0.1";
 const COMMAND = path.resolve(__dirname, "..", "bin", "pi-session-viewer.js");
-const STATE = path.join(os.tmpdir(), `pi-session-viewer-${os.userInfo().uid}.json`);
-
-interface Running {
-  port: number;
-  sessionsDir: string;
-  pid: number;
-}
 
 /** the viewer this pi process started, if any */
-let started: { child: ChildProcess; running: Running } | null = null;
+let started: { child: ChildProcess; running: ViewerState } | null = null;
 
 /**
  * pi keeps a session at <sessions>/--<cwd>--/<file>.jsonl: the viewer serves <sessions>, so every project is in
@@ -60,54 +53,59 @@ function freePort(): Promise<number> {
   });
 }
 
-async function answers(port: number): Promise<boolean> {
+function alive(pid: number): boolean {
   try {
-    return (await fetch(`http://${HOST}:${port}/api/sessions`, { signal: AbortSignal.timeout(2000) })).ok;
+    process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }
 }
 
-async function waitUntilServing(port: number, child: ChildProcess): Promise<void> {
+async function answers(viewer: Pick<ViewerState, "port" | "token">): Promise<boolean> {
+  try {
+    const headers = { authorization: `Bearer ${viewer.token}` };
+    return (await fetch(`http://${HOST}:${viewer.port}/api/sessions`, { headers, signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilServing(viewer: ViewerState, child: ChildProcess): Promise<void> {
   let exited = false;
   child.once("exit", () => (exited = true));
   for (let i = 0; i < 300 && !exited; i++) {
-    if (await answers(port)) return;
+    if (await answers(viewer)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(exited ? "the viewer stopped as it started" : "the viewer did not answer within 30 s");
 }
 
-function readState(): Running | null {
-  try {
-    return JSON.parse(readFileSync(STATE, "utf8")) as Running;
-  } catch {
-    return null;
-  }
-}
-
 /** A viewer serving `sessionsDir`: this pi's, another pi's that still answers, or a new one. */
-async function viewerFor(sessionsDir: string): Promise<Running> {
-  if (started && started.running.sessionsDir === sessionsDir && (await answers(started.running.port))) return started.running;
-  const known = readState();
-  if (known && known.sessionsDir === sessionsDir && (await answers(known.port))) return known;
+async function viewerFor(sessionsDir: string): Promise<ViewerState> {
+  if (started && started.running.sessionsDir === sessionsDir && (await answers(started.running))) return started.running;
+  const place = viewerStatePlace();
+  const known = readViewerState(place);
+  if (known && known.sessionsDir === sessionsDir && alive(known.pid) && (await answers(known))) return known;
   stopStarted();
   const port = await freePort();
+  const token = newToken();
   const child = spawn(process.execPath, [COMMAND, sessionsDir, "--port", String(port), "--host", HOST], {
     stdio: "ignore",
-    env: { ...process.env, HOST, PORT: String(port) },
+    env: { ...process.env, HOST, PORT: String(port), PI_VIEWER_TOKEN: token, PI_VIEWER_NO_TOKEN: "" },
   });
-  await waitUntilServing(port, child);
-  const running = { port, sessionsDir, pid: child.pid ?? 0 };
+  const running = { port, token, sessionsDir, pid: child.pid ?? 0 };
+  await waitUntilServing(running, child);
   started = { child, running };
-  writeFileSync(STATE, JSON.stringify(running));
+  writeViewerState(place, running);
   return running;
 }
 
 function stopStarted(): boolean {
   if (!started) return false;
   started.child.kill("SIGTERM");
-  if (readState()?.pid === started.running.pid) rmSync(STATE, { force: true });
+  const place = viewerStatePlace();
+  if (readViewerState(place)?.pid === started.running.pid) removeViewerState(place);
   started = null;
   return true;
 }
@@ -135,7 +133,8 @@ export async function viewerCommand(args: string, ctx: CommandContext): Promise<
   const library = libraryOf(file);
   const viewer = await viewerFor(library.dir);
   const entry = wanted || ctx.sessionManager.getLeafId();
-  const url = `http://${HOST}:${viewer.port}/view?file=${encodeURIComponent(library.path)}${entry ? `&entry=${encodeURIComponent(entry)}` : ""}`;
+  const page = `/view?file=${encodeURIComponent(library.path)}${entry ? `&entry=${encodeURIComponent(entry)}` : ""}`;
+  const url = viewerUrl(HOST, String(viewer.port), page, viewer.token);
   say(ctx, `Session viewer: ${url}`);
   // the message has the link either way; a desktop also gets the page
   openBrowser(url);
