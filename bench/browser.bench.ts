@@ -45,7 +45,7 @@
  * (bench/reading.ts): selecting an entry with a 5 MB bash output, and one with
  * 200 code blocks → the first frame showing it in the inspector.
  *
- * The app: BENCH_URL (an already running viewer whose build is current), else
+ * The app: BENCH_URL (an already running viewer whose build is current, started with --no-token), else
  * `npm start` (scripts/start.mjs: builds into NEXT_DIST_DIR if the build is
  * missing or stale) on a free port. Environment: BENCH_SIZES ("10000,100000"),
  * BENCH_PI=0 (skip writing and opening pi's export; it is skipped with a note, too, where pi
@@ -212,7 +212,8 @@ async function startApp(sessionsDir: string): Promise<{ url: string; stop(): voi
     return { url: process.env.BENCH_URL.replace(/\/$/, ""), stop() {} };
   }
   const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  // on loopback, for a run of its own: without a token every page the bench opens is let in as it is
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-token"], {
     // no size limit: the bench measures how big a session opens
     // light indexes kept beside the generated sessions (removed with them), not in the user's cache
     env: {
