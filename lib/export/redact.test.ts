@@ -114,18 +114,44 @@ describe("secret patterns", () => {
 });
 
 describe("redactJsonValue", () => {
-  it("redacts string values at any depth, never keys or structural fields", () => {
+  it("redacts strings at any depth, keys too, and keeps the structure where pi's schema puts it", () => {
     const token = `ghp_${alnum(36)}`;
     const counts = {};
-    const value = { id: token, parentId: token, type: "message", [token]: 1, message: { content: [{ type: "text", text: `use ${token}` }] }, list: [token] };
+    const value = {
+      id: token,
+      parentId: token,
+      type: "message",
+      [token]: 1,
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: `use ${token}` },
+          { type: "toolCall", id: token, name: "bash", arguments: { id: token, type: token, nested: { [token]: { id: token } } } },
+        ],
+      },
+      list: [token],
+    };
     const out = redactJsonValue(value, counts) as typeof value;
     expect(out.id).toBe(token);
     expect(out.parentId).toBe(token);
-    expect(Object.keys(out)).toContain(token);
+    expect(Object.keys(out)).toEqual(["id", "parentId", "type", "[REDACTED:github-token]", "message", "list"]);
     expect(out.message.content[0]!.text).toBe("use [REDACTED:github-token]");
+    // the tool call's id pairs it with its result; the same names inside its arguments are the model's text
+    expect(out.message.content[1]).toEqual({
+      type: "toolCall",
+      id: token,
+      name: "bash",
+      arguments: { id: "[REDACTED:github-token]", type: "[REDACTED:github-token]", nested: { "[REDACTED:github-token]": { id: "[REDACTED:github-token]" } } },
+    });
     expect(out.list).toEqual(["[REDACTED:github-token]"]);
-    expect(counts).toEqual({ "github-token": 2 });
+    expect(counts).toEqual({ "github-token": 7 });
     expect(value.message.content[0]!.text).toBe(`use ${token}`); // the input is not changed
+  });
+
+  it("keeps every value when two keys are masked alike", () => {
+    const [a, b] = [`ghp_${alnum(36)}`, `ghp_${alnum(36, 3)}`];
+    const out = redactJsonValue({ type: "custom", data: { [a]: 1, [b]: 2, "[REDACTED:github-token] (2)": 3 } }) as { data: object };
+    expect(out.data).toEqual({ "[REDACTED:github-token]": 1, "[REDACTED:github-token] (2)": 2, "[REDACTED:github-token] (2) (2)": 3 });
   });
 
   it("walks a 100k-deep value without overflowing the stack", () => {

@@ -11,6 +11,7 @@ import { Session } from "@/lib/session/session";
 import { SessionParser } from "@/lib/session/read/parse";
 import { readLine, type ReadLine } from "@/lib/session/read/lines";
 import type { JsonObject } from "@/lib/session/types";
+import { mapJsonStrings } from "./map-json-strings";
 
 export interface SecretPattern {
   name: string;
@@ -191,56 +192,9 @@ export function redactString(text: string, counts: RedactionCounts = {}, rules: 
 }
 
 /**
- * Fields that hold the session's structure, never secrets: left untouched so a
- * redacted fork keeps its tree (ids, parents, label targets, entry types).
+ * A deep copy of a parsed JSONL line with every string redacted, keys included, at any depth; only the places
+ * pi's schema gives the session's structure (ids, parents, types, roles) and images' bytes are kept.
  */
-const STRUCTURAL_KEYS = new Set(["id", "parentId", "targetId", "fromId", "firstKeptEntryId", "type", "toolCallId"]);
-
-/** An object or array met on the walk: enough to spell the path of a string inside it. */
-export interface JsonContainer {
-  readonly parent: JsonContainer | null;
-  /** its key in the parent (null for the root) */
-  readonly key: string | null;
-  readonly array: boolean;
-}
-
-/** Gives the new value of one string; `container` is null when the whole value is that string. */
-export type StringVisitor = (text: string, container: JsonContainer | null, key: string | null) => string;
-
-interface Frame extends JsonContainer {
-  from: Record<string, unknown>;
-  to: Record<string, unknown>;
-}
-
-function emptyLike(value: object): Record<string, unknown> {
-  return (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
-}
-
-/** A deep copy of a JSON value with each string value passed through `visit` (object keys and structural fields kept). */
-export function mapJsonStrings(value: unknown, visit: StringVisitor): unknown {
-  // an explicit stack: session values can nest deeper than the call stack allows
-  if (typeof value === "string") return visit(value, null, null);
-  if (value === null || typeof value !== "object") return value;
-  const root = emptyLike(value);
-  const stack: Frame[] = [{ from: value as Record<string, unknown>, to: root, parent: null, key: null, array: Array.isArray(value) }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    const { from, to, array } = frame;
-    for (const key of Object.keys(from)) {
-      const child = from[key];
-      let copy: unknown;
-      if (typeof child === "string") copy = array || !STRUCTURAL_KEYS.has(key) ? visit(child, frame, key) : child;
-      else if (child !== null && typeof child === "object") {
-        copy = emptyLike(child);
-        stack.push({ from: child as Record<string, unknown>, to: copy as Record<string, unknown>, parent: frame, key, array: Array.isArray(child) });
-      } else copy = child;
-      to[key] = copy;
-    }
-  }
-  return root;
-}
-
-/** A deep copy of a JSON value with every string value redacted (object keys and structural fields kept). */
 export function redactJsonValue(value: unknown, counts: RedactionCounts = {}, rules: RedactionRules = BUILT_IN_RULES): unknown {
   return mapJsonStrings(value, (text) => redactString(text, counts, rules));
 }
@@ -257,7 +211,7 @@ export function redactText(text: string, rules: RedactionRules = BUILT_IN_RULES)
 }
 
 /**
- * JSONL: the string values of each line's JSON are redacted and the line is
+ * JSONL: the strings of each line's JSON are redacted and the line is
  * written back with JSON.stringify, so the result is still valid JSONL with the
  * same tree. A line that is not JSON is redacted as text.
  */
@@ -276,7 +230,7 @@ export function redactJsonl(text: string, rules: RedactionRules = BUILT_IN_RULES
 }
 
 /**
- * The session with every string value redacted, same ids and tree, read by the
+ * The session with every string redacted, same ids and tree, read by the
  * same reader: what the transcript exports are written from. Only the header and
  * the entries are carried over (unreadable lines have nothing to export).
  */

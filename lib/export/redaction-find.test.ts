@@ -99,6 +99,20 @@ describe("findRedactions", () => {
     expect(findRedactions(many, USER_RULES, { limit: 0 }).hits).toEqual([]);
   });
 
+  it("finds a secret in a key, and says which object holds it", () => {
+    const line = JSON.stringify({
+      type: "message",
+      id: "a2",
+      message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "x", arguments: { [GITHUB]: { id: CUSTOMER } } }] },
+    });
+    const found = expectSameCounts(line, USER_RULES);
+    expect(found.hits.map(({ rule, field, match }) => ({ rule, field, match }))).toEqual([
+      { rule: "github-token", field: "message.content[0].arguments{key}", match: GITHUB },
+      { rule: "literal-1", field: `message.content[0].arguments.${GITHUB}.id`, match: CUSTOMER },
+    ]);
+    expect(findRedactions([JSON.stringify({ [CUSTOMER]: 1 })], USER_RULES).hits[0]!.field).toBe("{key}");
+  });
+
   it("spells JSON paths for arrays at the root and keys that are not identifiers", () => {
     const found = findRedactions([JSON.stringify([{ "a b": { x: CUSTOMER } }, CUSTOMER]), JSON.stringify(CUSTOMER)], USER_RULES);
     expect(found.hits.map((h) => h.field).sort()).toEqual(["", '[0]["a b"].x', "[1]"]);

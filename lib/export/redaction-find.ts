@@ -4,24 +4,15 @@
  * same rules), so its counts are the counts the redacted file will report.
  */
 import { readLine } from "@/lib/session/read/lines";
-import {
-  BUILT_IN_RULES,
-  mapJsonStrings,
-  redactString,
-  totalCount,
-  type JsonContainer,
-  type OnRedaction,
-  type RedactionCounts,
-  type RedactionRules,
-  type StringVisitor,
-} from "./redact";
+import { mapJsonStrings, type JsonContainer, type StringVisitor } from "./map-json-strings";
+import { BUILT_IN_RULES, redactString, totalCount, type OnRedaction, type RedactionCounts, type RedactionRules } from "./redact";
 
 export interface RedactionHit {
   rule: string;
   /** 1-based line in the JSONL */
   line: number;
   entryId: string | null;
-  /** where in the line's JSON, as `message.content[0].text`; "" for a line that is not JSON */
+  /** where in the line's JSON, as `message.content[0].text` (a key: `details.env{key}`); "" for a line that is not JSON */
   field: string;
   /** single-line text around the match, about CONTEXT_CHARS each side, as it is before redacting */
   before: string;
@@ -83,6 +74,12 @@ interface Place {
   text: string;
   container: JsonContainer | null;
   key: string | null;
+  isKey: boolean;
+}
+
+/** A key is shown as its object's path and `{key}`: its text is the match, shown beside it. */
+function fieldOf({ container, key, isKey }: Place): string {
+  return isKey ? `${jsonPath(container?.parent ?? null, container?.key ?? null)}{key}` : jsonPath(container, key);
 }
 
 function hitAt(place: Place, rule: string, start: number, end: number): RedactionHit {
@@ -91,7 +88,7 @@ function hitAt(place: Place, rule: string, start: number, end: number): Redactio
     rule,
     line: place.line,
     entryId: place.entryId,
-    field: jsonPath(place.container, place.key),
+    field: fieldOf(place),
     before: oneLine(sliceWhole(text, Math.max(0, start - CONTEXT_CHARS), start)),
     match: shownMatch(text, start, end),
     after: oneLine(sliceWhole(text, end, Math.min(text.length, end + CONTEXT_CHARS))),
@@ -107,14 +104,15 @@ function entryIdOf(value: unknown): string | null {
 export function findRedactions(lines: readonly string[], rules: RedactionRules = BUILT_IN_RULES, { limit = 500 }: { limit?: number } = {}): RedactionFindings {
   const counts: RedactionCounts = {};
   const hits: RedactionHit[] = [];
-  const place: Place = { line: 0, entryId: null, text: "", container: null, key: null };
+  const place: Place = { line: 0, entryId: null, text: "", container: null, key: null, isKey: false };
   const onRedaction: OnRedaction = (rule, start, end) => {
     if (hits.length < limit) hits.push(hitAt(place, rule.name, start, end));
   };
-  const visit: StringVisitor = (text, container, key) => {
+  const visit: StringVisitor = (text, container, key, isKey) => {
     place.text = text;
     place.container = container;
     place.key = key;
+    place.isKey = isKey;
     redactString(text, counts, rules, onRedaction);
     return text;
   };
@@ -124,7 +122,7 @@ export function findRedactions(lines: readonly string[], rules: RedactionRules =
     place.line = i + 1;
     place.entryId = read.kind === "value" ? entryIdOf(read.value) : null;
     if (read.kind === "value") mapJsonStrings(read.value, visit);
-    else visit(line, null, null);
+    else visit(line, null, null, false);
   });
   const total = totalCount(counts);
   return { counts, total, hits, truncated: total > hits.length };

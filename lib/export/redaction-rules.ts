@@ -4,6 +4,7 @@
  * the record of what they masked. The record names rules and counts only: a
  * user's literal or regex is itself the secret, so it never leaves the device.
  */
+import { HOME_PATH_RULE } from "./home-path-rule";
 import { BUILT_IN_RULES, maskingRule, type RedactionCounts, type RedactionRule, type RedactionRuleKind, type RedactionRules } from "./redact";
 
 export interface RedactionOptions {
@@ -13,7 +14,7 @@ export interface RedactionOptions {
   literals?: string[];
   /** regular expression sources, compiled with flags "g"; a named group `secret` masks only that part */
   regexes?: string[];
-  /** "/Users/<name>", "/home/<name>", "C:\Users\<name>" become "~" */
+  /** home directories ("/Users/<name>", "/home/<name>", "C:\Users\<name>", pi's "--home-<name>-…--" folders) become "~" (home-path-rule.ts) */
   homePaths?: boolean;
 }
 
@@ -113,24 +114,6 @@ function regexRule(source: string, name: string): RedactionRule | RedactionRuleE
     };
   return rule;
 }
-
-const NAME_CHAR = String.raw`[^\s\\/"'\x60<>|:*?,;()[\]{}=.]`;
-/** A user name: dots only inside it, so a sentence's full stop after "/home/sam." stays. */
-const USER_NAME = `${NAME_CHAR}+(?:\\.${NAME_CHAR}+)*`;
-/** one or two backslashes (a path inside JSON text that a tool printed) or a slash */
-const WINDOWS_SEPARATOR = String.raw`(?:\\\\?|\/)`;
-
-export const HOME_PATH_RULE: RedactionRule = {
-  name: "home-path",
-  kind: "home-path",
-  description: "home directories (`/Users/<name>`, `/home/<name>`, `C:\\Users\\<name>`) shown as `~`",
-  // not after a path character, so "/data/home/x" and "~/home/x" are not someone's home
-  regex: new RegExp(
-    String.raw`(?:(?<![\w.~-])\/(?:Users|home)\/|(?<![A-Za-z0-9_])[A-Za-z]:${WINDOWS_SEPARATOR}[Uu][Ss][Ee][Rr][Ss]${WINDOWS_SEPARATOR})${USER_NAME}`,
-    "g",
-  ),
-  replacement: "~",
-};
 
 /**
  * The rules to redact with, in the order they apply: built-ins, literals,

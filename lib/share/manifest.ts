@@ -22,7 +22,7 @@ const manifestSchema = z.object({
   format: z.literal(SHARE_FORMAT),
   version: z.literal(1),
   scope: z.enum(SHARE_SCOPES),
-  /** the name the session's file had (a fork: the name pi gives the fork) */
+  /** the name the session's file had (a fork: the name pi gives the fork), masked by the rules the lines were */
   fileName: z.string().max(1000),
   title: z.string().max(1000).nullable(),
   /** the entry selected when the file opens, and the inspector tab */

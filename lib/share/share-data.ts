@@ -1,12 +1,13 @@
 // The session lines a share file carries, for each scope: the whole file as it is, the fork pi would write at
 // an entry (exactly what Export fork downloads), or the header and the root → entry path alone. Masking and
 // image dropping work line by line on parsed JSON, so ids, parents and types never change; a line neither
-// touches is kept byte for byte.
+// touches is kept byte for byte, unless it names a key twice and is being redacted (duplicate-keys.ts).
 import { Session } from "@/lib/session/session";
 import { dropImages, type DroppedImages } from "./drop-images";
+import { hasDuplicateKeys } from "./duplicate-keys";
 import type { ShareScope } from "./manifest";
 
-/** Masks secrets in a parsed line's values (and in a line that is not JSON), counting by rule. */
+/** Masks secrets in a parsed line's strings, keys included (and in a line that is not JSON), counting by rule. */
 export interface LineRedactor {
   json(value: unknown, counts: Record<string, number>): unknown;
   text(line: string, counts: Record<string, number>): string;
@@ -72,7 +73,10 @@ export function shareData(session: Session, sourceText: string, sourceName: stri
     for (let i = 0; i < lines.length; i++) lines[i] = transformLine(lines[i]!, options.redactor ?? null, counts, images);
   }
   if (trailing !== undefined) lines.push(trailing);
-  const fileName = scoped.fileName ?? (options.scope === "path" ? sourceName.replace(/(\.jsonl)?$/, `.path-${options.entryId}.jsonl`) : sourceName);
+  const name = scoped.fileName ?? (options.scope === "path" ? sourceName.replace(/(\.jsonl)?$/, `.path-${options.entryId}.jsonl`) : sourceName);
+  // written outside the masked lines (the manifest, the saved file's name), so masked as the title is: uncounted,
+  // as the preview counts the lines alone
+  const fileName = options.redactor ? options.redactor.text(name, {}) : name;
   return { text: lines.join("\n"), fileName, counts, images, lines: trailing === undefined ? lines.length : lines.length - 1 };
 }
 
@@ -88,7 +92,9 @@ function transformLine(line: string, redactor: LineRedactor | null, counts: Reco
   const before = changes(counts, images);
   if (images) dropImages(value, images);
   if (redactor) value = redactor.json(value, counts!);
-  return changes(counts, images) === before ? line : JSON.stringify(value);
+  if (changes(counts, images) !== before) return JSON.stringify(value);
+  // the bytes would carry a duplicate key's first value, which the rules never saw
+  return redactor && hasDuplicateKeys(line) ? JSON.stringify(value) : line;
 }
 
 function changes(counts: Record<string, number> | null, images: DroppedImages | null): number {
