@@ -14,6 +14,7 @@ import { Icon } from "@/components/ui/Icon";
 import { useViewerHost } from "@/components/viewer/host";
 import { sourcePathOf } from "@/lib/client/session-source";
 import { useViewer } from "@/components/viewer/store";
+import { shareFileName } from "@/lib/export/file-names";
 import { compileRedaction, type RedactionOptions } from "@/lib/export/redaction-rules";
 import type { ShareScope } from "@/lib/share/manifest";
 import type { SharePreview } from "@/lib/share/preview";
@@ -137,7 +138,7 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
         dropImages,
         protection: lock === "password" ? { kind: "password", password } : { kind: lock as "none" | "key" },
       });
-      const name = `${file.manifest.fileName.replace(/\.jsonl$/, "")}.share.html`;
+      const name = shareFileName(file.manifest.fileName);
       downloadText(name, file.html, "text/html");
       setWritten({ file, name });
     } catch (error) {

@@ -20,8 +20,9 @@ export const SHARE_USAGE = `share FILE -o OUT.html [--scope session|fork|path] [
       one HTML file that opens the whole viewer on this session from disk, with no server and no network.
       --scope: the whole file (default), the fork pi would write at --leaf, or the root → --leaf path only.
       --redact masks likely secrets (README, "Redacting secrets"); --redact-literal/--redact-regex add your own;
-      --home-paths writes /home/<you> and /Users/<you> as ~. --password seals it (PI_SHARE_PASSWORD or a
-      prompt); --key seals it with a random key, printed as the link's #k= fragment.`;
+      --home-paths writes home folders (/home/<you>, /Users/<you>, C:\\Users\\<you>, pi's --home-<you>-…--
+      folder names) as ~. --password seals it (PI_SHARE_PASSWORD or a prompt); --key seals it with a random key,
+      printed as the link's #k= fragment.`;
 
 export interface ShareArgs {
   scope: ShareScope;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { transcriptFileName } from "./file-names";
+import { shareFileName, transcriptFileName } from "./file-names";
 
 describe("transcriptFileName", () => {
   it("slugs the session name and appends the entry id", () => {
@@ -17,5 +17,14 @@ describe("transcriptFileName", () => {
     expect(name.startsWith("etc-creme-brulee-")).toBe(true);
     expect(name.split("_")[0]!.length).toBeLessThanOrEqual(48);
     expect(name.endsWith("_a-b.md")).toBe(true);
+  });
+});
+
+describe("shareFileName", () => {
+  it("keeps the session's name, and makes what Windows refuses (a redacted name's colon) a dash", () => {
+    expect(shareFileName("2026-01-02T10-00-00_abc.jsonl")).toBe("2026-01-02T10-00-00_abc.share.html");
+    expect(shareFileName("[REDACTED:literal-1]-audit.jsonl")).toBe("[REDACTED-literal-1]-audit.share.html");
+    expect(shareFileName('a<b>c"d/e\\f|g?h*i\u0001.jsonl')).toBe("a-b-c-d-e-f-g-h-i-.share.html");
+    expect(shareFileName(".jsonl")).toBe("session.share.html");
   });
 });

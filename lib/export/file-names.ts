@@ -18,3 +18,11 @@ function slug(text: string): string {
     .slice(0, MAX_SLUG)
     .replace(/-+$/, "");
 }
+
+/**
+ * `<session file name>.share.html`, with what Windows refuses in a file name (a redacted name holds `:`) made `-`.
+ */
+export function shareFileName(sessionFileName: string): string {
+  const base = sessionFileName.replace(/\.jsonl$/, "").replace(/[<>:"/\\|?*\u0000-\u001f]/g, "-");
+  return `${base || "session"}.share.html`;
+}
