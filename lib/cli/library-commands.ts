@@ -5,36 +5,46 @@
 // Paths in the output are relative to the sessions directory, as the HTTP API gives them.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { findSessionFiles } from "@/lib/server/list-sessions";
+import { parseParams, searchParams, usageParams, type ParamsResult } from "@/lib/library/library-params";
+import { totalRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/library-families";
-import { searchLibrary } from "@/lib/server/library-search";
-import { libraryUsage, parseUsageSince } from "@/lib/server/library-usage";
-import type { LibrarySearchHit, SearchFilters } from "@/lib/server/search-index";
+import { searchFilters, searchLibrary } from "@/lib/server/library-search";
+import { libraryUsage } from "@/lib/server/library-usage";
+import { findSessionFiles } from "@/lib/server/list-sessions";
+import type { IndexReport, LibrarySearchHit } from "@/lib/server/search-index";
 import { sessionsDir } from "@/lib/server/sessions-dir";
-import { parseSince, totalRow, USAGE_GROUPINGS, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 
 export const LIBRARY_COMMANDS = ["family", "usage", "search"] as const;
 
 export const LIBRARY_USAGE = `search QUERY [--dir DIR] [--project CWD] [--since DATE] [--until DATE] [--role R] [--tool T] [--model M] [--active] [--limit N] [--json]
                           entries of every session holding all the query's words and "phrases" (words match
-                          whole words, the last as a prefix): [{file, entryId, onActivePath, snippet, score, alsoIn, role, time}]
+                          whole words, the last as a prefix; N from 1 to 500, 50 by default):
+                          [{file, entryId, onActivePath, snippet, score, alsoIn, role, time}]
   family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
   usage [--dir DIR] [--by day|week|model|project|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
                           /session counts; an entry a fork copied counts once, in its source): rows of
                           {key, input, output, cacheRead, cacheWrite, cost, calls}; a table without --json
-                          (DIR: the sessions directory, PI_SESSIONS_DIR or ~/.pi/agent/sessions by default)`;
+                          (DIR: the sessions directory, PI_SESSIONS_DIR or ~/.pi/agent/sessions by default;
+                          DATE: YYYY-MM-DD)`;
 
 export class LibraryCommandError extends Error {}
 
+type Command = (typeof LIBRARY_COMMANDS)[number];
+
+/** Each command's options that take a value, by the parameter of its HTTP route they are (library-params.ts). */
+const VALUE_OPTIONS: Record<Command, readonly string[]> = {
+  search: ["project", "since", "until", "role", "tool", "model", "limit"],
+  usage: ["by", "since"],
+  family: [],
+};
+
 interface LibraryArgs {
-  command: (typeof LIBRARY_COMMANDS)[number];
+  command: Command;
   positional: string[];
   dir: string;
   json: boolean;
-  by: UsageGrouping;
-  since: number | null;
-  filters: SearchFilters;
-  limit: number;
+  /** the options as the HTTP route's parameters: checked by the same schema */
+  params: [string, string][];
 }
 
 export function isLibraryCommand(argv: readonly string[]): boolean {
@@ -42,19 +52,11 @@ export function isLibraryCommand(argv: readonly string[]): boolean {
 }
 
 function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
-  const [command, ...rest] = argv;
+  const [command, ...rest] = argv as [Command, ...string[]];
   const positional: string[] = [];
+  const params: [string, string][] = [];
   let dir = sessionsDir();
   let json = false;
-  let by: UsageGrouping = "day";
-  let since: number | null = null;
-  const filters: SearchFilters = {};
-  let limit = 50;
-  const date = (v: string) => {
-    const t = parseSince(v);
-    if (t === null) throw new LibraryCommandError(`a date is YYYY-MM-DD, not ${v}\n${LIBRARY_USAGE}`);
-    return t;
-  };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const value = () => {
@@ -64,30 +66,26 @@ function parseLibraryArgs(argv: readonly string[]): LibraryArgs {
     };
     if (arg === "--dir") dir = path.resolve(value());
     else if (arg === "--json") json = true;
-    else if (arg === "--by") {
-      const v = value();
-      if (!(USAGE_GROUPINGS as readonly string[]).includes(v)) throw new LibraryCommandError(`--by must be ${USAGE_GROUPINGS.join(", ")}\n${LIBRARY_USAGE}`);
-      by = v as UsageGrouping;
-    } else if (arg === "--since") {
-      const v = value();
-      // usage is summed by day: its since is a day
-      since = command === "usage" ? parseUsageSince(v) : parseSince(v);
-      if (since === null) throw new LibraryCommandError(`--since takes a date (YYYY-MM-DD), not ${v}\n${LIBRARY_USAGE}`);
-      filters.from = since;
-    } else if (arg === "--until") filters.to = date(value());
-    else if (arg === "--project") filters.project = value();
-    else if (arg === "--role") filters.role = value();
-    else if (arg === "--tool") filters.tool = value();
-    else if (arg === "--model") filters.model = value();
-    else if (arg === "--active") filters.activeOnly = true;
-    else if (arg === "--limit") {
-      const v = value();
-      limit = Number(v);
-      if (!/^\d+$/.test(v) || limit < 1) throw new LibraryCommandError(`--limit takes a whole number, not ${v}\n${LIBRARY_USAGE}`);
-    } else if (arg.startsWith("-")) throw new LibraryCommandError(`unknown option ${arg}\n${LIBRARY_USAGE}`);
+    else if (arg === "--active" && command === "search") params.push(["active", "1"]);
+    else if (arg.startsWith("--") && VALUE_OPTIONS[command].includes(arg.slice(2))) params.push([arg.slice(2), value()]);
+    else if (arg.startsWith("-")) throw new LibraryCommandError(`unknown option ${arg} for ${command}\n${LIBRARY_USAGE}`);
     else positional.push(arg);
   }
-  return { command: command as LibraryArgs["command"], positional, dir, json, by, since, filters, limit };
+  return { command, positional, dir, json, params };
+}
+
+/** The options checked as the route checks its parameters; a refusal names the option ("--limit takes …, not 0"). */
+function checked<T>(result: ParamsResult<T>): T {
+  if (result.ok) return result.value;
+  const option = result.param === "q" ? "QUERY" : `--${result.param}`;
+  const not = result.given === undefined || result.param === "q" ? "" : `, not ${result.given}`;
+  throw new LibraryCommandError(`${option}${result.error.slice(result.param.length)}${not}\n${LIBRARY_USAGE}`);
+}
+
+/** Names every line the index could not read (or doubts), by file and line, as every command names a problem. */
+function warnUnreadable(dir: string, report: IndexReport): void {
+  for (const bad of report.unreadable)
+    process.stderr.write(`${path.join(dir, bad.file)}${bad.line ? `:${bad.line}` : ""}: warning: ${bad.indexed ? "" : "not indexed: "}${bad.message}\n`);
 }
 
 export async function runLibraryCommand(argv: readonly string[]): Promise<string> {
@@ -98,23 +96,26 @@ export async function runLibraryCommand(argv: readonly string[]): Promise<string
     case "search": {
       const query = args.positional.join(" ");
       if (!query.trim()) throw new LibraryCommandError(`search needs a QUERY\n${LIBRARY_USAGE}`);
+      const { q, limit, ...filters } = checked(parseParams(searchParams, [["q", query], ...args.params]));
       const progress = process.stderr.isTTY
         ? ({ done, total }: { done: number; total: number }) => process.stderr.write(`\rindexing ${done}/${total} sessions`)
         : undefined;
-      const { hits, report } = await searchLibrary(args.dir, await findSessionFiles(args.dir), query, args.filters, {
-        limit: args.limit,
+      const { hits } = await searchLibrary(args.dir, await findSessionFiles(args.dir), q, searchFilters(filters), {
+        limit,
         onProgress: progress,
+        onReport: (report) => {
+          if (progress) process.stderr.write("\n");
+          // an unreadable line is not searched: said by file and line
+          warnUnreadable(args.dir, report);
+        },
       });
-      if (progress) process.stderr.write("\n");
-      // an unreadable line is not searched: said by file and line, as every command says a problem
-      for (const bad of report.unreadable)
-        process.stderr.write(`${path.join(args.dir, bad.file)}${bad.line ? `:${bad.line}` : ""}: warning: not indexed: ${bad.message}\n`);
       return args.json ? JSON.stringify(hits, null, 2) : hitsText(hits);
     }
     case "usage": {
       if (args.positional.length) throw new LibraryCommandError(`usage takes no FILE\n${LIBRARY_USAGE}`);
-      const rows = await libraryUsage(args.dir, await findSessionFiles(args.dir), args.by, args.since);
-      return args.json ? JSON.stringify(rows, null, 2) : usageTable(rows, args.by);
+      const { by, since } = checked(parseParams(usageParams, args.params));
+      const rows = await libraryUsage(args.dir, await findSessionFiles(args.dir), by, since ?? null);
+      return args.json ? JSON.stringify(rows, null, 2) : usageTable(rows, by);
     }
   }
 }

@@ -1,6 +1,7 @@
 // Search over every session of a sessions directory: the index (search-index.ts) kept under the cache directory,
 // brought up to date with the library, then asked. What the CLI's `search` and GET /api/search share.
 import { statSync } from "node:fs";
+import type { SearchParams } from "@/lib/library/library-params";
 import { cacheDir } from "./light-index";
 import { cachedSummary } from "./read-summary";
 import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
@@ -28,6 +29,8 @@ export interface LibrarySearch {
 export interface IndexOptions {
   cacheRoot?: string;
   onProgress?: (progress: IndexProgress) => void;
+  /** what the update found (the lines it could not read among it), before the question is asked */
+  onReport?: (report: IndexReport) => void;
 }
 
 /**
@@ -77,6 +80,9 @@ async function headerSummary(resolved: ResolvedSessionFile): Promise<{ cwd: stri
 let turn: Promise<unknown> = Promise.resolve();
 // what the update under way has done, per sessions directory: read by a page waiting for its first search
 const updating = new Map<string, IndexProgress>();
+// the last update's report per sessions directory, whichever question asked for it: for a page that shows what
+// could not be read
+const reports = new Map<string, IndexReport>();
 
 function inTurn<T>(run: () => Promise<T>): Promise<T> {
   const result = turn.then(run);
@@ -130,6 +136,8 @@ async function withIndex<T>(
       options.onProgress?.(progress);
     });
     updating.delete(dir);
+    reports.set(dir, report);
+    options.onReport?.(report);
     return await ask(index, report);
   } catch (error) {
     // a connection that failed is not trusted with the next search
@@ -140,6 +148,16 @@ async function withIndex<T>(
     updating.delete(dir);
     if (kept.get(file)?.index === index) release(file);
   }
+}
+
+/** A search's filters as the index takes them (what the CLI's options give too). */
+export function searchFilters(params: Omit<SearchParams, "q" | "limit">): SearchFilters {
+  const filters: SearchFilters = {};
+  if (params.since !== undefined) filters.from = params.since;
+  if (params.until !== undefined) filters.to = params.until;
+  for (const key of ["project", "role", "tool", "model"] as const) if (params[key] !== undefined) filters[key] = params[key];
+  if (params.active === "1") filters.activeOnly = true;
+  return filters;
 }
 
 export function searchLibrary(
@@ -173,6 +191,11 @@ export function withLibraryIndex<T>(
   ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
   return inTurn(() => withIndex(dir, files, options, ask));
+}
+
+/** What the last index update of `dir` in this process found, or null before the first. */
+export function lastIndexReport(dir: string): IndexReport | null {
+  return reports.get(dir) ?? null;
 }
 
 /** How far the index update under way for `dir` has come, or null when none is. */

@@ -2,14 +2,16 @@
 // 1.6's /session counts it, summed by file, UTC day and model when the file is indexed, an entry a fork copied
 // counted once, in the oldest file holding it. Rows by day, week, model or project are added up from those sums;
 // rows by session add each session's name, what it copied and its split by branch, read from its own entries.
-import { bucketRows, parseSince, zeroUsage, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
+import { dayTime } from "@/lib/library/library-params";
+import { bucketRows, zeroUsage, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 import { withLibraryIndex, type IndexOptions } from "./library-search";
 import { cachedSummary } from "./read-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 
-/** Usage's `since`: a day, YYYY-MM-DD (UTC midnight); the index sums by day. */
+/** Usage's `since`: a day, YYYY-MM-DD, the calendar has (UTC midnight); the index sums by day. */
 export function parseUsageSince(text: string): number | null {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseSince(text) : null;
+  const time = dayTime(text);
+  return Number.isNaN(time) ? null : time;
 }
 
 /** The library's usage by `by`, from `since` (a UTC midnight, see parseUsageSince) on. */

@@ -657,6 +657,8 @@ export class SearchIndex {
    * files as listed, by path, so that lines are read without resolving their paths again.
    */
   async searchPage(query: string, filters: SearchFilters, dir: string, limit = 100, files?: ReadonlyMap<string, ResolvedSessionFile>): Promise<SearchPage> {
+    // Infinity ranks every hit (tests, benches); what comes from outside is checked to 1–500 (library-params.ts)
+    if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
     const terms = librarySearchTerms(query);
     if (terms.length === 0) return { hits: [], total: 0, capped: false };
     const lines = new LineReader(dir, files);

@@ -1,7 +1,9 @@
 // The HTTP answers about fork families: one file's place in its family (GET /api/sessions/family), and where every
 // fork of the library left its source (GET /api/sessions/forks). Paths go through the raw endpoint's checks.
-import { libraryRoot, sessionRoot } from "./library";
+import { familyParams } from "@/lib/library/library-params";
 import type { SessionFamily } from "@/lib/library/session-family";
+import { checkedParams } from "./checked-params";
+import { libraryRoot, sessionRoot } from "./library";
 import { forkInfo, forkWithSourceLines, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
 import { resolveSessionPath } from "./safe-path";
 import { maxFileBytes } from "./limits";
@@ -14,6 +16,12 @@ export interface ForkPointJson {
 }
 
 const NO_STORE = { "cache-control": "no-store" };
+
+/** GET /api/sessions/family?path=…, its parameters checked (lib/library/library-params.ts): a bad one is a 400 naming it. */
+export async function familyParamsResponse(params: URLSearchParams): Promise<Response> {
+  const checked = checkedParams(familyParams, params);
+  return checked instanceof Response ? checked : familyResponse(checked.path);
+}
 
 export async function familyResponse(rel: unknown): Promise<Response> {
   try {
@@ -61,7 +69,8 @@ export async function forkPointsResponse(): Promise<Response> {
     const forks = [...library.families.sourceOf.keys()];
     const out: Record<string, ForkPointJson> = {};
     for (let i = 0; i < forks.length; i += CONCURRENCY) {
-      const infos = await Promise.all(forks.slice(i, i + CONCURRENCY).map((file) => forkInfo(library, file)));
+      // a fork whose lines cannot be read now (gone since it was listed, unreadable) is left out, not the answer
+      const infos = await Promise.all(forks.slice(i, i + CONCURRENCY).map((file) => forkInfo(library, file).catch(() => null)));
       for (const info of infos) if (info?.source) out[info.file] = { fromEntryId: info.source.fromEntryId, fromEntry: info.source.fromEntry };
     }
     return Response.json(out, { headers: NO_STORE });

@@ -6,6 +6,5 @@ import { usageResponse } from "@/lib/server/serve-usage";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<Response> {
-  const params = request.nextUrl.searchParams;
-  return usageResponse(params.get("by"), params.get("since"));
+  return usageResponse(request.nextUrl.searchParams);
 }
