@@ -6,13 +6,14 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/sessions/light/route";
-import { pruneKept } from "./light-index";
+import { pruneKept } from "./prune-kept";
 import { Session } from "../session";
 import { LightFrameReader } from "../session/read/light-frames";
 import { LightSessionReader } from "../session/read/light-session";
 import { RangedLines } from "../session/read/ranged-lines";
 import { generateSession } from "../../bench/generate";
 import { sameAnswers } from "../session/testing/light-answers";
+import { readLightResponse } from "./testing/light-response";
 
 let root: string;
 let dir: string;
@@ -37,6 +38,13 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** How the route answers for `rel` (x-light-index): its body is not read, but let go (a temp file counts in the budget). */
+async function how(rel: string): Promise<string | null> {
+  const response = await get(rel);
+  await response.body?.cancel();
+  return response.headers.get("x-light-index");
+}
+
 /** The id of the index the route sends for `rel` (its body is not read). */
 async function indexId(rel: string): Promise<string | null> {
   const response = await get(rel);
@@ -48,27 +56,7 @@ const get = (rel: string) => GET(new NextRequest(`http://127.0.0.1/api/sessions/
 const frames = (rel: string, index: string, range: string | null) =>
   GET(new NextRequest(`http://127.0.0.1/api/sessions/light?path=${encodeURIComponent(rel)}&index=${index}`, { headers: range === null ? {} : { range } }));
 
-/**
- * The session the page builds from a light index response, its content read from `text`: from the snapshot when
- * one came first (then `bytes` are the frames after it).
- */
-async function read(response: Response, text: string): Promise<{ session: Session; bytes: Uint8Array; restored: boolean }> {
-  let bytes = new Uint8Array(await response.arrayBuffer());
-  const file = new TextEncoder().encode(text);
-  const reader = new LightSessionReader(new RangedLines(async (start, end) => file.slice(start, end)));
-  reader.keepLightText();
-  let session: Session | null = null;
-  let restored = false;
-  for (const frame of new LightFrameReader().push(bytes)) {
-    if (frame.type === "snapshot") {
-      reader.restoreFrom(frame.snapshot);
-      restored = true;
-      bytes = bytes.subarray(5 + frame.snapshot.byteLength);
-    } else if (frame.type === "lines") reader.push(frame.chunk);
-    else session = new Session(reader.end(new TextDecoder().decode(frame.last)));
-  }
-  return { session: session!, bytes, restored };
-}
+const read = readLightResponse;
 
 describe("GET /api/sessions/light", () => {
   it("makes the index while it sends it, then sends the kept one, the same bytes", async () => {
@@ -183,7 +171,7 @@ describe("GET /api/sessions/light", () => {
   it("makes it anew when the file was rewritten rather than appended to, at its start or its end", async () => {
     const file = path.join(dir, "--w--", "r.jsonl");
     writeFileSync(file, TEXT);
-    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
+    expect(await how("--w--/r.jsonl")).toBe("made");
     // the same inode, longer, but not what was indexed before its end
     const changed = TEXT.replace('"cwd":', '"cwd" :');
     const id = (await indexId("--w--/r.jsonl"))!;
@@ -194,11 +182,11 @@ describe("GET /api/sessions/light", () => {
     expect((await frames("--w--/r.jsonl", id, "bytes=0-9")).status).toBe(412);
     expect((await read(response, `${changed}\n`)).session.tree.entries.length).toBe(Session.fromText(TEXT).tree.entries.length);
     // its first line changed in place (the same length: only the head of the file tells), and a line added
-    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("kept");
+    expect(await how("--w--/r.jsonl")).toBe("kept");
     const head = `${changed}\n`.replace('"version":3', '"version":4');
     expect(head.length).toBe(changed.length + 1);
     writeFileSync(file, `${head}\n`);
-    expect((await get("--w--/r.jsonl")).headers.get("x-light-index")).toBe("made");
+    expect(await how("--w--/r.jsonl")).toBe("made");
   });
 
   it("keeps the index when the page stops reading while it is being kept (the page ends its worker once it has the end)", async () => {
@@ -225,7 +213,7 @@ describe("GET /api/sessions/light", () => {
     expect(response.status).toBe(409);
     expect((await response.json()).code).toBe("not-light");
     // kept: s.jsonl, r.jsonl and k.jsonl, nothing for v1.jsonl
-    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".json"))).toHaveLength(3);
+    expect(readdirSync(path.join(root, "cache", "light")).filter((f) => f.endsWith(".bin"))).toHaveLength(3);
   });
 
   it("checks paths as /api/sessions/raw does: nothing outside the sessions directory", async () => {
@@ -236,7 +224,7 @@ describe("GET /api/sessions/light", () => {
 
   it("keeps the cache within its budget: indexes of files that are gone first, then the least recently used", async () => {
     const light = path.join(root, "cache", "light");
-    const kept = () => readdirSync(light).filter((f) => f.endsWith(".json")).length;
+    const kept = () => readdirSync(light).filter((f) => f.endsWith(".bin")).length;
     for (const name of ["a", "b", "c"]) writeFileSync(path.join(dir, "--w--", `${name}.jsonl`), TEXT);
     for (const name of ["a", "b"]) await (await get(`--w--/${name}.jsonl`)).arrayBuffer();
     const before = kept();
@@ -248,7 +236,7 @@ describe("GET /api/sessions/light", () => {
         readdirSync(light).find((f) => f.endsWith(".bin"))!,
       ),
     ).size;
-    await pruneKept(light, 10 * one); // a's index goes: its file is gone
+    await pruneKept(path.join(root, "cache"), 10 * one); // a's index goes: its file is gone
     expect(kept()).toBe(before - 1);
     process.env.PI_VIEWER_CACHE_MB = String((2.5 * one) / (1024 * 1024));
     try {
@@ -258,9 +246,9 @@ describe("GET /api/sessions/light", () => {
     }
     // two fit: c (just made) and b (used last); s and r, used before, are dropped
     expect(kept()).toBe(2);
-    expect((await get("--w--/b.jsonl")).headers.get("x-light-index")).toBe("kept");
-    expect((await get("--w--/c.jsonl")).headers.get("x-light-index")).toBe("kept");
-    expect((await get("--w--/s.jsonl")).headers.get("x-light-index")).not.toBe("kept");
+    expect(await how("--w--/b.jsonl")).toBe("kept");
+    expect(await how("--w--/c.jsonl")).toBe("kept");
+    expect(await how("--w--/s.jsonl")).not.toBe("kept");
   });
 
   it("sends the index when its cache folder cannot be written, and keeps nothing", async () => {

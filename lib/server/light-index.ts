@@ -2,20 +2,27 @@
 // kept in a cache directory by the file's path, size, mtime and inode: a session opened again skips cutting and
 // escaping its lines, the slowest part of reading it in the browser, and is sent at half its size. Files pi reads
 // in another form (v1/v2 migrated whole, v4 logs) are refused (409): the page reads those from /api/sessions/raw.
+// A kept index is one file with its description (kept-light-index.ts), checked before it is used: a damaged one is
+// dropped and the file read again, so the page gets the session, never what a damaged cache says of it.
 import { createHash, randomUUID } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { endFrame, LightFormatCheck, LightFrameWriter, snapshotHead } from "../session/read/light-frames";
-import { buildSnapshot, keptSnapshot } from "./index-snapshot";
 import { LightReader, type LightChunk } from "../session/read/light-lines";
+import { buildSnapshot, keptSnapshot } from "./index-snapshot";
+import { KeptWriter, markUsed } from "./kept-file";
+import { FORMAT, framesIntact, readKeptIndex, trailer, type KeptIndex, type LightMeta } from "./kept-light-index";
 import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
+import { pruneKept } from "./prune-kept";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { byteRange, errorResponse, tooLargeMessage } from "./serve-session";
 
-/** PI_VIEWER_CACHE_MB (default 4096): the kept indexes beyond it are dropped, least recently used first. */
+/**
+ * PI_VIEWER_CACHE_MB (default 4096): what the cache directory's files may take; beyond it kept indexes are dropped,
+ * least recently used first (prune-kept.ts).
+ */
 export function cacheBudget(env: NodeJS.ProcessEnv = process.env): number {
   const mb = Number(env.PI_VIEWER_CACHE_MB?.trim() || NaN);
   return (Number.isFinite(mb) && mb >= 0 ? mb : 4096) * 1024 * 1024;
@@ -27,36 +34,15 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME?.trim() || path.join(homedir(), ".cache"), "pi-session-viewer");
 }
 
-/** What a kept index was made from: the file as it was then, and where an index of more of it goes on. */
-interface LightMeta {
-  format: typeof FORMAT;
-  /**
-   * made when the index is made anew, kept when it is extended (its frames stay where they were): a page reads
-   * frames by range only from the index it was sent (lightFramesResponse)
-   */
-  id: string;
-  file: string;
-  size: number;
-  mtimeMs: number;
-  dev: number;
-  ino: number;
-  /** the file's bytes up to its last newline, and the whole lines in them: where reading goes on once it grew */
-  complete: number;
-  lines: number;
-  /** where the end frame starts in the kept index (frames for what was added go there) */
-  endAt: number;
-  /** sha-256 of the first and of the last TAIL bytes up to `complete`: a file rewritten rather than appended to is indexed anew */
-  tail: string;
-}
-
-const FORMAT = 3;
 /** bytes at each end of what was indexed that must still be the same for an index to be extended */
 const TAIL = 4096;
 const CONTENT_TYPE = "application/x-pi-light-index";
 
 interface CachePaths {
+  /** the cache directory */
+  root: string;
+  /** the kept index (kept-light-index.ts) */
   data: string;
-  meta: string;
   /** the snapshot of the index the data makes (index-snapshot.ts) */
   snap: string;
 }
@@ -65,12 +51,11 @@ function cachePaths(dir: string, file: string): CachePaths {
   const key = createHash("sha256").update(file).digest("hex").slice(0, 32);
   // turbopackIgnore: else the build traces every project file whose name holds "light" into the package
   const at = (ext: string) => path.join(/*turbopackIgnore: true*/ dir, "light", `${key}.${ext}`);
-  return { data: at("bin"), meta: at("json"), snap: at("snap") };
+  return { root: dir, data: at("bin"), snap: at("snap") };
 }
 
 /** A file pi appended to since (same inode, longer): its kept index may go on where it ended (see tailOf). */
-const grown = (meta: LightMeta | null, r: ResolvedSessionFile): meta is LightMeta =>
-  meta !== null && meta.format === FORMAT && meta.file === r.file && meta.size < r.size && meta.dev === r.dev && meta.ino === r.ino;
+const grown = (meta: LightMeta, r: ResolvedSessionFile): boolean => meta.file === r.file && meta.size < r.size && meta.dev === r.dev && meta.ino === r.ino;
 
 async function tailOf(handle: FileHandle, complete: number): Promise<string> {
   const hash = createHash("sha256");
@@ -82,22 +67,8 @@ async function tailOf(handle: FileHandle, complete: number): Promise<string> {
   return hash.digest("hex");
 }
 
-const sameFile = (meta: LightMeta | null, r: ResolvedSessionFile): boolean =>
-  meta !== null &&
-  meta.format === FORMAT &&
-  meta.file === r.file &&
-  meta.size === r.size &&
-  meta.mtimeMs === r.mtimeMs &&
-  meta.dev === r.dev &&
-  meta.ino === r.ino;
-
-async function readMeta(file: string): Promise<LightMeta | null> {
-  try {
-    return JSON.parse(await readFile(file, "utf8")) as LightMeta;
-  } catch {
-    return null;
-  }
-}
+const sameFile = (meta: LightMeta, r: ResolvedSessionFile): boolean =>
+  meta.file === r.file && meta.size === r.size && meta.mtimeMs === r.mtimeMs && meta.dev === r.dev && meta.ino === r.ino;
 
 /** GET /api/sessions/light?path=…: the kept index, or one made now from the file while it is sent (and kept). */
 export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFileBytes(), dir: string = cacheDir()): Promise<Response> {
@@ -107,25 +78,27 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
     if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
     const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
     const where = cachePaths(dir, resolved.file);
-    const meta = await readMeta(where.meta);
-    if (sameFile(meta, resolved)) {
-      const kept = await openKept(where.data);
-      if (kept) {
-        // used now: the last to be dropped when the cache is over its budget
-        const now = new Date();
-        await utimes(where.meta, now, now).catch(() => undefined);
-        const snapshot = await keptSnapshot(where.snap, where.data, meta!);
-        // (the snapshot is streamed from its file: reading it whole first held the first byte back for half a second)
-        const body = snapshot
-          ? chained([snapshotHead(snapshot.length), streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), streamOf(kept)])
-          : streamOf(kept);
-        return new Response(body, {
-          headers: { ...headers, "x-light-index": "kept", "x-light-index-id": meta!.id, "x-index-snapshot": snapshot ? "sent" : "none" },
-        });
-      }
+    let kept = await readKeptIndex(where.data);
+    const usable = kept && (sameFile(kept.meta, resolved) || grown(kept.meta, resolved));
+    if (kept && !usable) await kept.handle.close();
+    // (a damaged one is dropped: the file is read as if none was kept)
+    if (!usable || !(await framesIntact(kept!, where.data))) kept = null;
+    if (kept && sameFile(kept.meta, resolved)) {
+      const { meta, handle } = kept;
+      // used now: the last to be dropped when the cache is over its budget
+      await markUsed(handle, where.data).catch(() => undefined);
+      const snapshot = await keptSnapshot(where.snap, where.data, meta);
+      const frames = streamOf(handle, meta.bytes);
+      // (the snapshot is streamed from its file: reading it whole first held the first byte back for half a second)
+      const body = snapshot
+        ? chained([snapshotHead(snapshot.length), streamOf(snapshot.handle, snapshot.start + snapshot.length, snapshot.start), frames])
+        : frames;
+      return new Response(body, {
+        headers: { ...headers, "x-light-index": "kept", "x-light-index-id": meta.id, "x-index-snapshot": snapshot ? "sent" : "none" },
+      });
     }
-    if (grown(meta, resolved)) {
-      const extended = await extendedAndKept(resolved, where, headers, meta);
+    if (kept) {
+      const extended = await extendedAndKept(resolved, where, headers, kept);
       if (extended) return extended;
     }
     return await madeAndKept(resolved, where, headers);
@@ -145,37 +118,34 @@ export async function lightFramesResponse(rel: unknown, id: string, range: strin
     const library = await sessionRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     const where = cachePaths(dir, resolved.file);
-    const meta = await readMeta(where.meta);
-    const kept = meta && meta.format === FORMAT && meta.id === id && meta.file === resolved.file ? await openKept(where.data) : null;
-    if (!kept) return Response.json({ error: "the light index this page was sent is not kept any more: open the file again", code: "gone" }, { status: 412 });
-    const wanted = range === null ? null : byteRange(range, meta!.endAt);
+    let kept = await readKeptIndex(where.data);
+    if (kept && (kept.meta.id !== id || kept.meta.file !== resolved.file)) {
+      await kept.handle.close();
+      kept = null;
+    }
+    if (!kept || !(await framesIntact(kept, where.data)))
+      return Response.json({ error: "the light index this page was sent is not kept any more: open the file again", code: "gone" }, { status: 412 });
+    const { meta, handle } = kept;
+    const wanted = range === null ? null : byteRange(range, meta.endAt);
     if (wanted === null || wanted === "unsatisfiable") {
-      await kept.close();
+      await handle.close();
       return Response.json(
-        { error: `the range ${range ?? "(none)"} is not within the index's ${meta!.endAt} bytes of frames`, code: "range" },
-        { status: 416, headers: { "content-range": `bytes */${meta!.endAt}` } },
+        { error: `the range ${range ?? "(none)"} is not within the index's ${meta.endAt} bytes of frames`, code: "range" },
+        { status: 416, headers: { "content-range": `bytes */${meta.endAt}` } },
       );
     }
     const size = wanted.end - wanted.start + 1;
-    return new Response(streamOf(kept, wanted.end + 1, wanted.start), {
+    return new Response(streamOf(handle, wanted.end + 1, wanted.start), {
       status: 206,
       headers: {
         "content-type": CONTENT_TYPE,
         "cache-control": "no-store",
         "content-length": String(size),
-        "content-range": `bytes ${wanted.start}-${wanted.end}/${meta!.endAt}`,
+        "content-range": `bytes ${wanted.start}-${wanted.end}/${meta.endAt}`,
       },
     });
   } catch (error) {
     return errorResponse(error);
-  }
-}
-
-async function openKept(file: string): Promise<FileHandle | null> {
-  try {
-    return await open(file, "r");
-  } catch {
-    return null;
   }
 }
 
@@ -233,15 +203,17 @@ async function madeAndKept(resolved: ResolvedSessionFile, where: CachePaths, hea
  * The kept index of a file that grew, then the frames of what was added: read from the byte after the last
  * newline it had, its lines numbered on. Null when the bytes at either end of what was indexed changed (not an append).
  */
-async function extendedAndKept(resolved: ResolvedSessionFile, where: CachePaths, headers: Record<string, string>, meta: LightMeta): Promise<Response | null> {
-  const handle = await openSessionFile(resolved);
-  const kept = await openKept(where.data);
-  if (!kept || (await tailOf(handle, meta.complete)) !== meta.tail) {
-    await kept?.close();
+async function extendedAndKept(resolved: ResolvedSessionFile, where: CachePaths, headers: Record<string, string>, kept: KeptIndex): Promise<Response | null> {
+  const handle = await openSessionFile(resolved).catch(async (error: unknown) => {
+    await kept.handle.close();
+    throw error;
+  });
+  if ((await tailOf(handle, kept.meta.complete)) !== kept.meta.tail) {
+    await kept.handle.close();
     await handle.close();
     return null;
   }
-  return indexed(resolved, where, headers, handle, { meta, kept });
+  return indexed(resolved, where, headers, handle, kept);
 }
 
 /**
@@ -254,7 +226,7 @@ async function indexed(
   where: CachePaths,
   headers: Record<string, string>,
   handle: FileHandle,
-  from: { meta: LightMeta; kept: FileHandle } | null,
+  from: KeptIndex | null,
 ): Promise<Response> {
   const start = from ? { line: from.meta.lines, offset: from.meta.complete } : undefined;
   // the handle stays open at the stream's end: the file is looked at again before its index is kept; read in
@@ -304,13 +276,10 @@ async function indexed(
       { status: 409, headers: { "cache-control": "no-store" } },
     );
   }
-  const temp = `${where.data}.${randomUUID()}.tmp`;
   // keeping the index is best effort: a cache folder that cannot be written (read-only, full) costs the next open
   // its speed, never this one its answer
-  let out: FileHandle | null = await mkdir(path.dirname(where.data), { recursive: true })
-    .then(() => open(temp, "w"))
-    .catch(() => null);
-  const keptPart = from ? streamOf(from.kept, from.meta.endAt).getReader() : null;
+  const out = await KeptWriter.create(where.data);
+  const keptPart = from ? streamOf(from.handle, from.meta.endAt).getReader() : null;
   let keptSent = keptPart === null;
   // a stream the page cancelled is not closed again once its index is kept
   let cancelled = false;
@@ -318,48 +287,36 @@ async function indexed(
   let finishing: Promise<void> | null = null;
   const finish = (keep: boolean): Promise<void> => (finishing ??= settle(keep));
   const settle = async (keep: boolean) => {
-    const written = out !== null;
-    await out?.close().catch(() => undefined);
-    out = null;
+    const writing = out?.writing === true;
     const after = await handle.stat().catch(() => null);
-    const tail = keep && written ? await tailOf(handle, reader.complete).catch(() => null) : null;
+    const tail = keep && writing ? await tailOf(handle, reader.complete).catch(() => null) : null;
     await handle.close();
     const unchanged = after !== null && after.size === resolved.size && after.mtimeMs === resolved.mtimeMs && read === resolved.size;
-    if (keep && written && unchanged && tail !== null) {
-      const meta: LightMeta = {
-        format: FORMAT,
-        id: from?.meta.id ?? randomUUID(),
-        file: resolved.file,
-        size: resolved.size,
-        mtimeMs: resolved.mtimeMs,
-        dev: resolved.dev,
-        ino: resolved.ino,
-        complete: reader.complete,
-        lines: writer.lineCount,
-        endAt,
-        tail,
-      };
-      try {
-        await rename(temp, where.data);
-        await writeFile(where.meta, JSON.stringify(meta));
-        await pruneKept(path.dirname(where.data), cacheBudget());
-        // for the next open: made now, while the page that asked reads these lines itself
-        void buildSnapshot(where.snap, where.data, meta);
-      } catch {
-        await rm(temp, { force: true }).catch(() => undefined);
-      }
-    } else await rm(temp, { force: true }).catch(() => undefined);
+    if (!out || !keep || !writing || !unchanged || tail === null || out.bytes !== sent) return await out?.discard();
+    const meta: LightMeta = {
+      format: FORMAT,
+      id: from?.meta.id ?? randomUUID(),
+      generation: randomUUID(),
+      file: resolved.file,
+      size: resolved.size,
+      mtimeMs: resolved.mtimeMs,
+      dev: resolved.dev,
+      ino: resolved.ino,
+      complete: reader.complete,
+      lines: writer.lineCount,
+      endAt,
+      tail,
+      bytes: out.bytes,
+      sum: out.checksum,
+    };
+    // the frames and what describes them go into place as one file: never one write's frames with another's meta
+    if (!(await out.commit(trailer(meta)))) return;
+    await pruneKept(where.root, cacheBudget()).catch(() => undefined);
+    // for the next open: made now, while the page that asked reads these lines itself
+    void buildSnapshot(where.snap, where.data, meta);
   };
   const send = async (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
-    if (out) {
-      const file = out;
-      await file.write(bytes).catch(async () => {
-        // the folder filled up or went away: what is sent goes on, nothing is kept
-        out = null;
-        await file.close().catch(() => undefined);
-        await rm(temp, { force: true }).catch(() => undefined);
-      });
-    }
+    await out?.write(bytes);
     sent += bytes.byteLength;
     controller.enqueue(bytes);
   };
@@ -419,40 +376,3 @@ const FRAME_BYTES = 1 << 17;
 
 /** Stands in the frame queue where the end frame begins. */
 const END_MARK = new Uint8Array(0);
-
-/**
- * Drops the kept indexes of files that are gone and any left half made an hour ago, then the least recently used
- * ones until the rest fit in `budget` bytes. Run after an index is kept: the cache never grows past the budget by more than one index.
- */
-export async function pruneKept(lightDir: string, budget: number): Promise<void> {
-  const kept: { data: string; meta: string; snap: string; bytes: number; used: number }[] = [];
-  for (const name of await readdir(lightDir)) {
-    // an index left half made by a server that stopped meanwhile
-    if (name.endsWith(".tmp")) {
-      const made = await stat(path.join(lightDir, name)).catch(() => null);
-      if (made && Date.now() - made.mtimeMs > 3_600_000) await rm(path.join(lightDir, name), { force: true });
-    }
-    if (!name.endsWith(".json")) continue;
-    const metaPath = path.join(lightDir, name);
-    const data = metaPath.replace(/\.json$/, ".bin");
-    const snap = metaPath.replace(/\.json$/, ".snap");
-    const [meta, metaStat, dataStat, snapStat] = await Promise.all([
-      readMeta(metaPath),
-      stat(metaPath).catch(() => null),
-      stat(data).catch(() => null),
-      stat(snap).catch(() => null),
-    ]);
-    const source = meta ? await stat(meta.file).catch(() => null) : null;
-    if (!meta || !metaStat || !dataStat || !source) {
-      await Promise.all([rm(metaPath, { force: true }), rm(data, { force: true }), rm(snap, { force: true })]);
-      continue;
-    }
-    kept.push({ data, meta: metaPath, snap, bytes: dataStat.size + (snapStat?.size ?? 0), used: metaStat.mtimeMs });
-  }
-  kept.sort((a, b) => b.used - a.used);
-  let total = 0;
-  for (const k of kept) {
-    total += k.bytes;
-    if (total > budget) await Promise.all([rm(k.meta, { force: true }), rm(k.data, { force: true }), rm(k.snap, { force: true })]);
-  }
-}
