@@ -17,6 +17,7 @@ import { NO_FILTER, type TreeFilter } from "@/lib/layout/tree-filter";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
 import type { LiveStatus } from "@/lib/client/live-tail";
 import type { SessionSource } from "@/lib/client/session-source";
+import { urlViewChanges, type UrlView } from "./url-view";
 
 export type { InspectorTab };
 
@@ -227,6 +228,11 @@ export const viewer = {
   },
   setTab(tab: InspectorTab): void {
     set({ tab });
+  },
+  /** The URL changed under the page (Back, Forward, another #entry=): show the view it describes. */
+  followUrl(view: UrlView): void {
+    const patch = urlViewChanges(state, view);
+    if (Object.keys(patch).length > 0) set(patch);
   },
   toggleSegment(key: string): void {
     set({ expandedSegments: toggle(state.expandedSegments, key) });

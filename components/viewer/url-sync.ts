@@ -1,10 +1,13 @@
 "use client";
 
 // Keeps the address bar in step with the store (session, selected entry, tab), so a reload or a shared
-// link restores the view. replaceState: moving around a session does not pile up history entries.
+// link restores the view. replaceState: moving around a session does not pile up history entries. And the
+// store in step with the address bar when it changes under the page: Back and Forward, or a link to the open
+// share file with another #entry= (the page is not loaded again for a new fragment).
 import { useEffect } from "react";
 import { useViewerHost } from "./host";
 import { compareA, compareB, sessionOf, useViewer, viewer } from "./store";
+import { urlView } from "./url-view";
 import {
   readCompareParam,
   readContextParams,
@@ -33,6 +36,25 @@ export function useUrlSync(): void {
   const contextView = useViewer((s) => s.contextView);
   const compactionSettings = useViewer((s) => s.compactionSettings);
   const reading = useViewer((s) => s.reading);
+
+  useEffect(() => {
+    const follow = () => {
+      const state = viewer.get();
+      const session = sessionOf(state);
+      if (state.load.phase !== "ready" || !session || !state.source) return;
+      const search = viewLocation(inFragment, window.location);
+      // another session's URL (Back out of the viewer, or to another file): the page that shows it takes over
+      if (!sameSession(search, viewSearch(state.source, null, null))) return;
+      viewer.followUrl(urlView(search, session, state.share));
+    };
+    // a new fragment fires both in some browsers: the second finds the store already showing it
+    window.addEventListener("popstate", follow);
+    window.addEventListener("hashchange", follow);
+    return () => {
+      window.removeEventListener("popstate", follow);
+      window.removeEventListener("hashchange", follow);
+    };
+  }, [inFragment]);
 
   // a deep-linked search and filter (q=, filter=, hideTypes=, hideRoles=) apply once their session is ready
   useEffect(() => {
