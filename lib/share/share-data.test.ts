@@ -48,3 +48,14 @@ describe("shareData with a redactor", () => {
     expect(shared([HEADER], { redactor: null }, "Globex-audit.jsonl").fileName).toBe("Globex-audit.jsonl");
   });
 });
+
+describe("shareData's file name for a path", () => {
+  it("names the entry as it is, `$` patterns in its id included", () => {
+    const ids = ["e$&", "e$'", "e$`", "e$$", "e$1"];
+    const lines = [HEADER, ...ids.map((id, i) => entry(id, i === 0 ? null : ids[i - 1]!, ""))];
+    for (const id of ids) {
+      const out = shared(lines, { scope: "path", entryId: id, redactor: null }, "2026_abc.jsonl");
+      expect(out.fileName).toBe(`2026_abc.path-${id}.jsonl`);
+    }
+  });
+});

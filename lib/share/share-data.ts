@@ -73,7 +73,7 @@ export function shareData(session: Session, sourceText: string, sourceName: stri
     for (let i = 0; i < lines.length; i++) lines[i] = transformLine(lines[i]!, options.redactor ?? null, counts, images);
   }
   if (trailing !== undefined) lines.push(trailing);
-  const name = scoped.fileName ?? (options.scope === "path" ? sourceName.replace(/(\.jsonl)?$/, `.path-${options.entryId}.jsonl`) : sourceName);
+  const name = scoped.fileName ?? (options.scope === "path" ? sourceName.replace(/(\.jsonl)?$/, () => `.path-${options.entryId}.jsonl`) : sourceName);
   // written outside the masked lines (the manifest, the saved file's name), so masked as the title is: uncounted,
   // as the preview counts the lines alone
   const fileName = options.redactor ? options.redactor.text(name, {}) : name;
