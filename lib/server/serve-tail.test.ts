@@ -107,6 +107,30 @@ describe("sessionTailResponse", () => {
     expect(await stream.next()).toBeNull();
   });
 
+  it("stops with the limit's words when the file grows past PI_VIEWER_MAX_FILE_MB", async () => {
+    file = path.join(root, "sessions", "--w--", "big.jsonl");
+    writeFileSync(file, HEADER);
+    const saved = process.env.PI_VIEWER_MAX_FILE_MB;
+    process.env.PI_VIEWER_MAX_FILE_MB = String(2000 / (1024 * 1024));
+    try {
+      const { request: req } = request("--w--/big.jsonl", String(bytes(HEADER)));
+      const stream = events(await sessionTailResponse(req, { pollMs: 20 }));
+      const line = `{"n":"${"x".repeat(1000)}"}\n`;
+      appendFileSync(file, line);
+      expect((await stream.next())?.event).toBe("append");
+      appendFileSync(file, line);
+      const reset = await stream.next();
+      expect(reset?.event).toBe("reset");
+      const data = JSON.parse(reset!.data) as { reason: string; error: string };
+      expect(data.reason).toBe("too-large");
+      expect(data.error).toMatch(/over the limit of 1 MB \(set PI_VIEWER_MAX_FILE_MB to raise it\); it is no longer followed/);
+      expect(await stream.next()).toBeNull();
+    } finally {
+      if (saved === undefined) delete process.env.PI_VIEWER_MAX_FILE_MB;
+      else process.env.PI_VIEWER_MAX_FILE_MB = saved;
+    }
+  });
+
   it.each([
     ["../secret.jsonl", "0", 400],
     ["out.jsonl", "0", 403],

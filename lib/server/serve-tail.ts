@@ -2,11 +2,13 @@
 //   append  id: <end offset>, data: {"offset": N, "text": "<complete lines>"}: the file's bytes [N, id) decoded;
 //           only whole lines are sent, so the client resumes at a line start and never sees a split character.
 //   reset   data: {"reason": …}: the file no longer continues what was sent (cut, replaced, rewritten, removed);
-//           the stream ends and the client reads the file again.
+//           the stream ends and the client reads the file again. {"reason": "too-large", "error": …}: the file
+//           grew past PI_VIEWER_MAX_FILE_MB, the error says so (reading it again is refused with the same words).
 // The `id` is the byte offset to resume from, so EventSource's own reconnect (Last-Event-ID) loses and repeats nothing.
 import { sessionRoot } from "./library";
+import { maxFileBytes } from "./limits";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
-import { errorResponse } from "./serve-session";
+import { errorResponse, tooLargeMessage } from "./serve-session";
 import { tailFile, type Tail, type TailHandlers, type TailOptions } from "./tail-file";
 
 const HEARTBEAT_MS = 15_000;
@@ -52,11 +54,12 @@ export interface TailRequest {
 }
 
 /**
- * Tails a session file that resolveSessionPath checked. Every read opens that very file (openSessionFile):
- * a link or another file put at its path since the check is never read, and ends the tail.
+ * Tails a session file that resolveSessionPath checked, up to PI_VIEWER_MAX_FILE_MB unless told another limit.
+ * Every read opens that very file (openSessionFile): a link or another file put at its path since the check is
+ * never read, and ends the tail.
  */
 export function tailSession(resolved: ResolvedSessionFile, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
-  return tailFile(resolved.file, offset, handlers, { ...options, open: () => openSessionFile(resolved) });
+  return tailFile(resolved.file, offset, handlers, { maxBytes: maxFileBytes(), ...options, open: () => openSessionFile(resolved) });
 }
 
 export async function sessionTailResponse(request: TailRequest, options: TailOptions & { heartbeatMs?: number } = {}): Promise<Response> {
@@ -69,6 +72,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
   } catch (error) {
     return errorResponse(error);
   }
+  const maxBytes = options.maxBytes ?? maxFileBytes();
   const encoder = new TextEncoder();
   let tail: Tail | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
@@ -105,12 +109,14 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
             append(chunk) {
               send(`id: ${chunk.end}\nevent: append\ndata: ${JSON.stringify({ offset: chunk.offset, text: chunk.text })}\n\n`);
             },
-            reset(reason) {
-              send(`event: reset\ndata: ${JSON.stringify({ reason })}\n\n`);
+            reset(reason, size) {
+              const why =
+                reason === "too-large" ? { reason, error: `${tooLargeMessage(size ?? maxBytes + 1, maxBytes)}; it is no longer followed` } : { reason };
+              send(`event: reset\ndata: ${JSON.stringify(why)}\n\n`);
               finish();
             },
           },
-          options,
+          { ...options, maxBytes },
         );
       } catch (error) {
         // a refused open means another file is at the path now; anything else, that none is

@@ -153,4 +153,98 @@ describe("tailFile", () => {
     expect(t.resets).toEqual(["removed"]);
     expect(t.chunks).toEqual([]);
   });
+
+  /** A tail whose every read is counted: the bytes it read, and how many reads. */
+  async function counted(offset: number, options: { maxPendingBytes?: number; maxBytes?: number } = {}) {
+    const reads = { bytes: 0, count: 0 };
+    const chunks: TailChunk[] = [];
+    const resets: [TailReset, number | undefined][] = [];
+    const opener = async () => {
+      const handle = await open(file, "r");
+      const read = handle.read.bind(handle) as (...args: unknown[]) => Promise<{ bytesRead: number }>;
+      Object.assign(handle, {
+        read: async (...args: unknown[]) => {
+          const result = await read(...args);
+          reads.bytes += result.bytesRead;
+          reads.count++;
+          return result;
+        },
+      });
+      return handle;
+    };
+    const tail = await tailFile(
+      file,
+      offset,
+      { append: (c) => chunks.push(c), reset: (r, size) => resets.push([r, size]) },
+      { pollMs: 60_000, open: opener, ...options },
+    );
+    tails.push(tail);
+    await tail.check();
+    return { tail, reads, chunks, resets };
+  }
+
+  it("reads each byte of a line still being written once, however many looks it takes to end", async () => {
+    writeFileSync(file, "a\n");
+    const t = await counted(2);
+    const piece = "x".repeat(5000);
+    const looks = 40;
+    for (let i = 0; i < looks; i++) {
+      appendFileSync(file, piece);
+      await t.tail.check();
+    }
+    expect(t.chunks).toEqual([]);
+    appendFileSync(file, "\n");
+    await t.tail.check();
+    const line = piece.repeat(looks) + "\n";
+    expect(t.chunks.map((c) => c.text)).toEqual([line]);
+    expect(t.chunks[0]).toMatchObject({ offset: 2, end: 2 + line.length });
+    // the line once, and before each read the few bytes that tell a rewrite; reading the line again at every look
+    // would be 41 * 100 KB on average
+    expect(t.reads.bytes).toBeGreaterThanOrEqual(line.length);
+    expect(t.reads.bytes).toBeLessThanOrEqual(line.length + 64 * t.reads.count);
+  });
+
+  it("reads a line longer than it keeps twice in all: as it comes, and once more when it ends", async () => {
+    writeFileSync(file, "");
+    const t = await counted(0, { maxPendingBytes: 10_000 });
+    const piece = "y".repeat(4000);
+    for (let i = 0; i < 25; i++) {
+      appendFileSync(file, piece);
+      await t.tail.check();
+    }
+    appendFileSync(file, "\nnext\n");
+    await t.tail.check();
+    const line = piece.repeat(25) + "\n";
+    expect(t.chunks.map((c) => c.text).join("")).toBe(line + "next\n");
+    expect(t.reads.bytes).toBeLessThanOrEqual(2 * line.length + "next\n".length + 64 * t.reads.count);
+  });
+
+  it("stops when the file grows past the limit, and sends nothing past it", async () => {
+    writeFileSync(file, "a\n");
+    const t = await counted(2, { maxBytes: 1000 });
+    appendFileSync(file, `${"b".repeat(500)}\n`);
+    await t.tail.check();
+    expect(t.chunks.map((c) => c.text)).toEqual([`${"b".repeat(500)}\n`]);
+    appendFileSync(file, `${"c".repeat(600)}\n`);
+    await t.tail.check();
+    appendFileSync(file, "d\n");
+    await t.tail.check();
+    expect(t.chunks).toHaveLength(1);
+    expect(t.resets).toEqual([["too-large", 2 + 501 + 601]]);
+    // and at once for a file already past it
+    const late = await counted(2, { maxBytes: 1000 });
+    expect(late.resets).toEqual([["too-large", 2 + 501 + 601 + 2]]);
+    expect(late.chunks).toEqual([]);
+  });
+
+  it("resets when a line still being written is cut, though not below the offset", async () => {
+    writeFileSync(file, "a\n");
+    const t = await follow(2);
+    appendFileSync(file, "partial line");
+    await t.tail.check();
+    truncateSync(file, 5);
+    await t.tail.check();
+    expect(t.resets).toEqual(["truncated"]);
+    expect(t.chunks).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 // Follows a file that another program appends to: the complete lines written after a byte offset, and a reset
-// when the file is cut, replaced or removed (then whoever reads it must start over). Node only.
+// when the file is cut, replaced or removed (then whoever reads it must start over), or grows past the limit the
+// viewer opens. Each byte is read once: a line still being written is kept as it comes, not read again. Node only.
 import { watch, type FSWatcher } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
 
@@ -17,12 +18,14 @@ export type TailReset =
   | "replaced"
   /** the bytes just before the offset changed: the file was rewritten in place */
   | "rewritten"
-  | "removed";
+  | "removed"
+  /** the file grew past the limit (TailOptions.maxBytes): the viewer would not open it */
+  | "too-large";
 
 export interface TailHandlers {
   append(chunk: TailChunk): void;
-  /** The file no longer continues what was read; the tail has stopped. */
-  reset(reason: TailReset): void;
+  /** The file no longer continues what was read, or is too large; the tail has stopped. `size`: the file's then, when known. */
+  reset(reason: TailReset, size?: number): void;
 }
 
 export interface TailOptions {
@@ -36,6 +39,13 @@ export interface TailOptions {
    * tail as "replaced".
    */
   open?: () => Promise<FileHandle>;
+  /** the largest the file may be (PI_VIEWER_MAX_FILE_MB for a server): past it the tail stops ("too-large") */
+  maxBytes?: number;
+  /**
+   * the most bytes of a line still being written kept between looks (default 16 MiB): a longer one is only
+   * counted, and read again once its newline comes (twice in all, never once per look)
+   */
+  maxPendingBytes?: number;
 }
 
 export interface Tail {
@@ -59,8 +69,15 @@ const SIGNATURE_BYTES = 64;
 export async function tailFile(file: string, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
   const pollMs = options.pollMs ?? 1000;
   const maxChunk = options.maxChunkBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? Infinity;
+  const maxPending = options.maxPendingBytes ?? 16 * 1024 * 1024;
   const openFile = options.open ?? (() => open(file, "r"));
+  /** where the lines sent end */
   let pos = offset;
+  /** the bytes read after `pos`, a line without its newline yet: kept (while at most maxPending), and where they end */
+  let pending: Buffer[] = [];
+  let pendingKept = true;
+  let scanned = offset;
   let closed = false;
   let again = false;
   let watcher: FSWatcher | null = null;
@@ -76,8 +93,8 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   } finally {
     await firstHandle.close();
   }
-  if (offset > first.size) {
-    handlers.reset("truncated");
+  if (offset > first.size || first.size > maxBytes) {
+    handlers.reset(offset > first.size ? "truncated" : "too-large", first.size);
     return { offset, check: async () => {}, close: () => {} };
   }
   const identity = { dev: first.dev, ino: first.ino };
@@ -89,9 +106,9 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
     if (timer) clearInterval(timer);
   };
 
-  const stop = (reason: TailReset) => {
+  const stop = (reason: TailReset, size?: number) => {
     close();
-    handlers.reset(reason);
+    handlers.reset(reason, size);
   };
 
   /** One look at the file: send what was appended, or stop if it no longer continues what was sent. */
@@ -103,8 +120,10 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
       return stop("removed");
     }
     if (st.ino !== identity.ino || st.dev !== identity.dev) return stop("replaced");
-    if (st.size < pos) return stop("truncated");
-    if (st.size === pos) return;
+    // (bytes read past the last newline are gone too: what was read is no longer there)
+    if (st.size < scanned) return stop("truncated", st.size);
+    if (st.size > maxBytes) return stop("too-large", st.size);
+    if (st.size === scanned) return;
     let handle: FileHandle;
     try {
       handle = await openFile();
@@ -114,31 +133,42 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
     try {
       const opened = await handle.stat();
       if (opened.ino !== identity.ino || opened.dev !== identity.dev) return stop("replaced");
-      const from = pos - signature.length;
-      let want = Math.min(st.size - pos, maxChunk);
-      let data: Buffer;
-      let lastNewline: number;
-      for (;;) {
-        const buffer = Buffer.alloc(signature.length + want);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, from);
-        if (!buffer.subarray(0, signature.length).equals(signature)) return stop("rewritten");
-        data = buffer.subarray(signature.length, bytesRead);
-        lastNewline = data.lastIndexOf(NEWLINE);
-        // a line longer than one chunk: read on until its newline or the end of the file
-        if (lastNewline !== -1 || pos + want >= st.size) break;
-        want = Math.min(st.size - pos, want * 2);
+      // only what came since the last look, and the signature before it
+      const buffer = Buffer.alloc(signature.length + Math.min(st.size - scanned, maxChunk));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, scanned - signature.length);
+      if (!buffer.subarray(0, signature.length).equals(signature)) return stop("rewritten");
+      const data = buffer.subarray(signature.length, Math.max(signature.length, bytesRead));
+      if (data.length === 0) return;
+      signature = Buffer.from(Buffer.concat([signature, data]).subarray(-SIGNATURE_BYTES));
+      const lastNewline = data.lastIndexOf(NEWLINE);
+      const start = scanned;
+      scanned += data.length;
+      if (st.size > scanned) again = true; // more was there than one read holds
+      if (lastNewline === -1) {
+        // the last line is still being written: kept for when its newline comes
+        hold(data);
+        return;
       }
-      if (lastNewline === -1) return; // the last line is still being written
-      const end = pos + lastNewline + 1;
-      const sent = data.subarray(0, lastNewline + 1);
-      signature = Buffer.from(Buffer.concat([signature, sent]).subarray(-SIGNATURE_BYTES));
-      const chunk = { offset: pos, end, text: sent.toString("utf8") };
-      if (st.size > pos + data.length) again = true; // more was there than one chunk holds
-      pos = end;
+      const head = pendingKept ? pending : [await readRange(handle, pos, start)];
+      const sent = Buffer.concat([...head, data.subarray(0, lastNewline + 1)]);
+      const chunk = { offset: pos, end: pos + sent.length, text: sent.toString("utf8") };
+      pos = chunk.end;
+      pending = [];
+      pendingKept = true;
+      hold(data.subarray(lastNewline + 1));
       handlers.append(chunk);
     } finally {
       await handle.close();
     }
+  };
+
+  /** Keeps the bytes of a line not ended yet, until they pass maxPending (then they are read again once it ends). */
+  const hold = (bytes: Buffer) => {
+    if (bytes.length === 0 || !pendingKept) return;
+    if (scanned - pos > maxPending) {
+      pending = [];
+      pendingKept = false;
+    } else pending.push(Buffer.from(bytes));
   };
 
   /** Looks run one after another; a look asked for while one runs is queued once, and waits for its turn. */
