@@ -243,7 +243,16 @@ export interface BranchUsage extends UsageTotals {
  */
 export function branchUsage(entries: readonly TreeUsageEntry[], leafId: string | null): BranchUsage[] {
   const byId = new Map<string, TreeUsageEntry>();
-  for (const entry of entries) byId.set(entry.id, entry);
+  for (const entry of entries) {
+    // an id used again: pi keeps its last line in the tree and counts every line's usage, so the branches add up
+    const earlier = byId.get(entry.id)?.usage;
+    if (!earlier) byId.set(entry.id, entry);
+    else {
+      const usage = { ...earlier };
+      if (entry.usage) addUsage(usage, entry.usage);
+      byId.set(entry.id, { ...entry, usage });
+    }
+  }
   const children = new Map<string, string[]>();
   const roots: string[] = [];
   for (const entry of byId.values()) {

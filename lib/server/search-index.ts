@@ -15,6 +15,12 @@
 // half-read, never wrong. A fork's copy is known by its entry's id and content hash (CopyKeys: the hash is made
 // only for an id more than one row holds).
 //
+// What a file holds is not trusted. Each line is read by parse-line.ts: one longer than the line limit, not UTF-8,
+// not JSON or nested too deep is named (`unreadable`) and skipped; an id used again with other content is named and
+// read; a line repeating an earlier one of its file (same id and content) counts its usage but has no words
+// (`echo`: thousands of them filled every capped page). Anything else going wrong while a file is read is that
+// file's (indexApart): it is named, and the update goes on with the others.
+//
 // Reading. Every hit is ranked by bm25 when a query has at most RANKED_HITS of them, or when `limit` is Infinity.
 // Past the cap, scoring every hit costs seconds on a gigabyte, so the page is `capped`: its hits are the newest
 // (highest rowids: the newest sessions, what was appended last), newest first, with score 0, and `total` is a lower
@@ -107,7 +113,10 @@ CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEG
   -- the ids and times its entries span: where a search within dates looks
   first_id INTEGER, last_id INTEGER, first_time INTEGER, last_time INTEGER);
 CREATE TABLE entries(id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, entry_id TEXT, parent_id TEXT,
-  hash INTEGER, time INTEGER, role TEXT, model TEXT, tools TEXT, off INTEGER, len INTEGER, on_active INTEGER NOT NULL);
+  hash INTEGER, time INTEGER, role TEXT, model TEXT, tools TEXT, off INTEGER, len INTEGER, on_active INTEGER NOT NULL,
+  -- 1: the line repeats an earlier line of its file (same id, same content): its usage counts, as pi counts it, but
+  -- it has no words and no search reads it (a file repeating one line thousands of times filled every capped page)
+  echo INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX entries_file ON entries(file_id);
 ${LATE_INDEXES}
 -- the lines a search cannot find, and why; indexed = 1: a line read all the same, suspect (an id used again)
@@ -229,6 +238,7 @@ interface EntryRow {
 }
 const HASH = 4;
 const TIME = 5;
+const ECHO = 11;
 
 /** The ids and times a file's entries span, widened as they are read. */
 class Span {
@@ -563,10 +573,6 @@ export class SearchIndex {
         const entry = entryRow(batch.nextId(), fileId, entryId, value, read.offset, read.length);
         const usage = usageRecordOf(value);
         if (usage) batch.run(INSERT_USAGE, usageValues(entry.id, fileId, usage));
-        const words = entrySearchText(value as SessionEntry);
-        const body = ASCII.test(words) ? words : searchWordsText(words);
-        // UTF-8 bytes: FTS5 reads a blob as text, and Node encodes natively where the binding encodes in JavaScript
-        if (body) batch.insertWords(entry.id, Buffer.from(body, "utf8"));
         pending.set(entry.id, entry);
         span.add(entry.id, entry.values[TIME] as number | null);
         const hashing = copies.add(entry, value, pending);
@@ -574,10 +580,14 @@ export class SearchIndex {
         if (entryId !== null) {
           // both rows are hashed by now: CopyKeys hashes every row of an id that a second row holds
           const earlier = ids.get(entryId) ?? (from > 0 ? this.earlierRow(fileId, entryId, entry.id) : undefined);
-          if (earlier && (pending.get(earlier.row)?.values[HASH] ?? this.hashOf(earlier.row)) !== entry.values[HASH])
-            batch.run(INSERT_UNREADABLE, [fileId, line, reusedIdMessage(entryId, earlier.line), 1]);
+          if (earlier && (pending.get(earlier.row)?.values[HASH] ?? this.hashOf(earlier.row)) === entry.values[HASH]) entry.values[ECHO] = 1;
+          else if (earlier) batch.run(INSERT_UNREADABLE, [fileId, line, reusedIdMessage(entryId, earlier.line), 1]);
           ids.set(entryId, { line, row: entry.id });
         }
+        const words = entry.values[ECHO] ? "" : entrySearchText(value as SessionEntry);
+        const body = ASCII.test(words) ? words : searchWordsText(words);
+        // UTF-8 bytes: FTS5 reads a blob as text, and Node encodes natively where the binding encodes in JavaScript
+        if (body) batch.insertWords(entry.id, Buffer.from(body, "utf8"));
         report.entries++;
         if (batch.full) {
           // the file so far, so that a crash leaves it read to here
@@ -667,7 +677,11 @@ export class SearchIndex {
         const ids = this.idsWithin(filters);
         if (ids === "none") return { shown: [], total: 0, capped: false };
         const search: Search = { terms, limit, cap: Math.max(this.rankedHits, limit), ...conditions(filters), filters, ids, lines };
-        return (Number.isFinite(limit) ? await this.findNewest(search) : null) ?? this.findRanked(search);
+        const found = (Number.isFinite(limit) ? await this.findNewest(search) : null) ?? this.findRanked(search);
+        // a line repeating one of its file is no hit (it has no words) but is a copy all the same (a capped page
+        // counts copies from the entries already)
+        if (!found.capped) for (const located of found.shown) if (located.key?.hash != null) this.countCopies(located, search);
+        return found;
       });
       const texts = await lines.read(found.shown);
       for (const [i, located] of found.shown.entries()) {
@@ -773,7 +787,7 @@ export class SearchIndex {
       for (let before = window.to; seen < budget && hits.length <= cap;) {
         const rows = await this.transaction(() =>
           this.db.all(
-            `SELECT ${HIT_COLUMNS}, 0 AS score ${ENTRY_FROM} WHERE e.id < ? AND e.id >= ?${and(search.where)} ORDER BY e.id DESC LIMIT ${SCAN_CHUNK}`,
+            `SELECT ${HIT_COLUMNS}, 0 AS score ${ENTRY_FROM} WHERE e.id < ? AND e.id >= ? AND e.echo = 0${and(search.where)} ORDER BY e.id DESC LIMIT ${SCAN_CHUNK}`,
             [before, window.from, ...search.values],
           ),
         );
@@ -794,7 +808,7 @@ export class SearchIndex {
 
   /** How many of the newest SCAN_CHUNK entries of the library (unfiltered) hold each prefix. */
   private async sample(prefixes: readonly string[], lines: LineReader): Promise<{ size: number; counts: Map<string, number> }> {
-    const rows = await this.transaction(() => this.db.all(`SELECT e.off, f.path, e.len ${ENTRY_FROM} ORDER BY e.id DESC LIMIT ${SCAN_CHUNK}`));
+    const rows = await this.transaction(() => this.db.all(`SELECT e.off, f.path, e.len ${ENTRY_FROM} WHERE e.echo = 0 ORDER BY e.id DESC LIMIT ${SCAN_CHUNK}`));
     const checker = termsChecker(prefixes.map((prefix) => [prefix]));
     const counts = new Map(prefixes.map((prefix) => [prefix, 0]));
     let size = 0;
@@ -878,11 +892,10 @@ export class SearchIndex {
       const chunk = Math.min(DRIVE_CHUNK, Math.max(128, Math.ceil((needed - found()) / rate) + 32));
       const rows = await this.transaction(() =>
         match === null
-          ? this.db.all(`SELECT ${HIT_COLUMNS}, 0 AS score ${ENTRY_FROM} WHERE e.id < ? AND e.id >= ?${and(search.where)} ORDER BY e.id DESC LIMIT ${chunk}`, [
-              before,
-              floor ?? 0,
-              ...search.values,
-            ])
+          ? this.db.all(
+              `SELECT ${HIT_COLUMNS}, 0 AS score ${ENTRY_FROM} WHERE e.id < ? AND e.id >= ? AND e.echo = 0${and(search.where)} ORDER BY e.id DESC LIMIT ${chunk}`,
+              [before, floor ?? 0, ...search.values],
+            )
           : this.db.all(
               `SELECT ${HIT_COLUMNS}, 0 AS score ${FTS_FROM} WHERE ${ftsCondition(search)} AND words.rowid < ? AND words.rowid >= ?
                ORDER BY words.rowid DESC LIMIT ${chunk}`,
@@ -935,7 +948,16 @@ export class SearchIndex {
     located.len = first.len as number;
   }
 
-  /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
+  /** Counts the rows holding the hit's entry that pass the filters, but its own. */
+  private countCopies(located: LocatedHit, search: Search): void {
+    const row = this.db.get(`SELECT count(*) AS n ${ENTRY_FROM} WHERE e.entry_id = ? AND e.hash IS ?${and(search.where)}`, [
+      located.key!.entryId,
+      located.key!.hash,
+      ...search.values,
+    ]);
+    located.hit.alsoIn = Math.max(0, (row?.n as number) - 1);
+  }
+
   /** The library's usage sums: what each file counts by day and model, and what it copied from older files. */
   async usageSums(): Promise<StoredUsage> {
     return this.transaction(() => readUsageSums(this.db));
@@ -946,6 +968,7 @@ export class SearchIndex {
     return this.transaction(() => fileBranches(this.db, file, since));
   }
 
+  /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
   async facets(): Promise<SearchFacets> {
     const rows = await this.transaction(() => this.db.all("SELECT kind, value FROM facets ORDER BY value"));
     const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.value as string);
@@ -1217,7 +1240,7 @@ function entryRow(id: number, fileId: number, entryId: string | null, value: Rec
     parentId,
     off: offset,
     len: length,
-    values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length],
+    values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length, 0],
   };
 }
 
@@ -1370,7 +1393,7 @@ class WriteBatch {
 
   insertEntry(entry: EntryRow, active: boolean): void {
     this.run(
-      "INSERT INTO entries(id, file_id, entry_id, parent_id, hash, time, role, model, tools, off, len, on_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO entries(id, file_id, entry_id, parent_id, hash, time, role, model, tools, off, len, echo, on_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       [...entry.values, active ? 1 : 0],
     );
     const [role, model, tools] = entry.values.slice(6, 9) as [string | null, string | null, string | null];
