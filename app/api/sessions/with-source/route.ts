@@ -1,8 +1,9 @@
 // GET /api/sessions/with-source?path=<a fork's path from /api/sessions>: the fork and the session it was forked
 // from as one session file (every line of the source, then the fork's own entries), so the viewer compares them
-// in one tree; 404 when the library holds no source for it; 400/403/404 as JSON, as /api/sessions/raw.
+// in one tree; 404 when the library holds no source for it; 400/403/404/413 as JSON, as /api/sessions/raw. Made
+// from the bytes read of each file (lib/server/fork-with-source.ts).
 import type { NextRequest } from "next/server";
-import { forkWithSourceResponse } from "@/lib/server/serve-family";
+import { forkWithSourceResponse } from "@/lib/server/fork-with-source";
 
 export const dynamic = "force-dynamic";
 
