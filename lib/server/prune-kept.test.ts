@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KeptWriter } from "./kept-file";
-import { FORMAT, trailer } from "./kept-light-index";
+import { FORMAT, trailer, type LightMeta } from "./kept-light-index";
 import { pruneKept } from "./prune-kept";
 
 let root: string;
@@ -30,7 +30,7 @@ async function keep(n: number, source: string, bytes: number, used: number): Pro
   const data = path.join(light, `${key(n)}.bin`);
   const out = (await KeptWriter.create(data))!;
   await out.write(new Uint8Array(bytes).fill(n));
-  const meta = {
+  const meta: Omit<LightMeta, "bytes" | "sum"> = {
     format: FORMAT,
     id: "i",
     generation: randomUUID(),
