@@ -132,6 +132,27 @@ describe("resolveFamilies", () => {
   });
 });
 
+describe("resolveFamilies on a chain of forks as long as a library", () => {
+  it("resolves every link and orders the families without overflowing the call stack", () => {
+    const count = 100_000;
+    const member = (i: number): FamilyMember => ({
+      file: `--p--/${i}.jsonl`,
+      absolutePath: `${HOME}/--p--/${i}.jsonl`,
+      sessionId: `s${i}`,
+      time: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+      source: i === 0 ? null : { path: `${HOME}/--p--/${i - 1}.jsonl`, sessionId: null },
+    });
+    // beside the chain: a fork of its first file and another family, newer than the chain's first file but older
+    // than its last, so that ordering them asks how new each chain is
+    const side = { ...member(count), file: "--p--/side.jsonl", time: member(1).time, source: { path: `${HOME}/--p--/0.jsonl`, sessionId: null } };
+    const other = { ...member(count), file: "--p--/other.jsonl", time: member(2).time, source: null };
+    const families = resolveFamilies([...Array.from({ length: count }, (_, i) => member(i)), side, other]);
+    expect(families.roots).toEqual(["--p--/0.jsonl", "--p--/other.jsonl"]);
+    expect(families.forksOf.get("--p--/0.jsonl")).toEqual(["--p--/1.jsonl", "--p--/side.jsonl"]);
+    expect(families.rootOf(`--p--/${count - 1}.jsonl`)).toBe("--p--/0.jsonl");
+  });
+});
+
 describe("paths", () => {
   it("compares paths as text with separators, dots and trailing slashes normalised", () => {
     expect(comparablePath("/home/dev//.pi/./agent/sessions/../sessions/x.jsonl")).toBe("/home/dev/.pi/agent/sessions/x.jsonl");

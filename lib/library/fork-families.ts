@@ -136,19 +136,26 @@ export function resolveFamilies(members: readonly FamilyMember[]): Families {
     if (list) list.push(byFile.get(file)!);
     else forks.set(source.file, [byFile.get(file)!]);
   }
-  // newest activity of a file and its forks, forks of forks included
+  // newest activity of a file and its forks, forks of forks included: a file is done once its forks are, walked
+  // with a stack of its own (a chain of forks as long as a library is, written by hand, overflowed the call stack)
   const latest = new Map<string, string>();
-  const latestOf = (member: FamilyMember): string => {
-    let time = latest.get(member.file);
-    if (time !== undefined) return time;
-    time = member.time;
-    for (const fork of forks.get(member.file) ?? []) {
-      const t = latestOf(fork);
-      if (t > time) time = t;
+  for (const member of members) {
+    const stack: [FamilyMember, boolean][] = [[member, false]];
+    while (stack.length) {
+      const [at, forksDone] = stack.pop()!;
+      if (latest.has(at.file)) continue;
+      const below = forks.get(at.file) ?? [];
+      if (!forksDone) {
+        stack.push([at, true]);
+        for (const fork of below) if (!latest.has(fork.file)) stack.push([fork, false]);
+        continue;
+      }
+      let time = at.time;
+      for (const fork of below) if (latest.get(fork.file)! > time) time = latest.get(fork.file)!;
+      latest.set(at.file, time);
     }
-    latest.set(member.file, time);
-    return time;
-  };
+  }
+  const latestOf = (member: FamilyMember): string => latest.get(member.file)!;
   const newestFirst = (a: FamilyMember, b: FamilyMember) => latestOf(b).localeCompare(latestOf(a)) || a.file.localeCompare(b.file);
   const forksOf = new Map<string, string[]>();
   for (const [file, list] of forks)

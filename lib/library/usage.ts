@@ -54,7 +54,9 @@ export function usageRecordOf(entry: unknown): UsageRecord | null {
   if (!isObject(entry)) return null;
   const time = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : typeof entry.timestamp === "number" ? entry.timestamp : NaN;
   if (entry.type === "usage" && isObject(entry.usage)) {
-    return { ...totalsOf(entry.usage), model: modelName(entry.provider, entry.model), time, source: `usage:${String(entry.kind ?? "")}` };
+    // String() of an object a line holds may throw ({"toString": 1})
+    const kind = typeof entry.kind === "object" && entry.kind !== null ? "" : String(entry.kind ?? "");
+    return { ...totalsOf(entry.usage), model: modelName(entry.provider, entry.model), time, source: `usage:${kind}` };
   }
   if ((entry.type === "compaction" || entry.type === "branch_summary") && isObject(entry.usage)) {
     return { ...totalsOf(entry.usage), model: modelName(entry.provider, entry.model), time, source: entry.type };
@@ -91,17 +93,18 @@ export interface UsageRow extends UsageTotals {
 
 const DAY = 86_400_000;
 
-/** The UTC day of a time, "YYYY-MM-DD"; "(no date)" for none. */
+/** The UTC day of a time, "YYYY-MM-DD"; "(no date)" for none, or one no calendar has (a v4 line's 1e300). */
 export function dayOf(time: number): string {
-  return Number.isNaN(time) ? "(no date)" : new Date(time).toISOString().slice(0, 10);
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? "(no date)" : date.toISOString().slice(0, 10);
 }
 
 /** The Monday (UTC) of a time's ISO week, "YYYY-MM-DD". */
 export function weekOf(time: number): string {
-  if (Number.isNaN(time)) return "(no date)";
   const day = Math.floor(time / DAY) * DAY;
   const weekday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0
-  return new Date(day - weekday * DAY).toISOString().slice(0, 10);
+  // the first days a Date holds have their Monday before it: no week either
+  return dayOf(day - weekday * DAY);
 }
 
 function keyOf(item: CountedUsage, by: UsageGrouping): string {

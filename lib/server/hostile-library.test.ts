@@ -14,6 +14,7 @@ import { forkInfo, libraryFamilies, type ForkInfo } from "./library-families";
 import { libraryFacets, searchLibrary } from "./library-search";
 import { libraryUsage } from "./library-usage";
 import { findSessionFiles } from "./list-sessions";
+import { SearchIndex } from "./search-index";
 import { familyParamsResponse, forkPointsResponse } from "./serve-family";
 import { searchFacetsResponse, searchResponse, searchStatusResponse } from "./serve-search";
 import { usageResponse } from "./serve-usage";
@@ -88,6 +89,29 @@ function writeHostile(dir: string): (UnreadableLine & { reason: RegExp })[] {
       Buffer.from(`\n${message("b3", "b1", "walrus bytes end")}\n`),
     ]),
   );
+  // values String() and Date cannot take: a provider {"toString": 1}, a time past the last day a Date holds
+  const priced = { usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: { total: 0.25 } } };
+  writeFileSync(
+    path.join(folder, "values.jsonl"),
+    [
+      header("h-values"),
+      message("v1", null, "walrus values start"),
+      JSON.stringify({
+        type: "message",
+        id: "v2",
+        parentId: "v1",
+        message: { role: "assistant", content: "walrus provider", provider: { toString: 1 }, model: "model", ...priced },
+      }),
+      JSON.stringify({
+        type: "message",
+        id: "v3",
+        parentId: "v2",
+        timestamp: 1e300,
+        message: { role: "assistant", content: "walrus time", provider: "hostile", model: "model", ...priced },
+      }),
+      JSON.stringify({ type: "usage", id: "v4", parentId: "v3", kind: { toString: 1 }, provider: "hostile", model: "model", ...priced }),
+    ].join("\n") + "\n",
+  );
   const at = (file: string) => `${HOSTILE}/${file}`;
   const longer = /^the line is 3 MB, longer than a line may be \(1 MB, PI_VIEWER_MAX_LINE_MB\)$/;
   const reused = /^id "same" was already used on line \d+ with other content; this line replaces it/;
@@ -141,6 +165,9 @@ const WALRUS_HITS = [
   ["repeated", "same"],
   ["repeated", "same"],
   ["repeated", "same"],
+  ["values", "v1"],
+  ["values", "v2"],
+  ["values", "v3"],
 ]
   .map(([file, id]) => `${HOSTILE}/${file}.jsonl ${id}`)
   .sort();
@@ -194,10 +221,28 @@ describe("a library with hostile files", () => {
     for (const [i, problem] of problems.entries()) expect(problem.message).toMatch(expectedProblems[i]!.reason);
   });
 
+  it("answers a query whose newest lines are too long to check within a search's allowance as one that checks them", async () => {
+    const files = (await findSessionFiles(hostile)).map((resolved) => ({ resolved, project: resolved.rel.split("/")[0]!, headerTime: resolved.rel }));
+    const answers = [];
+    // a few kilobytes: the scan of the newest lines stops at once, and FTS5's plan answers
+    for (const checkedBytes of [undefined, 4096]) {
+      const index = await SearchIndex.open(path.join(root, `allowance-${checkedBytes}`, "index.sqlite"), { checkedBytes });
+      try {
+        await index.update(files);
+        answers.push(await index.searchPage("err", {}, hostile, 50));
+      } finally {
+        index.close();
+      }
+    }
+    expect(answers[0]!.hits.length).toBeGreaterThan(0);
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
   it("counts every other file's usage as a library without them does, and the hostile file's own as pi counts it", async () => {
     const [withFiles, withoutFiles] = await Promise.all([findSessionFiles(hostile), findSessionFiles(clean)]);
     // the hostile usage is on a day, a model and a project of its own
-    const foreign = (row: UsageRow) => ["2030-01-01", "2029-12-31", "hostile/model", "/home/dev/hostile"].includes(row.key) || isHostile(row.key);
+    const foreign = (row: UsageRow) =>
+      ["2030-01-01", "2029-12-31", "(no date)", "hostile/model", "model", "/home/dev/hostile"].includes(row.key) || isHostile(row.key);
     for (const by of USAGE_GROUPINGS) {
       const rows = await libraryUsage(hostile, withFiles, by, null, cacheOf(hostile));
       const expected = await libraryUsage(clean, withoutFiles, by, null, cacheOf(clean));
@@ -210,12 +255,17 @@ describe("a library with hostile files", () => {
     expect(repeated).toMatchObject({ calls: REPEATS + 3, input: 10 * (REPEATS + 3), output: 5 * (REPEATS + 3) });
     expect(repeated.cost).toBeCloseTo(0.5 * (REPEATS + 3));
     expect(repeated.branches.reduce((sum, branch) => sum + branch.cost, 0)).toBeCloseTo(repeated.cost);
+    // a provider String() cannot write, a time no Date holds: counted all the same, the second without a day (a
+    // line whose kind is no "entry" is a v4 record, no entry)
+    expect(bySession.find((row) => row.key === `${HOSTILE}/values.jsonl`)).toMatchObject({ calls: 2, input: 2, output: 2 });
+    const byDay = await libraryUsage(hostile, withFiles, "day", null, cacheOf(hostile));
+    expect(byDay.find((row) => row.key === "(no date)")).toMatchObject({ calls: 2 });
   });
 
   it("offers every other file's facets", async () => {
     const facets = await libraryFacets(hostile, await findSessionFiles(hostile), cacheOf(hostile));
     const expected = await libraryFacets(clean, await findSessionFiles(clean), cacheOf(clean));
-    expect({ ...facets, models: facets.models.filter((model) => model !== "hostile/model") }).toEqual(expected);
+    expect({ ...facets, models: facets.models.filter((model) => !["hostile/model", "[object Object]/model"].includes(model)) }).toEqual(expected);
   });
 
   it("links every other file into its family as a library without them does; a hostile fork is linked to its source", async () => {

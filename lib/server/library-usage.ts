@@ -30,6 +30,8 @@ export function libraryUsage(
     const projects = new Map(buckets.map((b) => [b.file, b.project]));
     const out: SessionUsageRow[] = [];
     for (const row of rows) {
+      // a session's row asks the index for its branches: the other requests of the process run between two
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const resolved = byRel.get(row.key);
       const summary = resolved ? await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null) : null;
       out.push({

@@ -34,12 +34,22 @@
 // terms alone and the common prefixes are checked on the entries it finds (findNewest). FTS5's own prefix index
 // (prefix='3') would have spared this, but it made a first index 20-40% slower and serves three letters only.
 //
+// Taking turns. node-sqlite3-wasm runs a statement to its end on the thread that asked (it offers neither an
+// interrupt nor a progress handler), and the server answers every request on that thread. So a question is a row
+// of bounded steps, with the event loop let through between them (breathe): statements that return a chunk of
+// rows (a LIMIT, a window of ids), lines read a chunk at a time within a byte allowance (line-reader.ts), and an
+// update a file and a megabyte at a time. A wall-clock budget would have made an answer depend on the machine's
+// load; the bounds are counts. What stays is one statement: FTS5 walking a common word's hits for the few that pass
+// a narrow filter (a role few entries have) cannot be cut into windows, since a prefix would be expanded again by
+// each of them. On a generated library of 300 MB that is the longest pause another request sees (about 300 ms; it
+// grows with the library); a worker thread owning the index would take it off the server's thread.
+//
 // Locking. node-sqlite3-wasm locks the file with a directory (`<file>.lock`) for the length of a statement or
 // transaction, shared and exclusive alike, and SQLite's own busy handler is not used (it would block the event
 // loop): a transaction that meets the lock of another process (the CLI searching while the server indexes) is
 // retried from its start, with backoff, for busyTimeoutMs; then a SearchIndexBusyError names the file. A statement
 // that failed is never run again: each retry prepares its own.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
@@ -59,8 +69,9 @@ import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } fr
 import { usageRecordOf, type BranchUsage } from "@/lib/library/usage";
 import { fileLines } from "./file-lines";
 import { maxLineBytes } from "./line-limit";
+import { LineReader } from "./line-reader";
 import { parseLine } from "./parse-line";
-import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 import {
   dropUsage,
   fileBranches,
@@ -195,6 +206,8 @@ export interface SearchIndexOptions {
   busyTimeoutMs?: number;
   /** how many hits are all ranked, past which a search is capped (RANKED_HITS) */
   rankedHits?: number;
+  /** how many bytes of lines a search reads to check its terms (CHECKED_BYTES) */
+  checkedBytes?: number;
 }
 
 /** The index file stayed locked by another process (or connection) for longer than the busy timeout. */
@@ -274,6 +287,7 @@ export class SearchIndex {
     private readonly file: string,
     private readonly busyTimeoutMs: number,
     private readonly rankedHits: number,
+    private readonly checkedBytes: number,
   ) {}
 
   /** Opens (or creates) the index file; a lock left by a process that died mid-write is removed first. */
@@ -288,7 +302,13 @@ export class SearchIndex {
       // no lock
     }
     for (let attempt = 0; ; attempt++) {
-      const index = new SearchIndex(await openDatabase(file), file, options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, options.rankedHits ?? RANKED_HITS);
+      const index = new SearchIndex(
+        await openDatabase(file),
+        file,
+        options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+        options.rankedHits ?? RANKED_HITS,
+        options.checkedBytes ?? CHECKED_BYTES,
+      );
       try {
         await index.prepare();
         return index;
@@ -413,6 +433,7 @@ export class SearchIndex {
         for (const [i, file] of described.entries()) {
           onProgress?.({ done: before + i, total: files.length, file: file.resolved.rel });
           const read = await this.indexApart(file, batch, copies, report);
+          await breathe();
           if (read === true) report.indexed++;
           else if (read === false) report.unchanged++;
           else unopened.push({ file: file.resolved.rel, line: 0, message: read.unopened });
@@ -440,9 +461,8 @@ export class SearchIndex {
 
   /**
    * indexFile, whatever the file holds: what goes wrong reading it (a failure of the file, not of the index: see
-   * FileFailure) undoes what was written of it since the last commit, leaves none of it in the index, and names it
-   * at the line it was read to. The file is tried again once it changes, not on every update: a file that fails
-   * every time would otherwise be read again by every search.
+   * FileFailure) leaves none of it in the index and names it at the line it was read to. The file is tried again
+   * once it changes, not on every update: a file that fails every time would otherwise be read by every search.
    */
   private async indexApart(
     file: { resolved: ResolvedSessionFile } & FileDescription,
@@ -450,34 +470,24 @@ export class SearchIndex {
     copies: CopyKeys,
     report: IndexReport,
   ): Promise<boolean | { unopened: string }> {
-    batch.enterFile();
     try {
-      const read = await this.indexFile(file, batch, copies, report);
-      batch.leaveFile();
-      return read;
+      return await this.indexFile(file, batch, copies, report);
     } catch (error) {
       if (!(error instanceof FileFailure)) throw error;
-      batch.undoFile();
       const { resolved } = file;
-      const row = (this.db.get("SELECT id, ino, indexed_to FROM files WHERE path = ?", [resolved.rel]) ?? undefined) as FileRow | undefined;
-      let fileId: number;
-      if (row && row.ino === resolved.ino && resolved.size >= row.indexed_to) {
-        // what was indexed of it before stays (it is the same file, grown): read on from there once it changes
-        fileId = row.id;
-        this.db.run("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [resolved.size, resolved.mtimeMs, fileId]);
-      } else {
-        if (row) this.dropFile(row.id, batch.touched);
-        // size, mtime and inode as indexed, no line read: unchanged until the file changes, then read whole
-        fileId = this.db.run("INSERT INTO files(path, size, mtime, ino, indexed_to, lines, header_time, project) VALUES (?, ?, ?, ?, 0, 0, ?, ?)", [
-          resolved.rel,
-          resolved.size,
-          resolved.mtimeMs,
-          resolved.ino,
-          file.headerTime,
-          file.project,
-        ]).lastInsertRowid;
-      }
-      batch.run(INSERT_UNREADABLE, [fileId, error.line, `not indexed from here: ${error.message}`, 0]);
+      const row = this.db.get("SELECT id FROM files WHERE path = ?", [resolved.rel]);
+      if (row) this.dropFile(row.id as number, batch.touched);
+      batch.dropped = true;
+      // size, mtime and inode as indexed, no line read: unchanged until the file changes, then read whole
+      const fileId = this.db.run("INSERT INTO files(path, size, mtime, ino, indexed_to, lines, header_time, project) VALUES (?, ?, ?, ?, 0, 0, ?, ?)", [
+        resolved.rel,
+        resolved.size,
+        resolved.mtimeMs,
+        resolved.ino,
+        file.headerTime,
+        file.project,
+      ]).lastInsertRowid;
+      batch.run(INSERT_UNREADABLE, [fileId, error.line, `not indexed: ${error.message}`, 0]);
       return true;
     }
   }
@@ -535,8 +545,9 @@ export class SearchIndex {
     }
     copies.reading(fileId, resolved);
     batch.touched.add(fileId);
-    // the lines named before past those indexed: a last line that was too long while it was being written
-    if (from > 0) batch.run("DELETE FROM unreadable WHERE file_id = ? AND line > ?", [fileId, line]);
+    // the lines named before past those indexed: a last line that was too long while it was being written, or
+    // where reading the file failed
+    if (row?.id === fileId) batch.run("DELETE FROM unreadable WHERE file_id = ? AND line > ?", [fileId, line]);
     // the file's entries read and not written yet: a row's on_active is known at the file's end
     const pending = new Map<number, EntryRow>();
     // whether the table holds entries of the file already: of earlier updates, or of this one's earlier batches
@@ -550,62 +561,75 @@ export class SearchIndex {
     const handle = await openSessionFile(resolved);
     try {
       for await (const read of fileLines(handle, from, maxLine)) {
-        const parsed = parseLine(read, maxLine);
-        if ("problem" in parsed && !read.complete) {
-          // a last line without its newline may still be being written: it is read again when the file grows,
-          // and named now only when growing cannot make it readable
-          if (read.bytes === null) batch.run(INSERT_UNREADABLE, [fileId, line + 1, parsed.problem, 0]);
-          break;
-        }
-        line++;
-        indexedTo = read.offset + read.length + (read.complete ? 1 : 0);
-        if ("blank" in parsed) continue;
-        if ("problem" in parsed) {
-          batch.run(INSERT_UNREADABLE, [fileId, line, parsed.problem, 0]);
-          continue;
-        }
-        const value = parsed.value;
-        if (!isObject(value) || value.type === "session" || (value.kind !== undefined && value.kind !== "entry")) continue;
-        // what entryFingerprint takes for an entry's id; its content hash is made only when another row has the id
-        const entryId = typeof value.id === "string" && value.id !== "" ? value.id : null;
-        if (value.type === "leaf") leaf = typeof value.targetId === "string" ? value.targetId : null;
-        else if (entryId !== null) leaf = entryId;
-        const entry = entryRow(batch.nextId(), fileId, entryId, value, read.offset, read.length);
-        const usage = usageRecordOf(value);
-        if (usage) batch.run(INSERT_USAGE, usageValues(entry.id, fileId, usage));
-        pending.set(entry.id, entry);
-        span.add(entry.id, entry.values[TIME] as number | null);
-        const hashing = copies.add(entry, value, pending);
-        if (hashing) await hashing;
-        if (entryId !== null) {
-          // both rows are hashed by now: CopyKeys hashes every row of an id that a second row holds
-          const earlier = ids.get(entryId) ?? (from > 0 ? this.earlierRow(fileId, entryId, entry.id) : undefined);
-          if (earlier && (pending.get(earlier.row)?.values[HASH] ?? this.hashOf(earlier.row)) === entry.values[HASH]) entry.values[ECHO] = 1;
-          else if (earlier) batch.run(INSERT_UNREADABLE, [fileId, line, reusedIdMessage(entryId, earlier.line), 1]);
-          ids.set(entryId, { line, row: entry.id });
-        }
-        const words = entry.values[ECHO] ? "" : entrySearchText(value as SessionEntry);
-        const body = ASCII.test(words) ? words : searchWordsText(words);
-        // UTF-8 bytes: FTS5 reads a blob as text, and Node encodes natively where the binding encodes in JavaScript
-        if (body) batch.insertWords(entry.id, Buffer.from(body, "utf8"));
-        report.entries++;
-        if (batch.full) {
-          // the file so far, so that a crash leaves it read to here
-          for (const done of pending.values()) batch.insertEntry(done, false);
-          written ||= pending.size > 0;
-          pending.clear();
-          this.db.run(`UPDATE files SET indexed_to = ?, lines = ?, leaf = COALESCE(?, leaf), ${Span.SET} WHERE id = ?`, [
-            indexedTo,
-            line,
-            leaf,
-            ...span.values(),
-            fileId,
-          ]);
-          await batch.commit();
+        const at = line + 1;
+        try {
+          const parsed = parseLine(read, maxLine);
+          if ("problem" in parsed && !read.complete) {
+            // a last line without its newline may still be being written: it is read again when the file grows,
+            // and named now only when growing cannot make it readable
+            if (read.bytes === null) batch.run(INSERT_UNREADABLE, [fileId, line + 1, parsed.problem, 0]);
+            break;
+          }
+          line++;
+          indexedTo = read.offset + read.length + (read.complete ? 1 : 0);
+          if ("blank" in parsed) continue;
+          if ("problem" in parsed) {
+            batch.run(INSERT_UNREADABLE, [fileId, line, parsed.problem, 0]);
+            continue;
+          }
+          const value = parsed.value;
+          if (!isObject(value) || value.type === "session" || (value.kind !== undefined && value.kind !== "entry")) continue;
+          // what entryFingerprint takes for an entry's id; its content hash is made only when another row has the id
+          const entryId = typeof value.id === "string" && value.id !== "" ? value.id : null;
+          if (value.type === "leaf") leaf = typeof value.targetId === "string" ? value.targetId : null;
+          else if (entryId !== null) leaf = entryId;
+          const entry = entryRow(batch.nextId(), fileId, entryId, value, read.offset, read.length);
+          // before anything of it is written: what a failure of the file undoes (indexFile's catch)
+          pending.set(entry.id, entry);
+          const usage = usageRecordOf(value);
+          if (usage) batch.run(INSERT_USAGE, usageValues(entry.id, fileId, usage));
+          span.add(entry.id, entry.values[TIME] as number | null);
+          const hashing = copies.add(entry, value, pending);
+          if (hashing) await hashing;
+          if (entryId !== null) {
+            // both rows are hashed by now: CopyKeys hashes every row of an id that a second row holds
+            const earlier = ids.get(entryId) ?? (from > 0 ? this.earlierRow(fileId, entryId, entry.id) : undefined);
+            if (earlier && (pending.get(earlier.row)?.values[HASH] ?? this.hashOf(earlier.row)) === entry.values[HASH]) entry.values[ECHO] = 1;
+            else if (earlier) batch.run(INSERT_UNREADABLE, [fileId, line, reusedIdMessage(entryId, earlier.line), 1]);
+            ids.set(entryId, { line, row: entry.id });
+          }
+          const words = entry.values[ECHO] ? "" : entrySearchText(value as SessionEntry);
+          const body = ASCII.test(words) ? words : searchWordsText(words);
+          // UTF-8 bytes: FTS5 reads a blob as text, and Node encodes natively where the binding encodes in JavaScript
+          if (body) batch.insertWords(entry.id, Buffer.from(body, "utf8"));
+          report.entries++;
+          if (batch.full) {
+            // the file so far, so that a crash leaves it read to here
+            for (const done of pending.values()) batch.insertEntry(done, false);
+            written ||= pending.size > 0;
+            pending.clear();
+            this.db.run(`UPDATE files SET indexed_to = ?, lines = ?, leaf = COALESCE(?, leaf), ${Span.SET} WHERE id = ?`, [
+              indexedTo,
+              line,
+              leaf,
+              ...span.values(),
+              fileId,
+            ]);
+            await batch.commit();
+          }
+        } catch (error) {
+          throw isIndexError(error) ? error : new FileFailure(at, error);
         }
       }
     } catch (error) {
-      throw isIndexError(error) ? error : new FileFailure(line + 1, error);
+      if (isIndexError(error)) throw error;
+      // the words and usage of the entries whose rows are not written yet: dropFile finds a file's by its rows
+      for (const id of pending.keys()) {
+        batch.run("DELETE FROM words WHERE rowid = ?", [id]);
+        batch.run("DELETE FROM usage WHERE entry = ?", [id]);
+      }
+      // a line's own failure, or reading the next one
+      throw error instanceof FileFailure ? error : new FileFailure(line + 1, error);
     } finally {
       await handle.close();
     }
@@ -671,18 +695,23 @@ export class SearchIndex {
     if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
     const terms = librarySearchTerms(query);
     if (terms.length === 0) return { hits: [], total: 0, capped: false };
-    const lines = new LineReader(dir, files);
+    const lines = new LineReader(dir, files, this.checkedBytes);
     try {
       const found = await this.reading(async () => {
         const ids = this.idsWithin(filters);
         if (ids === "none") return { shown: [], total: 0, capped: false };
         const search: Search = { terms, limit, cap: Math.max(this.rankedHits, limit), ...conditions(filters), filters, ids, lines };
-        const found = (Number.isFinite(limit) ? await this.findNewest(search) : null) ?? this.findRanked(search);
+        const found = (Number.isFinite(limit) ? await this.findNewest(search) : null) ?? (await this.findRanked(search));
         // a line repeating one of its file is no hit (it has no words) but is a copy all the same (a capped page
         // counts copies from the entries already)
-        if (!found.capped) for (const located of found.shown) if (located.key?.hash != null) this.countCopies(located, search);
+        if (!found.capped)
+          for (const [i, located] of found.shown.entries()) {
+            if (located.key?.hash != null) this.countCopies(located, search);
+            if (i % PER_BREATH === PER_BREATH - 1) await breathe();
+          }
         return found;
       });
+      lines.allow(SNIPPET_BYTES);
       const texts = await lines.read(found.shown);
       for (const [i, located] of found.shown.entries()) {
         const text = texts[i] ?? null;
@@ -710,16 +739,18 @@ export class SearchIndex {
   }
 
   /** FTS5's plan: every hit, ranked by bm25, or (`limit` finite) the newest past the cap. */
-  private findRanked(search: Search): Found {
+  private async findRanked(search: Search): Promise<Found> {
     const condition = ftsCondition(search);
     const args = [ftsQuery(search.terms), ...search.values];
     const ranked = (range: string) =>
       this.db.all(`SELECT ${HIT_COLUMNS}, bm25(words) AS score ${FTS_FROM} WHERE ${condition}${range} ORDER BY score, f.header_time, f.path, e.id`, args);
     if (!Number.isFinite(search.limit)) return page(ranked(""), search.limit, false);
-    // the newest hits first, unscored: FTS5 walks its lists from the end and stops past the cap
+    // the newest hits first, unscored: FTS5 walks its lists from the end and stops past the cap (scoring them here
+    // made FTS5 read every hit's places: a common word's capped page took twice as long)
     const newest = this.db.all(`SELECT ${HIT_COLUMNS}, 0 AS score ${FTS_FROM} WHERE ${condition} ORDER BY words.rowid DESC LIMIT ${search.cap + 1}`, args);
     if (newest.length > search.cap) return this.cappedPage(newest, search);
     if (newest.length === 0) return { shown: [], total: 0, capped: false };
+    await breathe();
     // every hit is known: scored, FTS5 seeking to the oldest
     return page(ranked(` AND words.rowid >= ${newest.at(-1)!.id as number}`), search.limit, false);
   }
@@ -743,7 +774,9 @@ export class SearchIndex {
     const isPrefix = (term: readonly string[]) => isPrefixWord(term[term.length - 1]!);
     if (!terms.some(isPrefix)) return null;
     const scanned = await this.scan(search);
-    if (scanned.length > cap) return this.transaction(() => this.cappedPage(scanned, search));
+    if (scanned.length > cap) return this.cappedPage(scanned, search);
+    // the newest lines were too long to check within the allowance: FTS5's plan reads none
+    if (search.lines.spent) return null;
     // each prefix alone is counted: a phrase may be rare and its prefix common
     const prefixes = terms.filter(isPrefix).map((term) => term[term.length - 1]!);
     const sample = await this.sample(prefixes, search.lines);
@@ -753,11 +786,12 @@ export class SearchIndex {
     const indexed = terms.flatMap((term) => (!checked.includes(term) ? [ftsQuery([term])] : term.length > 1 ? [ftsPhrase(term.slice(0, -1), false)] : []));
     const match = indexed.length ? indexed.join(" AND ") : null;
     const known = await this.transaction(() => this.wholeWordFloor(indexed, checked, search));
+    await breathe();
     // with nothing for FTS5 to find, every entry is a candidate: only from a floor
     if (match === null && known === null) return null;
     const hits = await this.drive(match, checked, known?.floor ?? null, search);
     if (hits === null) return null;
-    if (known !== null || hits.length > search.cap) return this.transaction(() => this.cappedPage(hits, search, known?.entries ?? 0));
+    if (known !== null || hits.length > search.cap) return this.cappedPage(hits, search, known?.entries ?? 0);
     if (hits.length === 0 || match === null) return { shown: [], total: 0, capped: false };
     // every hit is known: ranked by bm25 over what FTS5 answered (a common word weighs next to nothing in it)
     const scores = await this.transaction(
@@ -793,12 +827,14 @@ export class SearchIndex {
         );
         if (rows.length === 0) break;
         const texts = await search.lines.read(rows);
+        if (search.lines.spent) break scanning;
         for (const [i, row] of rows.entries()) {
           const text = texts[i] ?? null;
           if (text !== null && checker.holds(text)) hits.push(row);
         }
         seen += rows.length;
         before = rows.at(-1)!.id as number;
+        await breathe();
         if (hits.length * budget < (cap + 1) * seen) break scanning;
       }
       if (seen >= budget || hits.length > cap) break;
@@ -809,6 +845,7 @@ export class SearchIndex {
   /** How many of the newest SCAN_CHUNK entries of the library (unfiltered) hold each prefix. */
   private async sample(prefixes: readonly string[], lines: LineReader): Promise<{ size: number; counts: Map<string, number> }> {
     const rows = await this.transaction(() => this.db.all(`SELECT e.off, f.path, e.len ${ENTRY_FROM} WHERE e.echo = 0 ORDER BY e.id DESC LIMIT ${SCAN_CHUNK}`));
+    await breathe();
     const checker = termsChecker(prefixes.map((prefix) => [prefix]));
     const counts = new Map(prefixes.map((prefix) => [prefix, 0]));
     let size = 0;
@@ -903,6 +940,7 @@ export class SearchIndex {
             ),
       );
       const texts = await search.lines.read(rows);
+      if (search.lines.spent) return null;
       for (const [i, row] of rows.entries()) {
         const text = texts[i] ?? null;
         if (text === null || !checker.holds(text)) continue;
@@ -910,6 +948,7 @@ export class SearchIndex {
         entries.add(copyKey(row));
       }
       seen += rows.length;
+      await breathe();
       if (found() >= needed || rows.length < chunk) return hits;
       // from a floor the hits are known to be there: the rate so far says whether the budget reaches them
       const projected = seen + (needed - found()) / Math.max(found() / seen, 1 / (seen + 1));
@@ -922,11 +961,14 @@ export class SearchIndex {
    * The newest `cap` of `rows` (newest first) as a capped page, each hit in its oldest copy; `known`: how many
    * entries the query is known to hold at least, when `rows` are not all of its newest.
    */
-  private cappedPage(rows: readonly Record<string, unknown>[], search: Search, known = 0): Found {
+  private async cappedPage(rows: readonly Record<string, unknown>[], search: Search, known = 0): Promise<Found> {
     const found = page(rows.slice(0, search.cap), search.limit, true);
     found.total = Math.max(found.total, known);
     // only the newest hits were seen: an entry's oldest copy passing the filters may lie among the others
-    for (const located of found.shown) this.oldestCopy(located, search.where, search.values);
+    for (const [i, located] of found.shown.entries()) {
+      await this.transaction(() => this.oldestCopy(located, search.where, search.values));
+      if (i % PER_BREATH === PER_BREATH - 1) await breathe();
+    }
     return found;
   }
 
@@ -1012,6 +1054,18 @@ const ENTRY_FROM = "FROM entries e CROSS JOIN files f ON f.id = e.file_id";
  * query to FTS5: four thousand lines, at the cap of 500, take about what FTS5's expansion of a common prefix does.
  */
 const READ_PER_HIT = 8;
+/**
+ * The bytes of lines a search reads to check its terms (a few thousand lines of a few kilobytes are a few megabytes;
+ * a few lines near the line limit are not checked), and then to cut its snippets.
+ */
+const CHECKED_BYTES = 64 * 1024 * 1024;
+const SNIPPET_BYTES = 64 * 1024 * 1024;
+/** Hits looked up (their oldest copy, their copies) between two breaths. */
+const PER_BREATH = 32;
+
+/** Lets the rest of the process run (another request) between two steps of a question. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Lines read per step: entry rows are asked a chunk at a time, and read together */
 const SCAN_CHUNK = 256;
 const DRIVE_CHUNK = 1024;
@@ -1138,81 +1192,6 @@ function lineText(line: string): string | null {
   }
 }
 
-/**
- * Lines of the library's files by where they are: each file opened once per search, lines close together read in
- * one go (the newest entries of a session lie one after the other). Opened and read synchronously: a search reads a
- * thousand lines over hundreds of files, and a thread pool round trip each cost more than the call (the pages are
- * mostly cached); SQLite's calls hold the thread as long anyway.
- */
-class LineReader {
-  /** by path: a descriptor, or null for a file that cannot be opened */
-  private readonly fds = new Map<string, number | null>();
-
-  constructor(
-    private readonly dir: string,
-    private readonly files?: ReadonlyMap<string, ResolvedSessionFile>,
-  ) {}
-
-  /** The lines at `at` (path, byte offset, length), in their order; null for one that cannot be read. */
-  async read(at: readonly { path?: unknown; off?: unknown; len?: unknown }[]): Promise<(string | null)[]> {
-    const out: (string | null)[] = at.map(() => null);
-    const byFile = new Map<string, number[]>();
-    for (const [i, line] of at.entries()) byFile.set(line.path as string, [...(byFile.get(line.path as string) ?? []), i]);
-    for (const [rel, indexes] of byFile) {
-      const fd = this.fds.has(rel) ? this.fds.get(rel)! : await this.open(rel);
-      if (fd === null) continue;
-      const off = (i: number) => at[i]!.off as number;
-      const end = (i: number) => off(i) + (at[i]!.len as number);
-      indexes.sort((a, b) => off(a) - off(b));
-      try {
-        for (let i = 0; i < indexes.length;) {
-          let j = i;
-          let to = end(indexes[i]!);
-          while (j + 1 < indexes.length && off(indexes[j + 1]!) - to <= READ_GAP && end(indexes[j + 1]!) - off(indexes[i]!) <= READ_SPAN)
-            to = Math.max(to, end(indexes[++j]!));
-          const from = off(indexes[i]!);
-          const buffer = Buffer.allocUnsafe(to - from);
-          const bytesRead = readSync(fd, buffer, 0, buffer.length, from);
-          for (let k = i; k <= j; k++)
-            if (end(indexes[k]!) <= from + bytesRead) out[indexes[k]!] = buffer.toString("utf8", off(indexes[k]!) - from, end(indexes[k]!) - from);
-          i = j + 1;
-        }
-      } catch {
-        // the file cannot be read since it was indexed: its lines stay unread
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Opens a file as openSessionFile does (no link followed, no FIFO waited for, the very file that was listed,
-   * regular and singly linked); null when it is gone or is no longer that file.
-   */
-  private async open(rel: string): Promise<number | null> {
-    let fd: number | null = null;
-    try {
-      const resolved = this.files?.get(rel) ?? (await resolveSessionPath(this.dir, rel));
-      fd = openSync(resolved.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      const stats = fstatSync(fd);
-      if (stats.dev !== resolved.dev || stats.ino !== resolved.ino || !stats.isFile() || stats.nlink > 1) throw new Error("changed");
-    } catch {
-      if (fd !== null) closeSync(fd);
-      fd = null;
-    }
-    this.fds.set(rel, fd);
-    return fd;
-  }
-
-  close(): void {
-    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
-    this.fds.clear();
-  }
-}
-
-/** Lines read together when this close (bytes between them) and within this span. */
-const READ_GAP = 64 * 1024;
-const READ_SPAN = 4 * 1024 * 1024;
-
 /** The files to read, described (their descriptions asked a few at a time). */
 async function describeAll(files: readonly LibraryFile[]): Promise<({ resolved: ResolvedSessionFile } & FileDescription)[]> {
   const out: ({ resolved: ResolvedSessionFile } & FileDescription)[] = new Array(files.length);
@@ -1231,7 +1210,7 @@ async function describeAll(files: readonly LibraryFile[]): Promise<({ resolved: 
 function entryRow(id: number, fileId: number, entryId: string | null, value: Record<string, unknown>, offset: number, length: number): EntryRow {
   const message = isObject(value.message) ? value.message : null;
   const role = message && typeof message.role === "string" ? message.role : typeof value.type === "string" ? value.type : null;
-  const model = message?.role === "assistant" && typeof message.model === "string" ? `${String(message.provider)}/${message.model}` : null;
+  const model = message?.role === "assistant" && typeof message.model === "string" ? `${text(message.provider)}/${message.model}` : null;
   const time = typeof value.timestamp === "string" ? Date.parse(value.timestamp) : typeof value.timestamp === "number" ? value.timestamp : NaN;
   const parentId = typeof value.parentId === "string" ? value.parentId : null;
   return {
@@ -1242,6 +1221,11 @@ function entryRow(id: number, fileId: number, entryId: string | null, value: Rec
     len: length,
     values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length, 0],
   };
+}
+
+/** A value as String() writes it, but an object: String({"toString": 1}) throws, and a line may hold one. */
+function text(value: unknown): string {
+  return typeof value === "object" && value !== null ? Object.prototype.toString.call(value) : String(value);
 }
 
 function toolsOf(message: Record<string, unknown> | null): string | null {
@@ -1353,8 +1337,6 @@ class WriteBatch {
   dropped = false;
   /** files read or dropped, or sharing entries with a dropped one: their usage sums are made again at the end */
   readonly touched = new Set<number>();
-  /** a file is being read: what is written of it since the last commit can be undone (a savepoint) */
-  private inFile = false;
 
   constructor(
     private readonly db: Database,
@@ -1426,32 +1408,20 @@ class WriteBatch {
     this.db.exec("COMMIT");
     this.entries = 0;
     await this.begin();
-    if (this.inFile) this.db.exec("SAVEPOINT file");
-  }
-
-  enterFile(): void {
-    this.db.exec("SAVEPOINT file");
-    this.inFile = true;
-  }
-
-  leaveFile(): void {
-    this.db.exec("RELEASE file");
-    this.inFile = false;
-  }
-
-  /** Undoes what was written of the file since it was entered or the last commit. */
-  undoFile(): void {
-    this.db.exec("ROLLBACK TO file; RELEASE file");
-    this.inFile = false;
-    // facet values written meanwhile are gone, though this.facets says they are there: counted again at the end
-    this.dropped = true;
   }
 
   async end(): Promise<void> {
-    if (this.bulk) this.db.exec(LATE_INDEXES);
+    if (this.bulk) {
+      // one index at a time, the process's other work between them
+      for (const index of LATE_INDEXES.split(";").filter((sql) => sql.trim())) {
+        this.db.exec(index);
+        await breathe();
+      }
+    }
     if (this.dropped) this.countFacets();
-    // with the copies' index in place: whether an entry is a copy is looked up per entry with usage
-    refreshUsageSums(this.db, sharingFiles(this.db, this.touched));
+    // with the copies' index in place: whether an entry is a copy is looked up per entry with usage; a first index
+    // touched every file, and needs not ask which others share their entries
+    refreshUsageSums(this.db, this.bulk ? this.touched : sharingFiles(this.db, this.touched));
     this.db.exec("COMMIT");
     this.close();
   }

@@ -1,0 +1,102 @@
+// Lines of the library's files by where they are, as a search reads them (to check a query's words, to cut
+// snippets): each file opened once per search, lines close together read in one go (the newest entries of a session
+// lie one after the other). Opened and read synchronously: a search reads a thousand lines over hundreds of files,
+// and a thread pool round trip each cost more than the call (the pages are mostly cached); SQLite's calls hold the
+// thread as long anyway.
+//
+// What a search reads is bounded in bytes, not only in lines: a line may be as long as the line limit (64 MB), and a
+// file of a hundred such lines would otherwise have every search read gigabytes. Past its allowance the reader reads
+// nothing more and says so (`spent`): a plan that checks lines then leaves the query to FTS5, and a snippet is left
+// empty.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+
+/** Lines read together when this close (bytes between them) and within this span. */
+const READ_GAP = 64 * 1024;
+const READ_SPAN = 4 * 1024 * 1024;
+
+export class LineReader {
+  /** by path: a descriptor, or null for a file that cannot be opened */
+  private readonly fds = new Map<string, number | null>();
+  private left: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly files: ReadonlyMap<string, ResolvedSessionFile> | undefined,
+    /** the bytes it reads until allowed more */
+    allowance: number,
+  ) {
+    this.left = allowance;
+  }
+
+  /** Whether it read all it was allowed: lines asked for since were not read. */
+  get spent(): boolean {
+    return this.left <= 0;
+  }
+
+  /** Allows `bytes` more (what is left is forgotten). */
+  allow(bytes: number): void {
+    this.left = bytes;
+  }
+
+  /** The lines at `at` (path, byte offset, length), in their order; null for one that cannot be read, or past the allowance. */
+  async read(at: readonly { path?: unknown; off?: unknown; len?: unknown }[]): Promise<(string | null)[]> {
+    const out: (string | null)[] = at.map(() => null);
+    const byFile = new Map<string, number[]>();
+    for (const [i, line] of at.entries()) {
+      const indexes = byFile.get(line.path as string);
+      if (indexes) indexes.push(i);
+      else byFile.set(line.path as string, [i]);
+    }
+    for (const [rel, indexes] of byFile) {
+      if (this.spent) break;
+      const fd = this.fds.has(rel) ? this.fds.get(rel)! : await this.open(rel);
+      if (fd === null) continue;
+      const off = (i: number) => at[i]!.off as number;
+      const end = (i: number) => off(i) + (at[i]!.len as number);
+      indexes.sort((a, b) => off(a) - off(b));
+      try {
+        for (let i = 0; i < indexes.length && !this.spent;) {
+          let j = i;
+          let to = end(indexes[i]!);
+          while (j + 1 < indexes.length && off(indexes[j + 1]!) - to <= READ_GAP && end(indexes[j + 1]!) - off(indexes[i]!) <= READ_SPAN)
+            to = Math.max(to, end(indexes[++j]!));
+          const from = off(indexes[i]!);
+          const buffer = Buffer.allocUnsafe(to - from);
+          const bytesRead = readSync(fd, buffer, 0, buffer.length, from);
+          this.left -= bytesRead;
+          for (let k = i; k <= j; k++)
+            if (end(indexes[k]!) <= from + bytesRead) out[indexes[k]!] = buffer.toString("utf8", off(indexes[k]!) - from, end(indexes[k]!) - from);
+          i = j + 1;
+        }
+      } catch {
+        // the file cannot be read since it was indexed: its lines stay unread
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Opens a file as openSessionFile does (no link followed, no FIFO waited for, the very file that was listed,
+   * regular and singly linked); null when it is gone or is no longer that file.
+   */
+  private async open(rel: string): Promise<number | null> {
+    let fd: number | null = null;
+    try {
+      const resolved = this.files?.get(rel) ?? (await resolveSessionPath(this.dir, rel));
+      fd = openSync(resolved.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const stats = fstatSync(fd);
+      if (stats.dev !== resolved.dev || stats.ino !== resolved.ino || !stats.isFile() || stats.nlink > 1) throw new Error("changed");
+    } catch {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    }
+    this.fds.set(rel, fd);
+    return fd;
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
+    this.fds.clear();
+  }
+}
