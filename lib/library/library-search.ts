@@ -8,6 +8,7 @@
 // compares words this module made. Pure.
 import { entryFields, foldCase, queryTerms } from "@/lib/session/features/search";
 import type { SessionEntry } from "@/lib/session/types";
+import { nestsDeeperThan } from "./json-depth";
 
 const WORD = /[\p{L}\p{N}\p{Co}_]+/gu;
 
@@ -82,7 +83,10 @@ export function termsChecker(terms: readonly (readonly string[])[]): {
     } catch {
       return null;
     }
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? foldCase(entrySearchText(value as SessionEntry)) : null;
+    // a line is read again as it is now: the file may have changed since it was indexed (and checked for depth)
+    return typeof value === "object" && value !== null && !Array.isArray(value) && !nestsDeeperThan(value)
+      ? foldCase(entrySearchText(value as SessionEntry))
+      : null;
   };
   const looked = terms.map((term) => term[0]!).filter((word) => LETTERS.test(word));
   return {

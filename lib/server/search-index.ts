@@ -53,6 +53,7 @@ import { mkdirSync, rmSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
+import { nestsDeeperThan } from "@/lib/library/json-depth";
 import {
   entrySearchText,
   ftsPhrase,
@@ -1182,11 +1183,11 @@ function page(rows: readonly Record<string, unknown>[], limit: number, capped: b
   return { shown: distinct.slice(0, limit), total: distinct.length, capped };
 }
 
-/** What an entry line is searched by, or null when it no longer reads as an entry. */
+/** What an entry line is searched by, or null when it no longer reads as an entry (its file changed since). */
 function lineText(line: string): string | null {
   try {
     const value: unknown = JSON.parse(line);
-    return isObject(value) ? entrySearchText(value as SessionEntry) : null;
+    return isObject(value) && !nestsDeeperThan(value) ? entrySearchText(value as SessionEntry) : null;
   } catch {
     return null;
   }
