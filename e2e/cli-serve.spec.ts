@@ -31,8 +31,8 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("a session file: the printed URL opens it in the viewer", async ({ page }) => {
   const file = path.join(dir, "--home-dev-b--", "labels.jsonl");
   app = await serveCli(file);
-  expect(app.url).toBe(`http://127.0.0.1:${app.port}/view?file=labels.jsonl&token=${process.env.PI_VIEWER_TOKEN}`);
-  await page.goto(app.url);
+  expect(app.printed).toBe(`http://127.0.0.1:${app.port}/view?file=labels.jsonl&token=${process.env.PI_VIEWER_TOKEN}`);
+  await page.goto(app.printed);
   const session = openFixture("ca-labels");
   await expect(page.getByTestId("session-title")).toHaveText(expectedTitle(session)!, { timeout: 90_000 });
   await expect(page.getByTestId("entry-count")).toHaveText(`${session.account().entry} entries`);
@@ -44,8 +44,8 @@ test("a session file: the printed URL opens it in the viewer", async ({ page }) 
 
 test("a directory: the printed URL opens the library of its sessions", async ({ page }) => {
   app = await serveCli(dir);
-  expect(app.url).toBe(`http://127.0.0.1:${app.port}/?token=${process.env.PI_VIEWER_TOKEN}`);
-  await page.goto(app.url);
+  expect(app.printed).toBe(`http://127.0.0.1:${app.port}/?token=${process.env.PI_VIEWER_TOKEN}`);
+  await page.goto(app.printed);
   const rows = page.getByTestId("session-row");
   await expect(rows).toHaveCount(2, { timeout: 90_000 });
   expect((await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-path")))).sort()).toEqual([
@@ -60,7 +60,7 @@ test("each start without PI_VIEWER_TOKEN has a token of its own, 256 random bits
   const first = await serveCli(dir, undefined, { PI_VIEWER_TOKEN: "" });
   const second = await serveCli(dir, undefined, { PI_VIEWER_TOKEN: "" });
   try {
-    const [a, b] = [first, second].map((app) => new URL(app.url).searchParams.get("token")!) as [string, string];
+    const [a, b] = [first, second].map((app) => new URL(app.printed).searchParams.get("token")!) as [string, string];
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(b).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(a).not.toBe(b);
@@ -70,8 +70,8 @@ test("each start without PI_VIEWER_TOKEN has a token of its own, 256 random bits
     // one browser, two viewers side by side: each keeps its own cookie (the name carries the port)
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const pages = [await context.newPage(), await context.newPage()];
-    await pages[0]!.goto(first.url);
-    await pages[1]!.goto(second.url);
+    await pages[0]!.goto(first.printed);
+    await pages[1]!.goto(second.printed);
     for (const page of pages) await expect(page.getByTestId("session-row")).toHaveCount(2, { timeout: 90_000 });
     expect((await pages[0]!.reload())!.status()).toBe(200);
     await context.close();

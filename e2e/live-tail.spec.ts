@@ -24,6 +24,9 @@ test.beforeAll(async () => {
   app = await serveCli(dir);
 });
 
+// the printed address would set the server's cookie; the tests open addresses of their own
+test.beforeEach(({ context }) => app.signIn(context));
+
 test.afterAll(async () => {
   await app?.stop();
   rmSync(dir, { recursive: true, force: true });

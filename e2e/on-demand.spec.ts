@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
+import { checksumHex } from "../lib/session/read/byte-checksum";
 import { CUT_OVER } from "../lib/session/read/light-lines";
 import { serveCli, type ServedApp } from "./fixtures/serve-cli";
 
@@ -58,6 +59,9 @@ test.beforeAll(async () => {
   mkdirSync(path.join(dir, PROJECT));
   app = await serveCli(dir);
 });
+
+// the printed address would set the server's cookie; the tests open addresses of their own
+test.beforeEach(({ context }) => app.signIn(context));
 
 test.afterAll(async () => {
   await app?.stop();
@@ -165,14 +169,26 @@ test("pi's schema notes come with a restored index, and from the worker when the
   await diagnosticsShown("parsed");
   // the server checked the lines as it made the snapshot: the notes come with it
   await diagnosticsShown("restored");
-  // a snapshot stamped right whose index cannot be restored: the page reads the lines it kept, the worker checks them
+  // a snapshot the server takes for whole (its stamp's checksum made again over the changed bytes) that does not
+  // restore: the page checks it, reads the lines it kept, and the worker checks them
   const snap = path.join(process.env.PI_VIEWER_CACHE_DIR!, "light", `${createHash("sha256").update(realpathSync(file)).digest("hex").slice(0, 32)}.snap`);
   const kept = readFileSync(snap);
-  const body = 4 + kept.readUInt32LE(0);
-  kept.fill(0, body, body + 16);
+  const stampEnd = 4 + kept.readUInt32LE(0);
+  const stamp = JSON.parse(kept.subarray(4, stampEnd).toString("utf8")) as { sum: string };
+  kept.fill(0, stampEnd, stampEnd + 16);
+  stamp.sum = checksumHex(kept.subarray(stampEnd));
+  const restamped = Buffer.from(JSON.stringify(stamp));
+  expect(restamped.byteLength).toBe(stampEnd - 4);
+  restamped.copy(kept, 4);
   writeFileSync(snap, kept);
   await diagnosticsShown("parsed");
   expect(light).toEqual(["made", "kept sent", "kept sent"]);
+  // one the server finds damaged is dropped, never sent: the page parses the lines
+  const damaged = readFileSync(snap);
+  damaged[stampEnd + 32]! ^= 0xff;
+  writeFileSync(snap, damaged);
+  await diagnosticsShown("parsed");
+  expect(light).toEqual(["made", "kept sent", "kept sent", "kept none"]);
 });
 
 test("the selected entry's context is read ahead: the Context tab opens with its content and sends no request", async ({ page }) => {
