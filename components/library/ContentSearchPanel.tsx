@@ -11,7 +11,7 @@ import { Icon } from "@/components/ui/Icon";
 import { LocalTime } from "@/components/ui/LocalTime";
 import type { IndexProgress, UnreadableLine } from "@/lib/library/search-api";
 import { IndexingProgress } from "./IndexingProgress";
-import { groupHits, hitHref, markSnippet, sessionHref, type ContentHit, type ContentSearch } from "./content-search";
+import { groupHits, hitHref, markSnippet, sessionHref, unreadableSummary, type ContentHit, type ContentSearch } from "./content-search";
 import type { LibrarySession, ProjectGroup } from "./library-types";
 import { useIndexProgress } from "./search-status";
 import { useContentSearch, useSearchFacets } from "./use-content-search";
@@ -212,13 +212,12 @@ function SearchStatusLine({
 function UnreadableNotice({ lines }: { lines: readonly UnreadableLine[] }) {
   return (
     <details className="mt-2 rounded-md border border-warning/30 bg-warning-soft px-3 py-1.5 text-xs" data-testid="search-unreadable">
-      <summary className="cursor-pointer text-warning">
-        {formatCount(lines.length)} {lines.length === 1 ? "line" : "lines"} could not be read and {lines.length === 1 ? "is" : "are"} not searched
-      </summary>
+      <summary className="cursor-pointer text-warning">{unreadableSummary(lines)}</summary>
       <ul className="mt-1 space-y-0.5 font-mono text-[11px] text-muted">
         {lines.map((line) => (
           <li key={`${line.file}:${line.line}`}>
             {line.line ? `${line.file}:${line.line}` : line.file} — {line.message}
+            {line.indexed && " (searched all the same)"}
           </li>
         ))}
       </ul>

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { matchesTerms, librarySearchTerms, searchWords } from "@/lib/library/library-search";
-import { contentSearchFromParams, contentSearchParams, EMPTY_SEARCH, groupHits, hitHref, markSnippet, searchApiUrl, type ContentHit } from "./content-search";
+import {
+  contentSearchFromParams,
+  contentSearchParams,
+  EMPTY_SEARCH,
+  groupHits,
+  hitHref,
+  markSnippet,
+  searchApiUrl,
+  unreadableSummary,
+  type ContentHit,
+} from "./content-search";
 
 const hit = (file: string, entryId: string): ContentHit => ({ file, entryId, onActivePath: true, snippet: "", score: 0, alsoIn: 0, role: null, time: null });
 
@@ -73,5 +83,15 @@ describe("markSnippet", () => {
         const marks = marked(text, q).map((m) => searchWords(m)[0]!);
         for (const term of librarySearchTerms(q)) expect(marks.some((m) => m.startsWith(term.at(-1)!))).toBe(true);
       }
+  });
+});
+
+describe("unreadableSummary", () => {
+  const line = (n: number, indexed?: true) => ({ file: "--p--/a.jsonl", line: n, message: "why", ...(indexed ? { indexed } : {}) });
+  it("tells lines not searched from lines searched in doubt", () => {
+    expect(unreadableSummary([line(1)])).toBe("1 line could not be read and is not searched");
+    expect(unreadableSummary([line(1), line(2)])).toBe("2 lines could not be read and are not searched");
+    expect(unreadableSummary([line(1), line(2, true)])).toBe("1 line could not be read and is not searched · 1 line is searched, but in doubt");
+    expect(unreadableSummary([line(2, true), line(3, true)])).toBe("2 lines are searched, but in doubt");
   });
 });

@@ -2,7 +2,8 @@
 // the page's URL, so a search is a link: GET /api/search's parameter names, but for the last day, which the page
 // takes as a person does, inclusive), the hits grouped by session, and the words of a snippet to mark. Pure.
 import { isPrefixWord, librarySearchTerms, searchWords } from "@/lib/library/library-search";
-import type { LibrarySearchHit } from "@/lib/library/search-api";
+import { formatCount } from "@/components/ui/format";
+import type { LibrarySearchHit, UnreadableLine } from "@/lib/library/search-api";
 
 export interface ContentSearch {
   q: string;
@@ -125,4 +126,15 @@ export function markSnippet(snippet: string, q: string): SnippetPart[] {
   }
   push(snippet.slice(at), false);
   return parts;
+}
+
+/** "2 lines could not be read and are not searched · 1 line is searched, but in doubt" */
+export function unreadableSummary(lines: readonly UnreadableLine[]): string {
+  const lineCount = (n: number) => `${formatCount(n)} ${n === 1 ? "line" : "lines"}`;
+  const doubted = lines.filter((line) => line.indexed).length;
+  const unread = lines.length - doubted;
+  const parts: string[] = [];
+  if (unread > 0) parts.push(`${lineCount(unread)} could not be read and ${unread === 1 ? "is" : "are"} not searched`);
+  if (doubted > 0) parts.push(`${lineCount(doubted)} ${doubted === 1 ? "is" : "are"} searched, but in doubt`);
+  return parts.join(" · ");
 }

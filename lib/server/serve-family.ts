@@ -4,11 +4,9 @@ import { familyParams } from "@/lib/library/library-params";
 import type { SessionFamily } from "@/lib/library/session-family";
 import { checkedParams } from "./checked-params";
 import { libraryRoot, sessionRoot } from "./library";
-import { forkInfo, forkWithSourceLines, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
+import { forkInfo, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
 import { resolveSessionPath } from "./safe-path";
-import { maxFileBytes } from "./limits";
-import { SessionPathError } from "./safe-path";
-import { errorResponse, tooLargeMessage } from "./serve-session";
+import { errorResponse } from "./serve-session";
 
 export interface ForkPointJson {
   fromEntryId: string | null;
@@ -74,32 +72,6 @@ export async function forkPointsResponse(): Promise<Response> {
       for (const info of infos) if (info?.source) out[info.file] = { fromEntryId: info.source.fromEntryId, fromEntry: info.source.fromEntry };
     }
     return Response.json(out, { headers: NO_STORE });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
-
-/** The fork `rel` and its source as one session (forkWithSourceLines), for comparing the two in one view. */
-export async function forkWithSourceResponse(rel: unknown, maxBytes: number = maxFileBytes()): Promise<Response> {
-  try {
-    const root = await sessionRoot();
-    const resolved = await resolveSessionPath(root.dir, rel);
-    const { files, dir } = await libraryRoot();
-    const merged = await forkWithSourceLines(await libraryFamilies(dir, files), resolved.rel);
-    if (!merged) return Response.json({ error: "the file is no fork of a session in the library", code: "not-found" }, { status: 404, headers: NO_STORE });
-    if (merged.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(merged.size, maxBytes));
-    const chunks = merged.chunks();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      async cancel() {
-        await chunks.return(undefined);
-      },
-    });
-    return new Response(body, { headers: { "content-type": "application/x-ndjson", "content-length": String(merged.size), ...NO_STORE } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -3,10 +3,13 @@
 // in one tree; 404 when the library holds no source for it; 400/403/404/413 as JSON, as /api/sessions/raw. Made
 // from the bytes read of each file (lib/server/fork-with-source.ts).
 import type { NextRequest } from "next/server";
+import { familyParams } from "@/lib/library/library-params";
+import { checkedParams } from "@/lib/server/checked-params";
 import { forkWithSourceResponse } from "@/lib/server/fork-with-source";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<Response> {
-  return forkWithSourceResponse(request.nextUrl.searchParams.get("path"));
+  const checked = checkedParams(familyParams, request.nextUrl.searchParams);
+  return checked instanceof Response ? checked : forkWithSourceResponse(checked.path);
 }
