@@ -14,13 +14,13 @@ const library = () => libraryTarget("--home-dev-load--/c.jsonl");
 beforeEach(() => pageAt());
 afterEach(() => vi.unstubAllGlobals());
 
-/** Whatever the worker sends later changes nothing the store or the live tail hears; nor does a late Cancel, unless `cancel` is false. */
-async function expectDeaf(load: Load, late: Parameters<Load["worker"]["send"]>, cancel = true): Promise<void> {
+/** Whatever the worker sends later, and a late Cancel, change nothing the store or the live tail hears. */
+async function expectDeaf(load: Load, late: Parameters<Load["worker"]["send"]>): Promise<void> {
   const told = [...load.told];
   const loaded = [...load.loaded];
   load.worker.send(...late);
   load.worker.crash("too late");
-  if (cancel) load.job.cancel();
+  load.job.cancel();
   load.job.dispose();
   await settle();
   expect(load.told).toEqual(told);
@@ -102,7 +102,7 @@ describe("Cancel once the session is shown", () => {
 });
 
 describe("dispose (another load starts, or the page goes away)", () => {
-  it("while the lines are read: stops the worker and tells the store nothing, then or later", async () => {
+  it("while the lines are read: stops the worker and tells the store nothing, then or later (a late Cancel included)", async () => {
     const load = startLoad(upload());
     const replies = streamReplies(bytes, 500);
     load.worker.send(...replies.slice(0, 3));
@@ -110,7 +110,7 @@ describe("dispose (another load starts, or the page goes away)", () => {
     load.job.dispose();
     expect(load.worker.terminated).toBe(true);
     expect(load.told).toEqual(told);
-    await expectDeaf(load, [...replies.slice(3), schemaReply(replies)], false);
+    await expectDeaf(load, [...replies.slice(3), schemaReply(replies)]);
     expect(load.shown).toEqual([]);
   });
 
