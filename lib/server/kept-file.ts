@@ -99,8 +99,8 @@ export class KeptWriter {
   static async create(target: string): Promise<KeptWriter | null> {
     const temp = `${target}.${randomUUID()}.tmp`;
     try {
-      await mkdir(path.dirname(target), { recursive: true });
-      return new KeptWriter(target, temp, await open(temp, "wx"));
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      return new KeptWriter(target, temp, await open(temp, "wx", 0o600));
     } catch {
       return null;
     }

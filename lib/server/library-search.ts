@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import type { SearchParams } from "@/lib/library/library-params";
 import { cacheDir } from "./light-index";
+import { privateDir } from "./private-dir";
 import { cachedSummary } from "./read-summary";
 import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
@@ -128,7 +129,9 @@ async function withIndex<T>(
   options: IndexOptions,
   ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
-  const file = indexFileFor(options.cacheRoot ?? cacheDir(), dir);
+  const root = options.cacheRoot ?? cacheDir();
+  if (!privateDir(root)) throw new Error(`the cache folder ${root} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`);
+  const file = indexFileFor(root, dir);
   const index = await openIndex(file);
   try {
     const report = await index.update(described(files), (progress) => {

@@ -18,6 +18,8 @@ export const CONTENT_TYPE = "application/x-pi-light-index";
 export interface KeptPaths {
   /** the cache directory */
   root: string;
+  /** whether it is this user's alone (private-dir.ts): otherwise nothing is read from it or kept in it */
+  ours: boolean;
   /** the kept index (kept-light-index.ts) */
   data: string;
   /** the snapshot of the index the data makes (index-snapshot.ts) */
@@ -101,7 +103,7 @@ export async function lightIndexStream(
   }
   // keeping the index is best effort: a cache folder that cannot be written (read-only, full) costs the next open
   // its speed, never this one its answer
-  const out = await KeptWriter.create(where.data);
+  const out = where.ours ? await KeptWriter.create(where.data) : null;
   const keptPart = from ? streamOf(from.handle, from.meta.endAt).getReader() : null;
   let keptSent = keptPart === null;
   // a stream the page cancelled is not closed again once its index is kept

@@ -15,6 +15,7 @@ import { framesIntact, readKeptIndex, type KeptIndex, type LightMeta } from "./k
 import { sessionRoot } from "./library";
 import { CONTENT_TYPE, lightIndexStream, tailOf, type KeptPaths } from "./light-index-stream";
 import { maxFileBytes } from "./limits";
+import { privateDir } from "./private-dir";
 import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { byteRange, errorResponse, tooLargeMessage } from "./serve-session";
 
@@ -37,7 +38,7 @@ function cachePaths(dir: string, file: string): KeptPaths {
   const key = createHash("sha256").update(file).digest("hex").slice(0, 32);
   // turbopackIgnore: else the build traces every project file whose name holds "light" into the package
   const at = (ext: string) => path.join(/*turbopackIgnore: true*/ dir, "light", `${key}.${ext}`);
-  return { root: dir, data: at("bin"), snap: at("snap") };
+  return { root: dir, ours: privateDir(dir), data: at("bin"), snap: at("snap") };
 }
 
 /** A file pi appended to since (same inode, longer): its kept index may go on where it ended (see tailOf). */
@@ -54,7 +55,7 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
     if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
     const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
     const where = cachePaths(dir, resolved.file);
-    let kept = await readKeptIndex(where.data);
+    let kept = where.ours ? await readKeptIndex(where.data) : null;
     const usable = kept && (sameFile(kept.meta, resolved) || grown(kept.meta, resolved));
     if (kept && !usable) await kept.handle.close();
     // (a damaged one is dropped: the file is read as if none was kept)
@@ -94,7 +95,7 @@ export async function lightFramesResponse(rel: unknown, id: string, range: strin
     const library = await sessionRoot();
     const resolved = await resolveSessionPath(library.dir, rel);
     const where = cachePaths(dir, resolved.file);
-    let kept = await readKeptIndex(where.data);
+    let kept = where.ours ? await readKeptIndex(where.data) : null;
     if (kept && (kept.meta.id !== id || kept.meta.file !== resolved.file)) {
       await kept.handle.close();
       kept = null;
