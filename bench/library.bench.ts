@@ -1,5 +1,5 @@
 /**
- * Library search benchmark (`npm run bench:library`): the search index (lib/server/search-index.ts) on a generated
+ * Library search benchmark (`npm run bench:library`): the library index (lib/server/library-index/) on a generated
  * library (bench/generate-library.ts) of BENCH_SESSIONS sessions, about BENCH_SIZE_MB megabytes.
  *
  *   full index     a first index, from no index file, in a child process (what a server does on its first
@@ -33,7 +33,7 @@ import type { SessionEntry } from "../lib/session/types";
 import { searchLibrary } from "../lib/server/library-search";
 import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
-import type { SearchFilters } from "../lib/server/search-index";
+import type { SearchFilters } from "../lib/server/library-index/library-index";
 import { appendEntries, GENERATOR_VERSION, generateLibrary, type LibraryStats } from "./generate-library";
 import { Rng } from "./rng";
 

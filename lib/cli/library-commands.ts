@@ -11,7 +11,8 @@ import { forkInfo, libraryFamilies, type LibraryFamilies } from "@/lib/server/li
 import { searchFilters, searchLibrary } from "@/lib/server/library-search";
 import { libraryUsage } from "@/lib/server/library-usage";
 import { findSessionFiles } from "@/lib/server/list-sessions";
-import type { IndexReport, LibrarySearchHit } from "@/lib/server/search-index";
+import type { LibrarySearchHit } from "@/lib/library/search-api";
+import type { IndexReport } from "@/lib/server/library-index/library-index";
 import { sessionsDir } from "@/lib/server/sessions-dir";
 
 export const LIBRARY_COMMANDS = ["family", "usage", "search"] as const;

@@ -1,5 +1,5 @@
 // What GET /api/search and its companions send, as the browser reads it: the shapes the server's index
-// (lib/server/search-index.ts) returns, defined here so the page need not import server code. Types only.
+// (lib/server/library-index/library-index.ts) returns, defined here so the page need not import server code. Types only.
 
 export interface LibrarySearchHit {
   /** library path of the file the hit is shown in (the oldest holding it) */

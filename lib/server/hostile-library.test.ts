@@ -14,7 +14,7 @@ import { forkInfo, libraryFamilies, type ForkInfo } from "./library-families";
 import { libraryFacets, searchLibrary } from "./library-search";
 import { libraryUsage } from "./library-usage";
 import { findSessionFiles } from "./list-sessions";
-import { SearchIndex } from "./search-index";
+import { SqliteLibraryIndex } from "./library-index/sqlite/sqlite-library-index";
 import { familyParamsResponse, forkPointsResponse } from "./serve-family";
 import { searchFacetsResponse, searchResponse, searchStatusResponse } from "./serve-search";
 import { usageResponse } from "./serve-usage";
@@ -226,7 +226,7 @@ describe("a library with hostile files", () => {
     const answers = [];
     // a few kilobytes: the scan of the newest lines stops at once, and FTS5's plan answers
     for (const checkedBytes of [undefined, 4096]) {
-      const index = await SearchIndex.open(path.join(root, `allowance-${checkedBytes}`, "index.sqlite"), { checkedBytes });
+      const index = await SqliteLibraryIndex.open(path.join(root, `allowance-${checkedBytes}`, "index.sqlite"), { checkedBytes });
       try {
         await index.update(files);
         answers.push(await index.searchPage("err", {}, hostile, 50));

@@ -1,28 +1,20 @@
-// Search over every session of a sessions directory: the index (search-index.ts) kept under the cache directory,
+// Search over every session of a sessions directory: the library's index (library-index/library-index.ts),
 // brought up to date with the library, then asked. What the CLI's `search` and GET /api/search share.
-import { statSync } from "node:fs";
 import type { SearchParams } from "@/lib/library/library-params";
 import { cacheDir } from "./light-index";
 import { privateDir } from "./private-dir";
 import { cachedSummary } from "./read-summary";
 import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-import {
-  indexFileFor,
-  SearchIndex,
-  type IndexProgress,
-  type IndexReport,
-  type LibraryFile,
-  type LibrarySearchHit,
-  type SearchFacets,
-  type SearchFilters,
-} from "./search-index";
+import type { IndexProgress, LibrarySearchHit, SearchFacets } from "@/lib/library/search-api";
+import type { IndexReport, LibraryFile, LibraryIndex, SearchFilters } from "./library-index/library-index";
+import { openLibraryIndex } from "./library-index/open-library-index";
 
 export interface LibrarySearch {
   hits: LibrarySearchHit[];
   /** hits in all, of which `hits` are the first; a lower bound when `capped` */
   total: number;
-  /** more hits than the index ranks (RANKED_HITS): `hits` are the newest, in time order (search-index.ts) */
+  /** more hits than the index ranks: `hits` are the newest, in time order (SearchPage) */
   capped: boolean;
   report: IndexReport;
 }
@@ -91,48 +83,19 @@ function inTurn<T>(run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-// an index stays open between the searches of a burst (a search box being typed in): SQLite's pages stay in its
-// cache, read once rather than per search; closed when idle, and opened again if its file was replaced
-const IDLE_MS = 30_000;
-const kept = new Map<string, { index: SearchIndex; ino: number; idle: ReturnType<typeof setTimeout> | null }>();
-
-async function openIndex(file: string): Promise<SearchIndex> {
-  const held = kept.get(file);
-  const ino = statSync(file, { throwIfNoEntry: false })?.ino;
-  if (held) {
-    if (held.idle) clearTimeout(held.idle);
-    held.idle = null;
-    if (held.ino === ino) return held.index;
-    kept.delete(file);
-    held.index.close();
-  }
-  const index = await SearchIndex.open(file);
-  kept.set(file, { index, ino: statSync(file).ino, idle: null });
-  return index;
-}
-
-function release(file: string): void {
-  const held = kept.get(file);
-  if (!held) return;
-  held.idle = setTimeout(() => {
-    kept.delete(file);
-    held.index.close();
-  }, IDLE_MS);
-  // an open index keeps no process alive (the CLI's ends with its search)
-  held.idle.unref();
-}
-
 /** Opens the index of `dir`, brings it up to `files` and hands it to `ask`. */
 async function withIndex<T>(
   dir: string,
   files: readonly ResolvedSessionFile[],
   options: IndexOptions,
-  ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
+  ask: (index: LibraryIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
   const root = options.cacheRoot ?? cacheDir();
-  if (!privateDir(root)) throw new Error(`the cache folder ${root} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`);
-  const file = indexFileFor(root, dir);
-  const index = await openIndex(file);
+  if (!privateDir(root))
+    throw new Error(
+      `the cache folder ${root} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
+    );
+  const index = await openLibraryIndex(dir, { cacheRoot: root });
   try {
     const report = await index.update(described(files), (progress) => {
       updating.set(dir, progress);
@@ -143,13 +106,12 @@ async function withIndex<T>(
     options.onReport?.(report);
     return await ask(index, report);
   } catch (error) {
-    // a connection that failed is not trusted with the next search
-    kept.delete(file);
+    // an index that failed is not trusted with the next search
     index.close();
     throw error;
   } finally {
     updating.delete(dir);
-    if (kept.get(file)?.index === index) release(file);
+    index.release();
   }
 }
 
@@ -191,7 +153,7 @@ export function withLibraryIndex<T>(
   dir: string,
   files: readonly ResolvedSessionFile[],
   options: IndexOptions,
-  ask: (index: SearchIndex, report: IndexReport) => Promise<T>,
+  ask: (index: LibraryIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
   return inTurn(() => withIndex(dir, files, options, ask));
 }

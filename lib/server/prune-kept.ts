@@ -1,6 +1,6 @@
 // Keeps the cache directory (PI_VIEWER_CACHE_DIR) within its budget: every file in it counts, the kept light indexes
 // and their snapshots (light-index.ts, index-snapshot.ts), the temp files of those being made, what an older version
-// left there and the search index (search-index.ts); only kept indexes and their snapshots are dropped, those of
+// left there and the search index (library-index/); only kept indexes and their snapshots are dropped, those of
 // files that are gone first, then the least recently used.
 import type { Stats } from "node:fs";
 import { lstat, readdir, rm, stat } from "node:fs/promises";
@@ -65,7 +65,7 @@ async function sourceKept(data: string): Promise<boolean> {
   return (await stat(kept.meta.file).catch(() => null)) !== null;
 }
 
-/** The bytes of the cache's files outside `light`: counted, not dropped (search-index.ts keeps its own). */
+/** The bytes of the cache's files outside `light`: counted, not dropped (the library index keeps its own). */
 async function bytesOutside(root: string, light: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) {

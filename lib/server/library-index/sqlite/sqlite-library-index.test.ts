@@ -6,10 +6,11 @@ import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { entrySearchText, librarySearchTerms, matchesTerms, searchWords } from "@/lib/library/library-search";
 import { Session, type SessionEntry } from "@/lib/session";
 import { mulberry32 } from "@/lib/session/testing/random-session";
-import { findSessionFiles } from "./list-sessions";
-import { SearchIndex, SearchIndexBusyError, type SearchFilters } from "./search-index";
+import { findSessionFiles } from "../../list-sessions";
+import type { SearchFilters } from "../library-index";
+import { SearchIndexBusyError, SqliteLibraryIndex } from "./sqlite-library-index";
 
-const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
+const E2E = path.resolve(__dirname, "../../../../e2e/fixtures/sessions");
 
 let root: string;
 let dir: string;
@@ -88,9 +89,9 @@ function bruteForce(scan: Awaited<ReturnType<typeof scanAll>>, query: string): s
   return [...best.values()].map((e) => `${e.file} ${e.entryId}`).sort();
 }
 
-describe("SearchIndex", () => {
+describe("SqliteLibraryIndex", () => {
   it("finds every hit a brute-force scan over the files finds, and no other, for random queries", async () => {
-    const index = await SearchIndex.open(path.join(root, "cache", "a.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "a.sqlite"));
     try {
       const report = await index.update(await library());
       expect(report.indexed).toBeGreaterThan(20);
@@ -121,7 +122,7 @@ describe("SearchIndex", () => {
   });
 
   it("shows an entry a fork copied once, in its source, with how many other files hold it", async () => {
-    const index = await SearchIndex.open(path.join(root, "cache", "b.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "b.sqlite"));
     try {
       await index.update(await library());
       const lines = readFileSync(path.join(dir, "--home-dev-projects-webapp--", "fork-0.jsonl"), "utf8")
@@ -144,7 +145,7 @@ describe("SearchIndex", () => {
     const work = path.join(root, "inc");
     cpSync(path.join(dir, "--home-dev-projects-webapp--"), path.join(work, "--p--"), { recursive: true });
     const files = async () => (await findSessionFiles(work)).map((resolved) => ({ resolved, project: "p", headerTime: "" }));
-    const index = await SearchIndex.open(path.join(root, "cache", "c.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "c.sqlite"));
     try {
       const first = await index.update(await files());
       expect(first.indexed).toBe(4);
@@ -194,7 +195,7 @@ describe("SearchIndex", () => {
     // gone between the listing and the reading, as a file a user deletes while the index is made
     const gone = listed.find((f) => f.resolved.rel.endsWith("fork-1.jsonl"))!;
     rmSync(gone.resolved.file);
-    const index = await SearchIndex.open(path.join(root, "cache", "unopened.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "unopened.sqlite"));
     try {
       for (let i = 0; i < 2; i++) {
         const report = await index.update(listed);
@@ -209,7 +210,7 @@ describe("SearchIndex", () => {
   });
 
   it("filters by role, tool and the active path", async () => {
-    const index = await SearchIndex.open(path.join(root, "cache", "d.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "d.sqlite"));
     try {
       await index.update(await library());
       const all = await index.search("the", {}, dir, Infinity);
@@ -227,7 +228,7 @@ describe("SearchIndex", () => {
   });
 
   it("answers searches asked at once, one after the other", async () => {
-    const { searchLibrary } = await import("./library-search");
+    const { searchLibrary } = await import("../../library-search");
     const files = (await library()).map((f) => f.resolved);
     const cacheRoot = path.join(root, "cache-turns");
     const queries = ["the", "build", "test", "the build", "redis"];
@@ -245,7 +246,7 @@ describe("SearchIndex", () => {
  * forks) with a brute-force model of what the index holds: every entry row in the order the index writes them
  * (files by header time, lines in order), its words, copy key, filter fields and whether it is on the active path.
  */
-describe("SearchIndex on a generated library", () => {
+describe("SqliteLibraryIndex on a generated library", () => {
   let work: string;
   let files: Awaited<ReturnType<typeof generatedFiles>>;
   let rows: ModelRow[];
@@ -346,9 +347,9 @@ describe("SearchIndex on a generated library", () => {
 
   it("finds with a finite limit what the model finds: every hit when there are few, else the newest", async () => {
     const cap = 40;
-    const index = await SearchIndex.open(path.join(root, "cache", "g.sqlite"), { rankedHits: cap });
-    const drive = vi.spyOn(SearchIndex.prototype as unknown as { drive: (match: string | null) => unknown }, "drive");
-    const scan = vi.spyOn(SearchIndex.prototype as unknown as { scan: () => unknown }, "scan");
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "g.sqlite"), { rankedHits: cap });
+    const drive = vi.spyOn(SqliteLibraryIndex.prototype as unknown as { drive: (match: string | null) => unknown }, "drive");
+    const scan = vi.spyOn(SqliteLibraryIndex.prototype as unknown as { scan: () => unknown }, "scan");
     try {
       await index.update(files);
       const rng = mulberry32(21);
@@ -443,7 +444,7 @@ describe("SearchIndex on a generated library", () => {
   });
 
   it("gives every hit, ranked, when the limit is Infinity, and says a page is capped only past the cap", async () => {
-    const index = await SearchIndex.open(path.join(root, "cache", "g2.sqlite"), { rankedHits: 30 });
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "g2.sqlite"), { rankedHits: 30 });
     try {
       await index.update(files);
       const terms = librarySearchTerms("the");
@@ -465,7 +466,7 @@ describe("SearchIndex on a generated library", () => {
   });
 });
 
-describe("SearchIndex on a growing session", () => {
+describe("SqliteLibraryIndex on a growing session", () => {
   const line = (value: Record<string, unknown>) => JSON.stringify(value) + "\n";
   const message = (id: string, parentId: string | null, text: string) =>
     line({ type: "message", id, parentId, timestamp: "2026-03-01T00:00:00Z", message: { role: "user", content: text } });
@@ -482,7 +483,7 @@ describe("SearchIndex on a growing session", () => {
         message("b2", "b1", "branchword two"),
     );
     const files = async () => (await findSessionFiles(work)).map((resolved) => ({ resolved, project: "p", headerTime: "" }));
-    const index = await SearchIndex.open(path.join(root, "cache", "growing.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "growing.sqlite"));
     const active = async (query: string, filters: SearchFilters = {}) =>
       Object.fromEntries((await index.search(query, filters, work, Infinity)).map((hit) => [hit.entryId, hit.onActivePath]));
     try {
@@ -519,7 +520,7 @@ describe("SearchIndex on a growing session", () => {
         project: "p",
         headerTime: resolved.rel.includes("a.") ? "1" : resolved.rel.includes("b.") ? "2" : "3",
       }));
-    const index = await SearchIndex.open(path.join(root, "cache", "copies.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "copies.sqlite"));
     const hits = async (query: string) => (await index.search(query, {}, work, Infinity)).map((hit) => `${hit.file} ${hit.entryId} +${hit.alsoIn}`).sort();
     try {
       await index.update(await files());
@@ -558,7 +559,7 @@ describe("SearchIndex on a growing session", () => {
     writeFileSync(path.join(folder, "a.jsonl"), assistant("a1", "common", "read") + message("a2", "a1", "hello"));
     writeFileSync(path.join(folder, "b.jsonl"), assistant("b1", "rare", "zap") + assistant("b2", "common", "read"));
     const files = async () => (await findSessionFiles(work)).map((resolved) => ({ resolved, project: "p", headerTime: "" }));
-    const index = await SearchIndex.open(path.join(root, "cache", "facets.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "facets.sqlite"));
     try {
       await index.update(await files());
       expect(await index.facets()).toEqual({ models: ["acme/common", "acme/rare"], tools: ["read", "zap"], roles: ["assistant", "user"] });
@@ -575,7 +576,7 @@ describe("SearchIndex on a growing session", () => {
     const file = path.join(work, "--p--", "s.jsonl");
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, message("x1", null, "ab abc") + message("x2", "x1", "abcdef") + message("x3", "x2", "xy zabc"));
-    const index = await SearchIndex.open(path.join(root, "cache", "prefix.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "prefix.sqlite"));
     const ids = async (query: string) => (await index.search(query, {}, work, Infinity)).map((hit) => hit.entryId).sort();
     try {
       await index.update((await findSessionFiles(work)).map((resolved) => ({ resolved, project: "p", headerTime: "" })));
@@ -590,11 +591,11 @@ describe("SearchIndex on a growing session", () => {
   });
 });
 
-describe("SearchIndex on a damaged or older index file", () => {
+describe("SqliteLibraryIndex on a damaged or older index file", () => {
   it("makes anew an index file SQLite cannot read, and empties one of an older schema", async () => {
     const file = path.join(root, "cache", "damaged.sqlite");
     writeFileSync(file, "this is no SQLite file, but a cache that was damaged ".repeat(200));
-    const index = await SearchIndex.open(file);
+    const index = await SqliteLibraryIndex.open(file);
     try {
       expect((await index.update(await library())).indexed).toBeGreaterThan(20);
       expect((await index.search("the", {}, dir, 5)).length).toBe(5);
@@ -608,7 +609,7 @@ describe("SearchIndex on a damaged or older index file", () => {
     const db = new Database(older);
     db.exec("CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT); INSERT INTO files(path) VALUES ('x.jsonl')");
     db.close();
-    const again = await SearchIndex.open(older);
+    const again = await SqliteLibraryIndex.open(older);
     try {
       expect((await again.update(await library())).removed).toBe(0);
       expect((await again.search("the", {}, dir, 5)).length).toBe(5);
@@ -618,7 +619,7 @@ describe("SearchIndex on a damaged or older index file", () => {
   });
 });
 
-describe("SearchIndex and another connection holding the file", () => {
+describe("SqliteLibraryIndex and another connection holding the file", () => {
   async function held(file: string) {
     const { Database } = (await import("node-sqlite3-wasm")) as unknown as { Database: new (file: string) => { exec(sql: string): void; close(): void } };
     const other = new Database(file);
@@ -628,7 +629,7 @@ describe("SearchIndex and another connection holding the file", () => {
 
   it("waits while another connection writes, then answers", async () => {
     const file = path.join(root, "cache", "busy.sqlite");
-    const index = await SearchIndex.open(file, { busyTimeoutMs: 10_000 });
+    const index = await SqliteLibraryIndex.open(file, { busyTimeoutMs: 10_000 });
     try {
       await index.update(await library());
       const expected = await index.search("the", {}, dir, 20);
@@ -648,7 +649,7 @@ describe("SearchIndex and another connection holding the file", () => {
 
   it("gives up after the busy timeout with an error naming the index file", async () => {
     const file = path.join(root, "cache", "busy2.sqlite");
-    const index = await SearchIndex.open(file, { busyTimeoutMs: 300 });
+    const index = await SqliteLibraryIndex.open(file, { busyTimeoutMs: 300 });
     const other = await held(file);
     try {
       const error = await index.search("the", {}, dir, 20).catch((e: unknown) => e);
@@ -661,7 +662,7 @@ describe("SearchIndex and another connection holding the file", () => {
       index.close();
     }
     // and once the file is free, it works
-    const again = await SearchIndex.open(file, { busyTimeoutMs: 300 });
+    const again = await SqliteLibraryIndex.open(file, { busyTimeoutMs: 300 });
     try {
       await again.update(await library());
       expect((await again.search("the", {}, dir, 5)).length).toBe(5);

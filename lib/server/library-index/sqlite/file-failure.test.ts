@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { findSessionFiles } from "./list-sessions";
-import { SearchIndex } from "./search-index";
+import { findSessionFiles } from "../../list-sessions";
+import { SqliteLibraryIndex } from "./sqlite-library-index";
 
 vi.mock("@/lib/library/library-search", async (original) => {
   const actual = await original<typeof import("@/lib/library/library-search")>();
@@ -45,7 +45,7 @@ describe("a file that fails to be read", () => {
     writeFileSync(bad, header("b") + answer("b1", "walrus two") + answer("boom", "walrus three") + answer("b3", "walrus four"));
     writeFileSync(path.join(dir, "--w--", "c.jsonl"), header("c") + answer("c1", "walrus five"));
     const files = async () => (await findSessionFiles(dir)).map((resolved) => ({ resolved, project: "w", headerTime: resolved.rel }));
-    const index = await SearchIndex.open(path.join(root, "cache", "index.sqlite"));
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "index.sqlite"));
     try {
       const report = await index.update(await files());
       expect(report.unreadable).toEqual([{ file: "--w--/b.jsonl", line: 3, message: "not indexed: no words for this entry" }]);

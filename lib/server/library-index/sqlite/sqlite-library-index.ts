@@ -68,22 +68,14 @@ import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
 import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
 import { usageRecordOf, type BranchUsage } from "@/lib/library/usage";
-import { fileLines } from "./file-lines";
-import { maxLineBytes } from "./line-limit";
-import { LineReader } from "./line-reader";
-import { parseLine } from "./parse-line";
-import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-import {
-  dropUsage,
-  fileBranches,
-  INSERT_USAGE,
-  readUsageSums,
-  refreshUsageSums,
-  sharingFiles,
-  USAGE_SCHEMA,
-  usageValues,
-  type StoredUsage,
-} from "./usage-store";
+import { fileLines } from "../../file-lines";
+import { maxLineBytes } from "../../line-limit";
+import { LineReader } from "../../line-reader";
+import { parseLine } from "../../parse-line";
+import { openSessionFile, type ResolvedSessionFile } from "../../safe-path";
+import type { FileDescription, IndexReport, LibraryFile, LibraryIndex, SearchFilters, SearchPage, StoredUsage } from "../library-index";
+import { forgetKept, releaseKept } from "./kept-indexes";
+import { dropUsage, fileBranches, INSERT_USAGE, readUsageSums, refreshUsageSums, sharingFiles, USAGE_SCHEMA, usageValues } from "./usage-store";
 
 interface Statement {
   run(values?: unknown[]): { changes: number; lastInsertRowid: number };
@@ -116,8 +108,6 @@ async function openDatabase(file: string): Promise<Database> {
 // the indexes a first index makes at its end rather than keeps through a million inserts
 const LATE_INDEXES = "CREATE INDEX IF NOT EXISTS entries_copy ON entries(entry_id, hash); CREATE INDEX IF NOT EXISTS entries_time ON entries(time);";
 /** Bumped whenever the tables change: an index of another version is emptied and built again. */
-export type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine };
-
 const SCHEMA_VERSION = 8;
 const SCHEMA = `
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime REAL, ino INTEGER,
@@ -152,57 +142,7 @@ const BUSY_TIMEOUT_MS = 30_000;
 /** Text FTS5 cuts and folds as searchWords does (see the module comment). */
 const ASCII = /^[\x00-\x7f]*$/;
 
-export interface SearchFilters {
-  /** the file's project (its header cwd, else its folder) */
-  project?: string;
-  /** entry time from (ms, inclusive) and to (ms, exclusive) */
-  from?: number;
-  to?: number;
-  /** message role (user, assistant, toolResult, bashExecution…) or entry type (compaction, label…) */
-  role?: string;
-  /** a tool the entry calls or answers */
-  tool?: string;
-  /** "provider/model" of an assistant message */
-  model?: string;
-  /** only entries on the path to their session's leaf */
-  activeOnly?: boolean;
-}
-
-export interface SearchPage {
-  hits: LibrarySearchHit[];
-  /** hits in all (copies counted once); a lower bound when `capped` */
-  total: number;
-  /** more than RANKED_HITS hits: `hits` are the newest of them, unranked (see the module comment) */
-  capped: boolean;
-}
-
-export interface IndexReport {
-  /** files read (whole or from where they grew) */
-  indexed: number;
-  /** files unchanged since they were indexed */
-  unchanged: number;
-  removed: number;
-  entries: number;
-  /**
-   * every line of the library's files that could not be read, this time or before: none is searched; and those
-   * read all the same but suspect (`indexed`: an id used again with other content)
-   */
-  unreadable: UnreadableLine[];
-}
-
-/** What the index keeps of a file's header. */
-export interface FileDescription {
-  project: string;
-  headerTime: string;
-}
-
-/**
- * A file of the library as `update` takes it: described, or with a way to describe it that is asked only when the
- * file is to be read (describing reads the file's start; most files are unchanged most of the time).
- */
-export type LibraryFile = { resolved: ResolvedSessionFile } & (FileDescription | { describe: () => Promise<FileDescription> });
-
-export interface SearchIndexOptions {
+export interface SqliteIndexOptions {
   /** how long a statement meeting another process's lock is retried (ms) */
   busyTimeoutMs?: number;
   /** how many hits are all ranked, past which a search is capped (RANKED_HITS) */
@@ -217,13 +157,6 @@ export class SearchIndexBusyError extends Error {
     super(`the search index ${file} is locked by another process (an index being built?): try again when it is done`);
     this.name = "SearchIndexBusyError";
   }
-}
-
-/** The index's place for the sessions directory `dir` under `cacheRoot`. */
-export function indexFileFor(cacheRoot: string, dir: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < dir.length; i++) h = Math.imul(h ^ dir.charCodeAt(i), 16777619);
-  return path.join(cacheRoot, "search", `${(h >>> 0).toString(16)}.sqlite`);
 }
 
 const isBusy = (error: unknown) => error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message);
@@ -282,7 +215,7 @@ class Span {
 const unchanged = (row: FileRow | undefined, resolved: ResolvedSessionFile) =>
   row !== undefined && row.size === resolved.size && row.mtime === resolved.mtimeMs && row.ino === resolved.ino;
 
-export class SearchIndex {
+export class SqliteLibraryIndex implements LibraryIndex {
   private constructor(
     private readonly db: Database,
     private readonly file: string,
@@ -292,7 +225,7 @@ export class SearchIndex {
   ) {}
 
   /** Opens (or creates) the index file; a lock left by a process that died mid-write is removed first. */
-  static async open(file: string, options: SearchIndexOptions = {}): Promise<SearchIndex> {
+  static async open(file: string, options: SqliteIndexOptions = {}): Promise<SqliteLibraryIndex> {
     mkdirSync(path.dirname(file), { recursive: true });
     // node-sqlite3-wasm locks with a directory beside the file for the length of a statement or transaction; one
     // older than any of ours was left by a process that was killed holding it
@@ -303,7 +236,7 @@ export class SearchIndex {
       // no lock
     }
     for (let attempt = 0; ; attempt++) {
-      const index = new SearchIndex(
+      const index = new SqliteLibraryIndex(
         await openDatabase(file),
         file,
         options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
@@ -322,8 +255,17 @@ export class SearchIndex {
     }
   }
 
+  release(): void {
+    releaseKept(this.file, this);
+  }
+
   close(): void {
+    forgetKept(this.file, this);
     this.db.close();
+  }
+
+  async problems(): Promise<UnreadableLine[]> {
+    return this.transaction(() => this.unreadable());
   }
 
   /** Creates the tables, or empties an index of another schema version (an older release's) and creates them. */
@@ -1325,7 +1267,7 @@ class CopyKeys {
  * The write transactions of one update: BATCH_ENTRIES entries each, then a commit and a new transaction. Entry
  * ids are handed out here (words and row go in under the same id, the row later). A first index does not wait for
  * the disk (synchronous=OFF): a process that dies is still rolled back by the journal, and only a machine losing
- * power mid-index can damage the file, which SearchIndex.open then makes anew.
+ * power mid-index can damage the file, which SqliteLibraryIndex.open then makes anew.
  */
 class WriteBatch {
   /** entries in the open transaction */
@@ -1349,7 +1291,7 @@ class WriteBatch {
     if (this.bulk) this.db.exec("PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;");
     await this.retry(() => this.db.exec("BEGIN IMMEDIATE"));
     // a first index looks no copy up (CopyKeys keeps them in memory) and searches nothing: the indexes on copies
-    // and times are made once, at the end (SearchIndex.open makes them again after a crash)
+    // and times are made once, at the end (SqliteLibraryIndex.open makes them again after a crash)
     if (this.bulk) this.db.exec("DROP INDEX IF EXISTS entries_copy; DROP INDEX IF EXISTS entries_time;");
     // AUTOINCREMENT: an id is never handed out twice, even after its entry was dropped, so rowids keep to time
     this.next = ((this.db.get("SELECT seq FROM sqlite_sequence WHERE name = 'entries'")?.seq as number | undefined) ?? 0) + 1;

@@ -12,6 +12,7 @@
 // other (8,000 rows took 20 s), and the whole library wait on it.
 import { addUsage, branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageRecord, type UsageTotals } from "@/lib/library/usage";
 import { dayOf } from "@/lib/library/usage";
+import type { StoredUsage } from "../library-index";
 
 interface Db {
   exec(sql: string): void;
@@ -120,13 +121,6 @@ export function dropUsage(db: Db, fileId: number): Set<number> {
   db.run("DELETE FROM usage_sums WHERE file_id = ?", [fileId]);
   db.run("DELETE FROM usage_branches WHERE file_id = ?", [fileId]);
   return sharing;
-}
-
-export interface StoredUsage {
-  /** what each file counts, by day and model */
-  buckets: UsageBucket[];
-  /** per file: what it copied from older files, counted there */
-  copied: Map<string, UsageTotals & { calls: number }>;
 }
 
 /** The library's usage sums. */

@@ -1,0 +1,93 @@
+// The library's index as the routes, the CLI and the pages ask it: brought up to the library's files, then searched,
+// its facets and usage sums read. What any implementation answers (SQLite's, ./sqlite/, today; PostgreSQL's next),
+// opened by openLibraryIndex (open-library-index.ts). Types only.
+//
+// Not responsible for fork families: they come from each file's digest (lib/server/library-families.ts, over
+// file-digest.ts), not from the index. An implementation that keeps entries' copy keys could answer them later.
+import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
+import type { BranchUsage, UsageBucket, UsageTotals } from "@/lib/library/usage";
+import type { ResolvedSessionFile } from "../safe-path";
+
+export interface LibraryIndex {
+  /**
+   * Brings the index up to `files` (the library's, as listed): a file new or changed since it was indexed is read
+   * (a grown one from where it was read to), one no longer listed dropped; `onProgress` as each file is read.
+   */
+  update(files: readonly LibraryFile[], onProgress?: (progress: IndexProgress) => void): Promise<IndexReport>;
+  /** The lines of the indexed files it could not read, or read but doubts (the last update's `unreadable`, less the unopened files). */
+  problems(): Promise<UnreadableLine[]>;
+  /**
+   * The first `limit` entries holding every term of `query` that pass `filters`, and how many there are in all
+   * (a fork's copy of an entry is one hit, in the oldest file). `dir`: the sessions directory the snippets are read
+   * from; `files`: its files as listed, by path, so that their paths are not resolved again.
+   */
+  searchPage(query: string, filters: SearchFilters, dir: string, limit?: number, files?: ReadonlyMap<string, ResolvedSessionFile>): Promise<SearchPage>;
+  /** What the filters can be set to: the models, tools and roles the index holds, sorted. */
+  facets(): Promise<SearchFacets>;
+  /** The library's usage sums: what each file counts by day and model, and what it copied from older files. */
+  usageSums(): Promise<StoredUsage>;
+  /** A file's usage (what it counts, from `since`) split by branch. */
+  usageBranches(file: string, since: number | null): Promise<BranchUsage[]>;
+  /** Done with it for now: it may be kept open for the next question a while. */
+  release(): void;
+  /** Closed now (one that failed is not trusted with the next question). */
+  close(): void;
+}
+
+export interface SearchFilters {
+  /** the file's project (its header cwd, else its folder) */
+  project?: string;
+  /** entry time from (ms, inclusive) and to (ms, exclusive) */
+  from?: number;
+  to?: number;
+  /** message role (user, assistant, toolResult, bashExecution…) or entry type (compaction, label…) */
+  role?: string;
+  /** a tool the entry calls or answers */
+  tool?: string;
+  /** "provider/model" of an assistant message */
+  model?: string;
+  /** only entries on the path to their session's leaf */
+  activeOnly?: boolean;
+}
+
+export interface SearchPage {
+  hits: LibrarySearchHit[];
+  /** hits in all (copies counted once); a lower bound when `capped` */
+  total: number;
+  /** more hits than the index ranks: `hits` are the newest of them, unranked, newest first (score 0) */
+  capped: boolean;
+}
+
+export interface IndexReport {
+  /** files read (whole or from where they grew) */
+  indexed: number;
+  /** files unchanged since they were indexed */
+  unchanged: number;
+  removed: number;
+  entries: number;
+  /**
+   * every line of the library's files that could not be read, this time or before: none is searched; and those
+   * read all the same but suspect (`indexed`: an id used again with other content)
+   */
+  unreadable: UnreadableLine[];
+}
+
+/** What the index keeps of a file's header. */
+export interface FileDescription {
+  project: string;
+  headerTime: string;
+}
+
+/**
+ * A file of the library as `update` takes it: described, or with a way to describe it that is asked only when the
+ * file is to be read (describing reads the file's start; most files are unchanged most of the time).
+ */
+export type LibraryFile = { resolved: ResolvedSessionFile } & (FileDescription | { describe: () => Promise<FileDescription> });
+
+/** The library's usage as the index keeps it summed. */
+export interface StoredUsage {
+  /** what each file counts, by day and model */
+  buckets: UsageBucket[];
+  /** per file: what it copied from older files, counted there */
+  copied: Map<string, UsageTotals & { calls: number }>;
+}
