@@ -7,7 +7,8 @@ export { SessionTree, type LabelState, type LeafStep, type LeafMoveKind, type No
 export type { LeafSteps } from "./tree/leaf-steps";
 export { PathCut, PathIndex, type IdSet } from "./tree/path-index";
 export { TreePath } from "./tree/tree-path";
-export { Session, formatDiagnostic, type OpenOptions, type SchemaChecked } from "./session";
+export { Session, formatDiagnostic, type OpenOptions } from "./session";
+export type { SchemaChecked } from "./read/schema-lines";
 export { RULE_SETS, DEFAULT_RULES } from "./rules/registry";
 export type { RuleSet, RuleInput } from "./rules/rule-set";
 export { chooseRules, rulesBadgeText, type RulesChoice } from "./rules/detect";

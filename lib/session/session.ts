@@ -10,6 +10,7 @@ import { RevisionCache } from "./tree/revision-cache";
 import { PathCut, PathIndex } from "./tree/path-index";
 import type { TreePath } from "./tree/tree-path";
 import { headerSchema, schemaIssues } from "./read/schema";
+import type { SchemaChecked } from "./read/schema-lines";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
 import type { LabelState, SessionTree } from "./tree/tree";
@@ -22,16 +23,6 @@ export interface OpenOptions {
   schemaChecked?: SchemaChecked;
   /** the check is running elsewhere and arrives later (acceptSchema): until then, no schema diagnostics */
   schemaPending?: boolean;
-}
-
-/**
- * schemaIssues(JSON.parse(text)) of each of the first `lines` lines, every
- * one ended by a newline (a final line without one may still change), keyed
- * by line; a line absent from `issues` conforms or is no object.
- */
-export interface SchemaChecked {
-  lines: number;
-  issues: ReadonlyMap<number, string[]>;
 }
 
 /**

@@ -5,7 +5,7 @@ import { LineReader, type ReadLine } from "./lines";
 import { SessionTree } from "../tree/tree";
 import { V4Log } from "./v4-log";
 import { schemaIssues } from "./schema";
-import type { SchemaChecked } from "../session";
+import type { SchemaChecked } from "./schema-lines";
 import type { Diagnostic, LineAccount, SessionEntry, SessionHeader } from "../types";
 import { LineKinds } from "./line-kinds";
 

@@ -1,6 +1,15 @@
 import { LineReader } from "./lines";
 import { schemaIssues } from "./schema";
-import type { SchemaChecked } from "../session";
+
+/**
+ * schemaIssues(JSON.parse(text)) of each of the first `lines` lines, every
+ * one ended by a newline (a final line without one may still change), keyed
+ * by line; a line absent from `issues` conforms or is no object.
+ */
+export interface SchemaChecked {
+  lines: number;
+  issues: ReadonlyMap<number, string[]>;
+}
 
 /**
  * Checks a file's lines against pi's schemas from its text alone, in chunks
