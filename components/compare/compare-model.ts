@@ -3,7 +3,8 @@
  * by the compare pane and every graph card (which asks for its role in it).
  * Not responsible for drawing.
  */
-import { compareA, compareB, type ViewerState } from "@/components/viewer/store";
+import { compareA, compareB } from "@/components/viewer/store";
+import type { ViewerState } from "@/components/viewer/viewer-state";
 import { compareNodes, type Comparison, type Session } from "@/lib/session";
 
 /** What an entry is in the open comparison; the graph marks it accordingly. */

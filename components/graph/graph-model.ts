@@ -4,7 +4,7 @@
  * → React Flow elements (those of the viewport's window, made by the canvas).
  * Tests compose them directly.
  */
-import type { ViewerState } from "@/components/viewer/store";
+import type { ViewerState } from "@/components/viewer/viewer-state";
 import { TextComingError, type IdSet, type Session, type SessionEntry } from "@/lib/session";
 import { describeEntry, describeFromIndex, kindAt, type EntryDescription } from "@/lib/layout/describe";
 import { displayTreeOf, planFoldSteps, type DisplayTree, type FoldPlan } from "@/lib/layout/display-tree";

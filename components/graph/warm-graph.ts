@@ -6,7 +6,7 @@
  * render finds it. The first render then only lays out and draws: the page is
  * never busy for the sum of the steps at once.
  */
-import type { ViewerState } from "@/components/viewer/store";
+import type { ViewerState } from "@/components/viewer/viewer-state";
 import type { Session } from "@/lib/session";
 import { sessionRewinds } from "@/lib/layout/leaf-history";
 import type { Steps } from "@/lib/layout/last-answer";

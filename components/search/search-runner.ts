@@ -12,7 +12,8 @@ import { canStreamSearch, SearchStreamer } from "@/lib/client/search-client";
 import type { SessionSource } from "@/lib/client/session-source";
 import { SEARCH_LIMIT } from "@/lib/session";
 import { foldCase, HitCollector } from "@/lib/session/features/search";
-import { useViewer, viewer, type ViewerState } from "@/components/viewer/store";
+import { useViewer, viewer } from "@/components/viewer/store";
+import type { ViewerState } from "@/components/viewer/viewer-state";
 import { shareSourceOf } from "@/components/share/share-source";
 
 /** How long typing must pause before the file is searched again. */

@@ -6,7 +6,8 @@
  * every graph card share one scan), or, for a session whose content is read on
  * demand, streamed through its file (search-runner.ts) into the store.
  */
-import { useViewer, type ViewerState } from "@/components/viewer/store";
+import { useViewer } from "@/components/viewer/store";
+import type { ViewerState } from "@/components/viewer/viewer-state";
 import { searchSession, type SearchResult } from "@/lib/session";
 import { useSessionMemo } from "@/components/viewer/use-session-memo";
 import { streamsSearch } from "./search-runner";

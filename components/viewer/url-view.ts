@@ -4,7 +4,7 @@
 import type { TreeFilter } from "@/lib/layout/tree-filter";
 import type { Session } from "@/lib/session";
 import type { InspectorTab, ShareManifest } from "@/lib/share/manifest";
-import type { ViewerState } from "./store";
+import type { ViewerState } from "./viewer-state";
 import {
   readCompareParam,
   readContextParams,
