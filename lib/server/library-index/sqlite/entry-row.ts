@@ -1,0 +1,73 @@
+// An entry line as the index keeps it: its row's columns (role, model, tools, time…), read from the line's value, and
+// the span of ids and times a file's entries cover.
+import { isObject } from "@/lib/session/json";
+
+/** An entry read from a file, before its row is written (its on_active is known only at the file's end). */
+export interface EntryRow {
+  id: number;
+  entryId: string | null;
+  parentId: string | null;
+  off: number;
+  len: number;
+  /** the row's columns, in WriteBatch.insertEntry's order but on_active; [HASH] is filled in when needed */
+  values: unknown[];
+}
+export const HASH = 4;
+export const TIME = 5;
+export const ECHO = 11;
+
+/** The ids and times a file's entries span, widened as they are read. */
+export class Span {
+  // min() and max() of several values are null when one is: the old bound, else the new one, when either is
+  static readonly SET = ["first_id", "last_id", "first_time", "last_time"]
+    .map((column, i) => `${column} = COALESCE(${i % 2 ? "max" : "min"}(${column}, ?), ${column}, ?)`)
+    .join(", ");
+  private firstId: number | null = null;
+  private lastId: number | null = null;
+  private firstTime: number | null = null;
+  private lastTime: number | null = null;
+
+  add(id: number, time: number | null): void {
+    this.firstId ??= id;
+    this.lastId = id;
+    if (time === null) return;
+    this.firstTime = Math.min(this.firstTime ?? time, time);
+    this.lastTime = Math.max(this.lastTime ?? time, time);
+  }
+
+  /** The SET's parameters. */
+  values(): (number | null)[] {
+    return [this.firstId, this.lastId, this.firstTime, this.lastTime].flatMap((value) => [value, value]);
+  }
+}
+
+/** An entry line's row, its on_active left for the end of its file and its hash for when another row has its id. */
+export function entryRow(id: number, fileId: number, entryId: string | null, value: Record<string, unknown>, offset: number, length: number): EntryRow {
+  const message = isObject(value.message) ? value.message : null;
+  const role = message && typeof message.role === "string" ? message.role : typeof value.type === "string" ? value.type : null;
+  const model = message?.role === "assistant" && typeof message.model === "string" ? `${text(message.provider)}/${message.model}` : null;
+  const time = typeof value.timestamp === "string" ? Date.parse(value.timestamp) : typeof value.timestamp === "number" ? value.timestamp : NaN;
+  const parentId = typeof value.parentId === "string" ? value.parentId : null;
+  return {
+    id,
+    entryId,
+    parentId,
+    off: offset,
+    len: length,
+    values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length, 0],
+  };
+}
+
+/** A value as String() writes it, but an object: String({"toString": 1}) throws, and a line may hold one. */
+function text(value: unknown): string {
+  return typeof value === "object" && value !== null ? Object.prototype.toString.call(value) : String(value);
+}
+
+function toolsOf(message: Record<string, unknown> | null): string | null {
+  if (!message) return null;
+  if (message.role === "toolResult" && typeof message.toolName === "string") return message.toolName;
+  if (message.role === "bashExecution") return "bash";
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return null;
+  const names = message.content.flatMap((block) => (isObject(block) && block.type === "toolCall" && typeof block.name === "string" ? [block.name] : []));
+  return names.length ? names.join(" ") : null;
+}

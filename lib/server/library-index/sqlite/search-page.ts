@@ -1,0 +1,95 @@
+// A search's page, as every plan makes it. Every hit is ranked by bm25 when a query has at most RANKED_HITS of them,
+// or when `limit` is Infinity. Past the cap, scoring every hit costs seconds on a gigabyte, so the page is `capped`:
+// its hits are the newest (highest rowids: the newest sessions, what was appended last), newest first, with score 0,
+// and `total` is a lower bound (the entries among the newest RANKED_HITS hits). Lines are read (to check a query's
+// terms, to cut snippets) a chunk at a time within a byte allowance (line-reader.ts).
+import { nestsDeeperThan } from "@/lib/library/json-depth";
+import { entrySearchText, librarySearchTerms, searchSnippet } from "@/lib/library/library-search";
+import { isObject } from "@/lib/session/json";
+import type { SessionEntry } from "@/lib/session/types";
+import { LineReader } from "../../line-reader";
+import type { ResolvedSessionFile } from "../../safe-path";
+import type { SearchFilters, SearchPage } from "../library-index";
+import { breathe, type Connection, type Database } from "./database";
+import { findNewest } from "./newest-plan";
+import { countCopies, findRanked } from "./ranked-plan";
+import { conditions, PER_BREATH, type Search } from "./search-rows";
+
+/** Up to this many hits are all ranked by bm25; past it a page is capped (see the module comment). */
+export const RANKED_HITS = 500;
+/**
+ * The bytes of lines a search reads to check its terms (a few thousand lines of a few kilobytes are a few megabytes;
+ * a few lines near the line limit are not checked), and then to cut its snippets.
+ */
+export const CHECKED_BYTES = 64 * 1024 * 1024;
+const SNIPPET_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The first `limit` hits and how many there are in all (copies counted once; see `capped`). `files`: the library's
+ * files as listed, by path, so that lines are read without resolving their paths again.
+ */
+export async function searchPage(
+  conn: Connection,
+  tuning: { rankedHits: number; checkedBytes: number },
+  query: string,
+  filters: SearchFilters,
+  dir: string,
+  limit = 100,
+  files?: ReadonlyMap<string, ResolvedSessionFile>,
+): Promise<SearchPage> {
+  // Infinity ranks every hit (tests, benches); what comes from outside is checked to 1–500 (library-params.ts)
+  if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
+  const terms = librarySearchTerms(query);
+  if (terms.length === 0) return { hits: [], total: 0, capped: false };
+  const lines = new LineReader(dir, files, tuning.checkedBytes);
+  try {
+    const found = await conn.reading(async () => {
+      const ids = idsWithin(conn.db, filters);
+      if (ids === "none") return { shown: [], total: 0, capped: false };
+      const search: Search = { terms, limit, cap: Math.max(tuning.rankedHits, limit), ...conditions(filters), filters, ids, lines };
+      const found = (Number.isFinite(limit) ? await findNewest(conn, search) : null) ?? (await findRanked(conn, search));
+      // a line repeating one of its file is no hit (it has no words) but is a copy all the same (a capped page
+      // counts copies from the entries already)
+      if (!found.capped)
+        for (const [i, located] of found.shown.entries()) {
+          if (located.key?.hash != null) countCopies(conn.db, located, search);
+          if (i % PER_BREATH === PER_BREATH - 1) await breathe();
+        }
+      return found;
+    });
+    lines.allow(SNIPPET_BYTES);
+    const texts = await lines.read(found.shown);
+    for (const [i, located] of found.shown.entries()) {
+      const text = texts[i] ?? null;
+      const words = text === null ? null : lineText(text);
+      // a file that changed since it was indexed: the hit stands, without its words
+      located.hit.snippet = words === null ? "" : searchSnippet(words, terms);
+    }
+    return { hits: found.shown.map((located) => located.hit), total: found.total, capped: found.capped };
+  } finally {
+    lines.close();
+  }
+}
+
+/**
+ * The entry ids a date filter leaves: from the first of the files whose entries reach into the dates to the last
+ * ("none" when no file's do). FTS5 then seeks there rather than walk back through every later hit.
+ */
+function idsWithin(db: Database, filters: SearchFilters): Search["ids"] | "none" {
+  if (filters.from === undefined && filters.to === undefined) return null;
+  const row = db.get("SELECT min(first_id) AS low, max(last_id) AS high FROM files WHERE last_time >= ? AND first_time < ?", [
+    filters.from ?? -Infinity,
+    filters.to ?? Infinity,
+  ]);
+  return row?.low === null || row?.low === undefined ? "none" : { low: row.low as number, high: row.high as number };
+}
+
+/** What an entry line is searched by, or null when it no longer reads as an entry (its file changed since). */
+function lineText(line: string): string | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) && !nestsDeeperThan(value) ? entrySearchText(value as SessionEntry) : null;
+  } catch {
+    return null;
+  }
+}
