@@ -39,4 +39,20 @@ describe("LineReader", () => {
       reader.close();
     }
   });
+
+  it("reads a line's bytes; without a directory, no file it was not given", async () => {
+    const reader = new LineReader(null, undefined, Infinity);
+    try {
+      expect(await reader.readBytes([at(1)])).toEqual([null]);
+    } finally {
+      reader.close();
+    }
+    const given = new LineReader(root, undefined, Infinity);
+    try {
+      const [bytes] = await given.readBytes([at(1)]);
+      expect(bytes?.toString("utf8")).toBe("second");
+    } finally {
+      given.close();
+    }
+  });
 });

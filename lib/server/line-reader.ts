@@ -1,5 +1,5 @@
 // Lines of the library's files by where they are, as a search reads them (to check a query's words, to cut
-// snippets): each file opened once per search, lines close together read in one go (the newest entries of a session
+// snippets) and as an index update reads a line again (to hash an entry a second row holds): each file opened once, lines close together read in one go (the newest entries of a session
 // lie one after the other). Opened and read synchronously: a search reads a thousand lines over hundreds of files,
 // and a thread pool round trip each cost more than the call (the pages are mostly cached); SQLite's calls hold the
 // thread as long anyway.
@@ -21,7 +21,8 @@ export class LineReader {
   private left: number;
 
   constructor(
-    private readonly dir: string,
+    /** the sessions directory a file not in `files` is resolved in; null: such a file is not read */
+    private readonly dir: string | null,
     private readonly files: ReadonlyMap<string, ResolvedSessionFile> | undefined,
     /** the bytes it reads until allowed more */
     allowance: number,
@@ -42,11 +43,27 @@ export class LineReader {
   /** The lines at `at` (path, byte offset, length), in their order; null for one that cannot be read, or past the allowance. */
   async read(at: readonly { path?: unknown; off?: unknown; len?: unknown }[]): Promise<(string | null)[]> {
     const out: (string | null)[] = at.map(() => null);
+    await this.each(at, (i, buffer, start, end) => (out[i] = buffer.toString("utf8", start, end)));
+    return out;
+  }
+
+  /** As `read`, the lines' bytes (valid until the next read). */
+  async readBytes(at: readonly { path?: unknown; off?: unknown; len?: unknown }[]): Promise<(Buffer | null)[]> {
+    const out: (Buffer | null)[] = at.map(() => null);
+    await this.each(at, (i, buffer, start, end) => (out[i] = buffer.subarray(start, end)));
+    return out;
+  }
+
+  /** Reads the lines at `at`, a file at a time, handing each one read whole to `line` (its index in `at`, where it lies in `buffer`). */
+  private async each(
+    at: readonly { path?: unknown; off?: unknown; len?: unknown }[],
+    line: (i: number, buffer: Buffer, start: number, end: number) => void,
+  ): Promise<void> {
     const byFile = new Map<string, number[]>();
-    for (const [i, line] of at.entries()) {
-      const indexes = byFile.get(line.path as string);
+    for (const [i, place] of at.entries()) {
+      const indexes = byFile.get(place.path as string);
       if (indexes) indexes.push(i);
-      else byFile.set(line.path as string, [i]);
+      else byFile.set(place.path as string, [i]);
     }
     for (const [rel, indexes] of byFile) {
       if (this.spent) break;
@@ -65,15 +82,13 @@ export class LineReader {
           const buffer = Buffer.allocUnsafe(to - from);
           const bytesRead = readSync(fd, buffer, 0, buffer.length, from);
           this.left -= bytesRead;
-          for (let k = i; k <= j; k++)
-            if (end(indexes[k]!) <= from + bytesRead) out[indexes[k]!] = buffer.toString("utf8", off(indexes[k]!) - from, end(indexes[k]!) - from);
+          for (let k = i; k <= j; k++) if (end(indexes[k]!) <= from + bytesRead) line(indexes[k]!, buffer, off(indexes[k]!) - from, end(indexes[k]!) - from);
           i = j + 1;
         }
       } catch {
         // the file cannot be read since it was indexed: its lines stay unread
       }
     }
-    return out;
   }
 
   /**
@@ -83,7 +98,8 @@ export class LineReader {
   private async open(rel: string): Promise<number | null> {
     let fd: number | null = null;
     try {
-      const resolved = this.files?.get(rel) ?? (await resolveSessionPath(this.dir, rel));
+      const resolved = this.files?.get(rel) ?? (this.dir === null ? null : await resolveSessionPath(this.dir, rel));
+      if (!resolved) throw new Error("not in the library");
       fd = openSync(resolved.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       const stats = fstatSync(fd);
       if (stats.dev !== resolved.dev || stats.ino !== resolved.ino || !stats.isFile() || stats.nlink > 1) throw new Error("changed");

@@ -1,8 +1,8 @@
 // Which rows are copies of one entry: a fork's copy has its source's id and content hash.
-import type { FileHandle } from "node:fs/promises";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
+import { LineReader } from "../../line-reader";
 import { parseLine } from "../../parse-line";
-import { openSessionFile, type ResolvedSessionFile } from "../../safe-path";
+import type { ResolvedSessionFile } from "../../safe-path";
 import type { Database } from "./database";
 import { HASH, type EntryRow } from "./entry-row";
 import type { WriteBatch } from "./write-batch";
@@ -18,19 +18,17 @@ import type { WriteBatch } from "./write-batch";
 export class CopyKeys {
   /** entry id → the first row of this update holding it, while that row's hash is not made (0 once it is) */
   private readonly first = new Map<string, number>();
-  private readonly fileIds = new Map<number, ResolvedSessionFile>();
-  private readonly handles = new Map<number, Promise<FileHandle>>();
+  /** the lines hashed again, of the library's files as listed (`byRel`): a file no longer listed is not read */
+  private readonly lines: LineReader;
 
   constructor(
     private readonly db: Database,
     private readonly batch: WriteBatch,
     /** rows written before this update may hold the same ids */
     private readonly earlier: boolean,
-    private readonly byRel: ReadonlyMap<string, ResolvedSessionFile>,
-  ) {}
-
-  reading(fileId: number, resolved: ResolvedSessionFile): void {
-    this.fileIds.set(fileId, resolved);
+    byRel: ReadonlyMap<string, ResolvedSessionFile>,
+  ) {
+    this.lines = new LineReader(null, byRel, Infinity);
   }
 
   /** Notes a new row (in `pending`, its file's unwritten rows); the work when older rows must be hashed now. */
@@ -57,13 +55,11 @@ export class CopyKeys {
         : (this.db.get("SELECT file_id AS fileId, off, len FROM entries WHERE id = ?", [rowid]) as { fileId: number; off: number; len: number } | null);
       let hash = -rowid;
       try {
-        if (at) {
-          const buffer = Buffer.alloc(at.len);
-          await (await this.handle(at.fileId)).read(buffer, 0, at.len, at.off);
-          const parsed = parseLine({ bytes: buffer, length: at.len }, at.len);
-          const fingerprint = "value" in parsed ? entryFingerprint(parsed.value) : null;
-          if (fingerprint?.id === entryId) hash = fingerprint.hash;
-        }
+        const rel = at ? (this.db.get("SELECT path FROM files WHERE id = ?", [at.fileId])?.path as string | undefined) : undefined;
+        const [bytes] = at && rel !== undefined ? await this.lines.readBytes([{ path: rel, off: at.off, len: at.len }]) : [null];
+        const parsed = bytes ? parseLine({ bytes, length: at!.len }, at!.len) : null;
+        const fingerprint = parsed && "value" in parsed ? entryFingerprint(parsed.value) : null;
+        if (fingerprint?.id === entryId) hash = fingerprint.hash;
       } catch {
         // the file changed since: its rows are read again when the update comes to it
       }
@@ -72,20 +68,7 @@ export class CopyKeys {
     }
   }
 
-  private handle(fileId: number): Promise<FileHandle> {
-    let handle = this.handles.get(fileId);
-    if (!handle) {
-      const rel = this.db.get("SELECT path FROM files WHERE id = ?", [fileId])?.path as string | undefined;
-      const resolved = this.fileIds.get(fileId) ?? (rel === undefined ? undefined : this.byRel.get(rel));
-      handle = resolved ? openSessionFile(resolved) : Promise.reject(new Error("not in the library"));
-      handle.catch(() => {});
-      this.handles.set(fileId, handle);
-    }
-    return handle;
-  }
-
-  async close(): Promise<void> {
-    for (const handle of this.handles.values()) await handle.then((h) => h.close()).catch(() => {});
-    this.handles.clear();
+  close(): void {
+    this.lines.close();
   }
 }

@@ -78,7 +78,6 @@ export async function indexFile(
     }
     fileId = conn.db.run("INSERT INTO files(path, ino, indexed_to, lines) VALUES (?, ?, 0, 0)", [resolved.rel, resolved.ino]).lastInsertRowid;
   }
-  copies.reading(fileId, resolved);
   batch.touched.add(fileId);
   // the lines named before past those indexed: a last line that was too long while it was being written, or
   // where reading the file failed

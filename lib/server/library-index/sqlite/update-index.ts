@@ -53,7 +53,7 @@ export async function updateIndex(conn: Connection, files: readonly LibraryFile[
       batch.abort();
       throw error;
     } finally {
-      await copies.close();
+      copies.close();
     }
   }
   onProgress?.({ done: files.length, total: files.length, file: "" });
