@@ -4,7 +4,7 @@
  * path and each divergent segment, with B − A.
  */
 import { compactNumber, formatCost } from "@/components/inspector/UsageLine";
-import { modelName, type Comparison, type Usage } from "@/lib/session";
+import { contextModelLabel, type Comparison, type Usage } from "@/lib/session";
 
 interface Row {
   name: string;
@@ -41,7 +41,12 @@ export function settingRows(result: Comparison): Row[] {
   const { a, b } = result;
   const size = (u: Usage | null) => (u ? u.totalTokens : 0);
   return [
-    { name: "Model", title: "the model in force at the entry (pi's context)", a: modelName(a.model) ?? "none", b: modelName(b.model) ?? "none" },
+    {
+      name: "Model",
+      title: "the model in force at the entry (pi's context)",
+      a: contextModelLabel(a.model) ?? "none",
+      b: contextModelLabel(b.model) ?? "none",
+    },
     { name: "Thinking", title: "the thinking level in force at the entry", a: String(a.thinkingLevel), b: String(b.thinkingLevel) },
     { name: "Messages", title: "messages in the context", a: String(a.messageCount), b: String(b.messageCount), delta: b.messageCount - a.messageCount },
     {

@@ -11,7 +11,7 @@ import { useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
 import { PI_COMPACTION_DEFAULTS } from "@/components/viewer/view-params";
 import { modelOfContext } from "@/lib/models/model-catalogue";
-import { autoCompactAfter, type ModelView, type TreeEntry, type TreePath } from "@/lib/session";
+import { autoCompactAfter, modelLabel, type ModelView, type TreeEntry, type TreePath } from "@/lib/session";
 import { ContextChart } from "./ContextChart";
 import { useModelCatalogue } from "./use-model-catalogue";
 import { compactNumber } from "./UsageLine";
@@ -29,7 +29,7 @@ export function ContextMeter({ view, entry, path }: { view: ModelView; entry: Tr
   // one walk back to the latest compaction: cheap enough to repeat as the settings change
   const check = autoCompactAfter(entry, view, path, contextWindow, { enabled: true, ...settings });
   const model = view.context.model;
-  const modelName = model && typeof model.provider === "string" && typeof model.modelId === "string" ? `${model.provider}/${model.modelId}` : null;
+  const modelName = model && modelLabel(model.provider, model.modelId);
   const percent = tokens && contextWindow ? Math.min(100, (tokens.tokens / contextWindow) * 100) : null;
 
   return (

@@ -10,7 +10,7 @@
 import { EntryIdLink } from "./EntryIdLink";
 import { useMemo, useState } from "react";
 import { useViewer, viewer } from "@/components/viewer/store";
-import type { ContextMessage, Session, TreeEntry } from "@/lib/session";
+import { contextModelLabel, type ContextMessage, type Session, type TreeEntry } from "@/lib/session";
 import { contextModel, excludedReason, type ContextModel } from "./context-model";
 import { CompactionPreview } from "./CompactionPreview";
 import { ContextMeter } from "./ContextMeter";
@@ -159,7 +159,7 @@ function ModeSwitch({ mode }: { mode: "messages" | "llm" }) {
 }
 
 function ContextSummary({ model, showUnsent, onShowUnsent }: { model: ContextModel; showUnsent: boolean; onShowUnsent: (on: boolean) => void }) {
-  const modelName = model.model ? [model.model.provider, model.model.modelId].filter((p) => typeof p === "string").join("/") || "(unnamed)" : "none";
+  const modelName = contextModelLabel(model.model) ?? "none";
   const unsent = model.entries.filter((e) => e.unsent).length;
   return (
     <div className="flex flex-col gap-1 border-b border-border px-3 py-2 text-[12px]">

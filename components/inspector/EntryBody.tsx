@@ -1,7 +1,7 @@
 "use client";
 
 /** The content of one entry, by type (spec §4.2); message entries go through MessageBody. */
-import { compactionAudit, type JsonObject, type TreeEntry } from "@/lib/session";
+import { compactionAudit, modelLabel, type JsonObject, type TreeEntry } from "@/lib/session";
 import { useViewer } from "@/components/viewer/store";
 import { MessageContent } from "./ContentBlocks";
 import { EntryLink } from "./EntryLink";
@@ -205,9 +205,7 @@ function UsageBody({ entry }: { entry: TreeEntry }) {
           <span className="font-mono">{String(entry.kind)}</span>
         </Field>
         <Field label="model">
-          <span className="font-mono">
-            {String(entry.provider)}/{String(entry.model)}
-          </span>
+          <span className="font-mono">{modelLabel(entry.provider, entry.model) ?? "(unknown)"}</span>
         </Field>
         <Field label="usage">
           <UsageLine usage={entry.usage} />

@@ -1,7 +1,8 @@
 "use client";
 
 /** The first lines of the Entry tab: what the entry is, where it sits (time, file line, parent, children), its label and model. */
-import type { JsonObject, Session, TreeEntry } from "@/lib/session";
+import type { Session, TreeEntry } from "@/lib/session";
+import { modelOf } from "@/lib/layout/describe";
 import { EntryLink } from "./EntryLink";
 import { entryKind } from "./entry-kind";
 import { Chip } from "./Fields";
@@ -18,14 +19,6 @@ function isoOf(value: unknown): string | undefined {
 
 export function formatTime(value: unknown): string {
   return isoOf(value)?.replace("T", " ") ?? "(no timestamp)";
-}
-
-function modelOf(entry: TreeEntry): string | null {
-  const join = (p: unknown, m: unknown) => [p, m].filter((x) => typeof x === "string" && x).join("/") || null;
-  if (entry.type === "model_change") return join(entry.provider, entry.modelId);
-  const message = entry.message as JsonObject | undefined;
-  if (entry.type === "message" && message?.role === "assistant") return join(message.provider, message.model);
-  return null;
 }
 
 export function EntryHeader({ session, entry }: { session: Session; entry: TreeEntry }) {

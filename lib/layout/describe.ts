@@ -4,6 +4,7 @@
  * JSON, so every field is checked before use.
  */
 import type { SessionEntry, SessionTree } from "../session";
+import { modelLabel } from "../session/model-label";
 import { withoutEscapes } from "../render/ansi";
 import { markdownPreview } from "./markdown-preview";
 import { isObject } from "../session/json";
@@ -126,22 +127,15 @@ export function toolCallLabel(name: unknown, args: unknown): string {
 
 /** "provider/model" of a model change or an assistant message (what sets pi's model), else null. */
 export function modelOf(entry: SessionEntry): string | null {
-  if (entry.type === "model_change") return modelName(entry.provider, entry.modelId);
-  if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") return modelName(entry.message.provider, entry.message.model);
+  if (entry.type === "model_change") return modelLabel(entry.provider, entry.modelId);
+  if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") return modelLabel(entry.message.provider, entry.message.model);
   return null;
 }
 
 /** modelOf the entry in `slot`, from the tree's columns. */
 export function modelAt(tree: SessionTree, slot: number): string | null {
   const named = tree.modelAt(slot);
-  return named && modelName(named.provider, named.model);
-}
-
-function modelName(provider: unknown, model: unknown): string | null {
-  const p = str(provider);
-  const m = str(model);
-  if (!p && !m) return null;
-  return p && m ? `${p}/${m}` : p || m;
+  return named && modelLabel(named.provider, named.model);
 }
 
 function describeMessage(message: unknown): EntryDescription {
@@ -165,7 +159,7 @@ function describeMessage(message: unknown): EntryDescription {
       if (!text && !tools.length) text = str(message.errorMessage) || (thinking ? "(thinking only)" : stop ? `(no text, ${stop})` : "(empty)");
       const out = base("assistant", "assistant", text, stop === "error" || stop === "aborted");
       out.tools = tools;
-      out.model = modelName(message.provider, message.model);
+      out.model = modelLabel(message.provider, message.model);
       return out;
     }
     case "toolResult": {
@@ -220,7 +214,7 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
     case "message":
       return describeMessage(entry.message);
     case "model_change": {
-      const model = modelName(entry.provider, entry.modelId);
+      const model = modelLabel(entry.provider, entry.modelId);
       const out = base("model", "model", model ?? "(no model)");
       out.model = model;
       return out;

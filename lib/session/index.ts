@@ -30,7 +30,8 @@ export { uuidv7, randomEntryId } from "./ids";
 export { entrySchemas, headerSchema, messageSchema, schemaIssues, isKnownEntryType, type KnownEntryType } from "./read/schema";
 export { sessionStats, type SessionStats } from "./features/session-stats";
 export { sessionTitle, messageTitle, TITLE_CHARS } from "./features/title";
-export { compareNodes, messageKey, modelName, type Comparison, type CompareSide, type ComparedMessage } from "./features/compare";
+export { compareNodes, messageKey, type Comparison, type CompareSide, type ComparedMessage } from "./features/compare";
+export { modelLabel, contextModelLabel } from "./model-label";
 export { searchSession, prepareSearch, entryFields, foldCase, SEARCH_LIMIT, type SearchField, type SearchHit, type SearchResult } from "./features/search";
 export { scopeStats, type ScopeStats, type StatsScope } from "./features/scope-stats";
 export {

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareNodes, messageKey, modelName, type Comparison } from "./compare";
+import { compareNodes, messageKey, type Comparison } from "./compare";
+import { contextModelLabel } from "../model-label";
 import { Session, SessionQueryError } from "..";
 import { FIXTURES_DIR } from "../testing/golden";
 
@@ -58,7 +59,7 @@ function checkAgainstGoldens(result: Comparison, session: Session, ga: GoldenRec
   expect(result.b.contextEntryIds).toEqual(gb.context);
   expect(result.a.model).toEqual(ga.model);
   expect(result.b.thinkingLevel).toBe(gb.thinkingLevel);
-  expect(result.modelDiffers).toBe(modelName(ga.model) !== modelName(gb.model));
+  expect(result.modelDiffers).toBe(contextModelLabel(ga.model) !== contextModelLabel(gb.model));
   expect(result.thinkingDiffers).toBe(ga.thinkingLevel !== gb.thinkingLevel);
 
   // the three lists partition each side's messages, in the side's order

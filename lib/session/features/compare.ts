@@ -5,6 +5,7 @@
  * Not responsible for presentation or for choosing the two entries.
  */
 import { isObject } from "../json";
+import { contextModelLabel } from "../model-label";
 import { caBranch } from "../rules/coding-agent-0.84/branch";
 import type { Session } from "../session";
 import { SessionQueryError, type ContextMessage, type ModelRef, type RuleSetId, type TreeEntry } from "../types";
@@ -110,15 +111,9 @@ export function compareNodes(session: Session, a: string, b: string, reader: Rul
     onlyInA: listA.filter((m) => !keysB.has(m.key)),
     onlyInB: listB.filter((m) => !keysA.has(m.key)),
     shared: listA.filter((m) => keysB.has(m.key)),
-    modelDiffers: modelName(sideA.model) !== modelName(sideB.model),
+    modelDiffers: contextModelLabel(sideA.model) !== contextModelLabel(sideB.model),
     thinkingDiffers: sideA.thinkingLevel !== sideB.thinkingLevel,
   };
-}
-
-/** "provider/modelId", or null for no model. */
-export function modelName(model: ModelRef | null): string | null {
-  if (!model) return null;
-  return [model.provider, model.modelId].filter((p) => typeof p === "string" && p.length > 0).join("/") || "(unnamed)";
 }
 
 function lastAssistantUsage(session: Session, messages: ContextMessage[]): Usage | null {

@@ -7,6 +7,7 @@
  * transcript because they are on the path.
  */
 import { isObject } from "../json";
+import { modelLabel } from "../model-label";
 import { sessionTitle } from "./title";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
@@ -126,7 +127,7 @@ interface Format {
 function modelInForce(session: Session, id: string, reader: RuleSetId): string | null {
   try {
     const model = session.context(id, reader).model;
-    return model ? modelName(model.provider, model.modelId) : null;
+    return model ? modelLabel(model.provider, model.modelId) : null;
   } catch {
     return null; // the path itself is still worth exporting; the error shows in the viewer
   }
@@ -136,17 +137,12 @@ function modelInForce(session: Session, id: string, reader: RuleSetId): string |
 function lastModel(path: readonly TreeEntry[]): string | null {
   let model: string | null = null;
   for (const entry of path) {
-    if (entry.type === "model_change") model = modelName(entry.provider, entry.modelId);
+    if (entry.type === "model_change") model = modelLabel(entry.provider, entry.modelId);
     else if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
-      model = modelName(entry.message.provider, entry.message.model) ?? model;
+      model = modelLabel(entry.message.provider, entry.message.model) ?? model;
     }
   }
   return model;
-}
-
-function modelName(provider: unknown, modelId: unknown): string | null {
-  const parts = [provider, modelId].filter((p): p is string => typeof p === "string" && p.length > 0);
-  return parts.length ? parts.join("/") : null;
 }
 
 function section(
@@ -193,7 +189,7 @@ function entrySection(entry: TreeEntry, format: Format, label: string | null): T
         entry,
         "setting",
         ["Model"],
-        [{ type: "note", text: `Model changed to ${modelName(entry.provider, entry.modelId) ?? "(unknown)"}` }],
+        [{ type: "note", text: `Model changed to ${modelLabel(entry.provider, entry.modelId) ?? "(unknown)"}` }],
         label,
         { form: "line" },
       );
@@ -209,7 +205,7 @@ function messageSection(entry: TreeEntry, message: JsonObject, format: Format, l
     case "user":
       return section(entry, "user", ["User"], contentBlocks(message.content, format), label);
     case "assistant": {
-      const model = modelName(message.provider, message.model);
+      const model = modelLabel(message.provider, message.model);
       const stopped = message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "length";
       const heading: HeadingPart[] = [
         "Assistant",

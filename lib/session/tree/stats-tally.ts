@@ -1,6 +1,7 @@
 import { isObject, timeOf } from "../json";
 import type { SessionEntry } from "../types";
 import { entryUsage, type Usage } from "../usage";
+import { modelLabel } from "../model-label";
 
 /** A tally's totals as they stand (copies: the tally goes on counting). */
 export interface StatsTotals {
@@ -26,6 +27,8 @@ const bump = (map: Record<string, number>, key: string) => {
   map[key] = (map[key] ?? 0) + 1;
 };
 
+/** What the totals count an assistant message's model under: its modelLabel, "(unknown)" when it names none. */
+const modelKey = (message: { provider?: unknown; model?: unknown }): string => modelLabel(message.provider, message.model) ?? "(unknown)";
 const zero = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 });
 
 /** addUsage, in place: the same sums in the same order, without a new object per entry (the tree tallies every one as it comes) */
@@ -89,14 +92,13 @@ export class StatsTally {
     const isMessage = entry.type === "message" && isObject(message);
     if (usage) {
       if (isMessage) {
-        const key = `${String(message.provider)}/${String(message.model)}`;
-        addInto((this.modelUsage[key] ??= zero()), usage);
+        addInto((this.modelUsage[modelKey(message)] ??= zero()), usage);
       } else addInto(this.summaryUsage, usage);
     }
     if (!isMessage) return;
     bump(this.roles, typeof message.role === "string" ? message.role : "(none)");
     if (message.role === "assistant") {
-      bump(this.models, `${String(message.provider)}/${String(message.model)}`);
+      bump(this.models, modelKey(message));
       if (Array.isArray(message.content)) {
         for (const block of message.content) if (isObject(block) && block.type === "toolCall") bump(this.toolCalls, String(block.name));
       }
