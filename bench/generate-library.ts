@@ -20,7 +20,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { MODELS, randomUsage } from "./models";
-import { Rng } from "./rng";
+import { Rng } from "../lib/session/testing/rng";
 
 /** Changes whenever the same options would write other bytes: a library kept on disk is then made again. */
 export const GENERATOR_VERSION = 2;
@@ -71,7 +71,7 @@ const SYLLABLES = (
 function buildVocabulary(r: Rng, size: number): string[] {
   const words = new Set(HEAD);
   while (words.size < size) {
-    const n = r.int(2, 4);
+    const n = r.range(2, 4);
     let w = "";
     for (let i = 0; i < n; i++) w += r.pick(SYLLABLES);
     words.add(w);
@@ -125,7 +125,7 @@ class LibraryText {
     // identifiers: two or three words, camelCase or snake_case, themselves Zipf-ranked by the order made
     const idents = new Set<string>();
     while (idents.size < 8000) {
-      const parts = Array.from({ length: r.int(2, 3) }, () => this.word());
+      const parts = Array.from({ length: r.range(2, 3) }, () => this.word());
       idents.add(
         r.chance(0.7)
           ? parts[0] +
@@ -162,7 +162,7 @@ class LibraryText {
     let n = 0;
     let sentence = 0;
     while (n < chars) {
-      let w = r.chance(0.04) ? "`" + this.ident() + "`" : r.chance(0.005) ? r.hex(r.int(7, 12)) : this.word();
+      let w = r.chance(0.04) ? "`" + this.ident() + "`" : r.chance(0.005) ? r.hex(r.range(7, 12)) : this.word();
       if (sentence === 0) w = w[0]!.toUpperCase() + w.slice(1);
       sentence++;
       if (sentence > 5 && r.chance(0.12)) {
@@ -179,27 +179,27 @@ class LibraryText {
   private codeLine(): string {
     const r = this.r;
     const id = () => this.ident();
-    switch (r.int(0, 11)) {
+    switch (r.range(0, 11)) {
       case 0:
         return `import { ${id()}, ${id()} } from "./${this.word()}/${id()}";`;
       case 1:
         return `export function ${id()}(${id()}: string, ${id()}?: number): ${r.pick(["void", "string", "Promise<void>", "boolean"])} {`;
       case 2:
-        return `  const ${id()} = ${id()}.${id()}(${r.int(0, 4096)});`;
+        return `  const ${id()} = ${id()}.${id()}(${r.range(0, 4096)});`;
       case 3:
         return `  if (!${id()}) throw new Error(\`${this.word()} ${this.word()}: \${${id()}}\`);`;
       case 4:
-        return `    return { ${id()}: ${r.int(0, 999)}, ${id()}: "${this.word()} ${this.word()}" };`;
+        return `    return { ${id()}: ${r.range(0, 999)}, ${id()}: "${this.word()} ${this.word()}" };`;
       case 5:
         return `  // ${this.word()} ${this.word()} ${this.word()} ${this.word()} ${this.word()} ${this.word()}`;
       case 6:
-        return `  for (const ${id()} of ${id()}) ${id()}.push(${id()}[${r.int(0, 9)}]);`;
+        return `  for (const ${id()} of ${id()}) ${id()}.push(${id()}[${r.range(0, 9)}]);`;
       case 7:
-        return `  await ${id()}.${id()}({ path: "${this.word()}/${id()}.ts", retries: ${r.int(1, 5)} });`;
+        return `  await ${id()}.${id()}({ path: "${this.word()}/${id()}.ts", retries: ${r.range(1, 5)} });`;
       case 8:
         return `def ${id()}(self, ${id()}, ${id()}=None):  # ${this.word()} ${this.word()}`;
       case 9:
-        return `  0x${r.hex(8)} ${id()} ${r.int(0, 99999)} ${this.word()}`;
+        return `  0x${r.hex(8)} ${id()} ${r.range(0, 99999)} ${this.word()}`;
       case 10:
         return "}";
       default:
@@ -251,7 +251,7 @@ export function projectFolder(cwd: string): string {
 function uuidAt(r: Rng, ms: number): string {
   const hex = ms.toString(16).padStart(12, "0");
   const rand = r.hex(20);
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${rand.slice(0, 3)}-${"89ab"[r.int(0, 3)]}${rand.slice(3, 6)}-${rand.slice(6, 18)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${rand.slice(0, 3)}-${"89ab"[r.range(0, 3)]}${rand.slice(3, 6)}-${rand.slice(6, 18)}`;
 }
 
 /** Writes one session's entries in memory, line by line, under a cursor. */
@@ -318,7 +318,7 @@ class SessionWriter {
     const t = this.text;
     switch (name) {
       case "read":
-        return r.chance(0.3) ? { path: t.filePath(this.cwd), offset: r.int(1, 900), limit: 200 } : { path: t.filePath(this.cwd) };
+        return r.chance(0.3) ? { path: t.filePath(this.cwd), offset: r.range(1, 900), limit: 200 } : { path: t.filePath(this.cwd) };
       case "bash":
         return { command: r.pick([`npm test -- ${t.ident()}`, "npx tsc --noEmit", "git status --short", `rg -n "${t.ident()}" src`, `ls -la ${t.word()}`]) };
       case "edit":
@@ -360,25 +360,27 @@ class SessionWriter {
         text = `Successfully replaced text in ${t.filePath(this.cwd)}.`;
         break;
       case "write":
-        text = `Successfully wrote ${r.int(100, 30_000)} bytes to ${t.filePath(this.cwd)}`;
+        text = `Successfully wrote ${r.range(100, 30_000)} bytes to ${t.filePath(this.cwd)}`;
         break;
       default:
-        text = Array.from({ length: r.logNormal(10, 1, 1, 400) }, () => `${t.filePath(this.cwd)}:${r.int(1, 900)}: ${t.codeText(r.int(10, 80))}`).join("\n");
+        text = Array.from({ length: r.logNormal(10, 1, 1, 400) }, () => `${t.filePath(this.cwd)}:${r.range(1, 900)}: ${t.codeText(r.range(10, 80))}`).join(
+          "\n",
+        );
     }
     this.message({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError: r.chance(0.03) }, 400);
   }
 
   private compaction(): void {
     const r = this.r;
-    const kept = this.order[Math.max(0, this.order.length - r.int(5, 40))]!;
-    const summary = `## Goal\n${this.text.freshProse(r.int(80, 300))}\n\n## Progress\n${this.text.freshProse(r.int(200, 1200))}\n\n## Next Steps\n${this.text.freshProse(r.int(60, 300))}`;
-    this.append("compaction", { summary, firstKeptEntryId: kept, tokensBefore: r.int(120_000, 190_000) }, 20_000);
+    const kept = this.order[Math.max(0, this.order.length - r.range(5, 40))]!;
+    const summary = `## Goal\n${this.text.freshProse(r.range(80, 300))}\n\n## Progress\n${this.text.freshProse(r.range(200, 1200))}\n\n## Next Steps\n${this.text.freshProse(r.range(60, 300))}`;
+    this.append("compaction", { summary, firstKeptEntryId: kept, tokensBefore: r.range(120_000, 190_000) }, 20_000);
   }
 
   /** One user turn: prompt, a tool loop, a final answer; sometimes a branch, a compaction or a model switch first. */
   turn(): void {
     const r = this.r;
-    if (this.order.length > 10 && r.chance(0.04)) this.cursor = this.order[this.order.length - r.int(2, Math.min(30, this.order.length))]!;
+    if (this.order.length > 10 && r.chance(0.04)) this.cursor = this.order[this.order.length - r.range(2, Math.min(30, this.order.length))]!;
     if (this.order.length > 60 && r.chance(0.02)) this.compaction();
     if (r.chance(0.03)) {
       this.model = r.pick(MODELS);
@@ -387,7 +389,7 @@ class SessionWriter {
     this.user();
     const rounds = Math.min(30, 1 + Math.floor(-Math.log(1 - r.next()) * 4));
     for (let i = 0; i < rounds; i++) {
-      const calls = Array.from({ length: r.chance(0.2) ? r.int(2, 3) : 1 }, () => ({
+      const calls = Array.from({ length: r.chance(0.2) ? r.range(2, 3) : 1 }, () => ({
         id: this.model.provider === "anthropic" ? `toolu_01${r.hex(22)}` : `call_${r.hex(24)}|fc_${(++this.toolSeq).toString(16)}`,
         name: r.pick(TOOLS),
       }));
@@ -402,7 +404,7 @@ class SessionWriter {
 function sessionSizes(r: Rng, n: number, total: number): number[] {
   const large = Math.max(1, Math.round(n * 0.015));
   const sizes = Array.from({ length: n }, (_, i) =>
-    i % Math.ceil(n / large) === 7 % Math.ceil(n / large) ? r.int(8, 24) * 1e6 : r.logNormal(300_000, 1.1, 4_000, 8e6),
+    i % Math.ceil(n / large) === 7 % Math.ceil(n / large) ? r.range(8, 24) * 1e6 : r.logNormal(300_000, 1.1, 4_000, 8e6),
   );
   const sum = sizes.reduce((a, b) => a + b, 0);
   return sizes.map((s) => Math.max(3_000, Math.round((s * total) / sum)));
@@ -447,10 +449,10 @@ export function generateLibrary(dir: string, options: LibraryOptions, onSession?
     let start: number;
     const header: Json = { type: "session", version: 3, id: "", timestamp: "", cwd };
     if (fork) {
-      const copied = r.int(2, Math.min(200, fork.lines.length));
+      const copied = r.range(2, Math.min(200, fork.lines.length));
       const lines = fork.lines.slice(0, copied);
       const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id);
-      start = fork.clocks[copied - 1]! + r.int(60_000, 30 * 24 * 3600_000);
+      start = fork.clocks[copied - 1]! + r.range(60_000, 30 * 24 * 3600_000);
       writer = new SessionWriter(r, text, cwd, start, ids[ids.length - 1]!, ids);
       for (const line of lines) writer.raw(line);
       writer.entries += copied;

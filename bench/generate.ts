@@ -24,7 +24,7 @@
  */
 import { utf8Length } from "../lib/share/utf8-length";
 import { MODELS, randomUsage } from "./models";
-import { Rng } from "./rng";
+import { Rng } from "../lib/session/testing/rng";
 
 export interface GenerateOptions {
   /** Number of entry lines (the header comes on top). */
@@ -123,13 +123,13 @@ const CODE_TEMPLATES = [
   (r: Rng) => `import { ${r.pick(IDENTS)}, ${r.pick(IDENTS)} } from "./${r.pick(IDENTS)}";`,
   (r: Rng) =>
     `export function ${r.pick(IDENTS)}(${r.pick(IDENTS)}: string, ${r.pick(IDENTS)}?: number): ${r.pick(["void", "string", "Promise<void>", "boolean"])} {`,
-  (r: Rng) => `  const ${r.pick(IDENTS)} = ${r.pick(IDENTS)}.${r.pick(IDENTS)}(${r.int(0, 4096)});`,
+  (r: Rng) => `  const ${r.pick(IDENTS)} = ${r.pick(IDENTS)}.${r.pick(IDENTS)}(${r.range(0, 4096)});`,
   (r: Rng) => `  if (!${r.pick(IDENTS)}) throw new Error(\`${r.pick(WORDS)} ${r.pick(WORDS)}: \${${r.pick(IDENTS)}}\`);`,
-  (r: Rng) => `    return { "${r.pick(IDENTS)}": ${r.int(0, 99)}, '${r.pick(IDENTS)}': "${r.pick(WORDS)}\\n" };`,
+  (r: Rng) => `    return { "${r.pick(IDENTS)}": ${r.range(0, 99)}, '${r.pick(IDENTS)}': "${r.pick(WORDS)}\\n" };`,
   (r: Rng) =>
-    `  // ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} (${r.pick(["see #" + r.int(10, 999), "TODO", "→ later", "naïve", "O(n²)"])})`,
+    `  // ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} ${r.pick(WORDS)} (${r.pick(["see #" + r.range(10, 999), "TODO", "→ later", "naïve", "O(n²)"])})`,
   (r: Rng) => `\tfor (let i = 0; i < ${r.pick(IDENTS)}.length; i++) ${r.pick(IDENTS)}.push(${r.pick(IDENTS)}[i]);`,
-  (r: Rng) => `  await ${r.pick(IDENTS)}.${r.pick(IDENTS)}({ path: "${r.pick(FILES)}", retries: ${r.int(1, 5)} });`,
+  (r: Rng) => `  await ${r.pick(IDENTS)}.${r.pick(IDENTS)}({ path: "${r.pick(FILES)}", retries: ${r.range(1, 5)} });`,
   () => `}`,
   () => ``,
   (r: Rng) => `const re = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/; // ${r.pick(WORDS)}`,
@@ -279,7 +279,7 @@ class SessionWriter {
     const ms = this.clock;
     const hex = ms.toString(16).padStart(12, "0");
     const rand = randomChars(this.r, "0123456789abcdef", 20);
-    const id = `${hex.slice(0, 8)}-${hex.slice(8)}-7${rand.slice(0, 3)}-${"89ab"[this.r.int(0, 3)]}${rand.slice(3, 6)}-${rand.slice(6, 18)}`;
+    const id = `${hex.slice(0, 8)}-${hex.slice(8)}-7${rand.slice(0, 3)}-${"89ab"[this.r.range(0, 3)]}${rand.slice(3, 6)}-${rand.slice(6, 18)}`;
     this.stats.sessionId = id;
     return this.line({ type: "session", version: 3, id, timestamp: new Date(ms).toISOString(), cwd: this.opts.cwd });
   }
@@ -350,7 +350,7 @@ class SessionWriter {
     if (image) {
       content = [
         { type: "text", text },
-        { type: "image", data: this.text.base64(r.int(20_000, 120_000)), mimeType: "image/png" },
+        { type: "image", data: this.text.base64(r.range(20_000, 120_000)), mimeType: "image/png" },
       ];
     } else if (r.chance(0.5)) {
       content = [{ type: "text", text }];
@@ -372,7 +372,7 @@ class SessionWriter {
     const scale = this.sizeScale;
     switch (name) {
       case "read":
-        return r.chance(0.3) ? { path, offset: r.int(1, 900), limit: r.pick([100, 200, 400]) } : { path };
+        return r.chance(0.3) ? { path, offset: r.range(1, 900), limit: r.pick([100, 200, 400]) } : { path };
       case "bash":
         return {
           command: r.pick([
@@ -414,7 +414,7 @@ class SessionWriter {
         block.thinkingSignature = JSON.stringify({
           type: "reasoning",
           id: `rs_${randomChars(r, ALNUM, 24)}`,
-          encrypted_content: this.text.base64(r.int(300, 1200)),
+          encrypted_content: this.text.base64(r.range(300, 1200)),
         });
       content.push(block);
     }
@@ -440,27 +440,27 @@ class SessionWriter {
     switch (call.name) {
       case "read":
         text = this.text.codeText(r.logNormal(500 * scale, 1.1, 20, 60_000));
-        if (r.chance(0.1)) text += `\n\n[Showing lines 1-400 of ${r.int(401, 3000)}. Use offset=401 to continue.]`;
+        if (r.chance(0.1)) text += `\n\n[Showing lines 1-400 of ${r.range(401, 3000)}. Use offset=401 to continue.]`;
         break;
       case "bash":
         text = r.chance(0.5) ? this.text.proseText(r.logNormal(320 * scale, 1.2, 5, 50_000)) : this.text.codeText(r.logNormal(320 * scale, 1.2, 5, 50_000));
         if (r.chance(0.05))
           details = {
-            truncation: { truncated: true, totalLines: r.int(2000, 20_000), outputLines: 2000 },
+            truncation: { truncated: true, totalLines: r.range(2000, 20_000), outputLines: 2000 },
             fullOutputPath: `/tmp/pi-bash-${randomChars(r, "0123456789abcdef", 8)}.log`,
           };
         break;
       case "edit":
         text = `Successfully replaced text in ${r.pick(FILES)}.`;
-        details = { diff: this.text.codeText(r.logNormal(400 * scale, 0.9, 40, 20_000)), firstChangedLine: r.int(1, 900) };
+        details = { diff: this.text.codeText(r.logNormal(400 * scale, 0.9, 40, 20_000)), firstChangedLine: r.range(1, 900) };
         break;
       case "write":
-        text = `Successfully wrote ${r.int(100, 30_000)} bytes to ${r.pick(FILES)}`;
+        text = `Successfully wrote ${r.range(100, 30_000)} bytes to ${r.pick(FILES)}`;
         break;
       default:
         text = Array.from(
           { length: r.logNormal(12 * scale, 1, 1, 800) },
-          () => r.pick(FILES) + (call.name === "grep" ? `:${r.int(1, 900)}: ${this.text.codeText(r.int(10, 90))}` : ""),
+          () => r.pick(FILES) + (call.name === "grep" ? `:${r.range(1, 900)}: ${this.text.codeText(r.range(10, 90))}` : ""),
         ).join("\n");
     }
     const huge = this.opts.hugeResultEvery > 0 && this.extra.chance(1 / this.opts.hugeResultEvery);
@@ -490,14 +490,14 @@ class SessionWriter {
     if (users.length < 3) return null;
     const r = this.r;
     // keep from a user message 1–3 turns back (pi keeps ~20k tokens of recent context)
-    const kept = users[Math.max(0, users.length - r.int(1, 3))]!;
-    const readFiles = Array.from({ length: r.int(1, 12) }, () => r.pick(FILES));
-    const modifiedFiles = Array.from({ length: r.int(0, 8) }, () => r.pick(FILES));
+    const kept = users[Math.max(0, users.length - r.range(1, 3))]!;
+    const readFiles = Array.from({ length: r.range(1, 12) }, () => r.pick(FILES));
+    const modifiedFiles = Array.from({ length: r.range(0, 8) }, () => r.pick(FILES));
     const summary =
-      `## Goal\n${this.text.proseText(r.int(80, 300))}\n\n## Progress\n### Done\n- [x] ${this.text.proseText(r.int(200, 900))}\n### In Progress\n- [ ] ${this.text.proseText(r.int(60, 300))}\n\n` +
-      `## Key Decisions\n- **${r.pick(WORDS)}**: ${this.text.proseText(r.int(100, 500))}\n\n## Next Steps\n1. ${this.text.proseText(r.int(60, 300))}\n\n<read-files>\n${readFiles.join("\n")}\n</read-files>`;
+      `## Goal\n${this.text.proseText(r.range(80, 300))}\n\n## Progress\n### Done\n- [x] ${this.text.proseText(r.range(200, 900))}\n### In Progress\n- [ ] ${this.text.proseText(r.range(60, 300))}\n\n` +
+      `## Key Decisions\n- **${r.pick(WORDS)}**: ${this.text.proseText(r.range(100, 500))}\n\n## Next Steps\n1. ${this.text.proseText(r.range(60, 300))}\n\n<read-files>\n${readFiles.join("\n")}\n</read-files>`;
     this.stats.compactions++;
-    const body: Json = { summary, firstKeptEntryId: this.mainPath[kept], tokensBefore: r.int(120_000, 190_000), details: { readFiles, modifiedFiles } };
+    const body: Json = { summary, firstKeptEntryId: this.mainPath[kept], tokensBefore: r.range(120_000, 190_000), details: { readFiles, modifiedFiles } };
     if (r.chance(0.8)) body.usage = this.usage();
     if (r.chance(0.05)) body.fromHook = true;
     return this.append("compaction", body, 20_000);
@@ -507,7 +507,7 @@ class SessionWriter {
     const r = this.r;
     const body: Json = {
       fromId: fromId ?? "root",
-      summary: `## Goal\n${this.text.proseText(r.int(60, 200))}\n\n## What was tried on the abandoned branch\n- ${this.text.proseText(r.int(100, 700))}\n\n## Outcome\n${this.text.proseText(r.int(30, 200))}`,
+      summary: `## Goal\n${this.text.proseText(r.range(60, 200))}\n\n## What was tried on the abandoned branch\n- ${this.text.proseText(r.range(100, 700))}\n\n## Outcome\n${this.text.proseText(r.range(30, 200))}`,
     };
     if (r.chance(0.7)) body.details = { readFiles: [r.pick(FILES)], modifiedFiles: [] };
     if (r.chance(0.7)) body.usage = this.usage();
@@ -517,7 +517,7 @@ class SessionWriter {
   label(): string {
     const r = this.r;
     const path = this.mainPath;
-    const target = path[Math.max(0, path.length - r.int(1, 200))]!;
+    const target = path[Math.max(0, path.length - r.range(1, 200))]!;
     const body: Json = { targetId: target };
     if (r.chance(0.85)) body.label = r.pick(["checkpoint", "good state", "before refactor", "bug repro", "tests green", "✓ reviewed", "try again here"]);
     return this.append("label", body, 3000);
@@ -539,16 +539,16 @@ class SessionWriter {
     const customType = r.pick(["plan-mode", "todo-state", "git-checkpoint", "permission-gate"]);
     const data =
       customType === "todo-state"
-        ? { todos: Array.from({ length: r.int(1, 8) }, (_, i) => ({ id: i + 1, text: this.text.proseText(r.int(20, 80)), done: r.chance(0.5) })) }
+        ? { todos: Array.from({ length: r.range(1, 8) }, (_, i) => ({ id: i + 1, text: this.text.proseText(r.range(20, 80)), done: r.chance(0.5) })) }
         : customType === "git-checkpoint"
           ? { commit: randomChars(r, "0123456789abcdef", 40), dirty: r.chance(0.3) }
-          : { step: r.int(1, 12), enabled: r.chance(0.5) };
+          : { step: r.range(1, 12), enabled: r.chance(0.5) };
     return this.append("custom", { customType, data }, 500);
   }
 
   customMessage(): string {
     const r = this.r;
-    const body: Json = { customType: r.pick(["reminder", "file-watch", "ci-status"]), content: this.text.proseText(r.int(40, 600)), display: r.chance(0.7) };
+    const body: Json = { customType: r.pick(["reminder", "file-watch", "ci-status"]), content: this.text.proseText(r.range(40, 600)), display: r.chance(0.7) };
     if (r.chance(0.4)) body.details = { source: r.pick(["extension", "watcher"]), at: this.clock };
     return this.append("custom_message", body, 1000);
   }
@@ -570,7 +570,7 @@ class SessionWriter {
   }
 
   sessionInfo(): string {
-    return this.append("session_info", { name: this.text.proseText(this.r.int(12, 50)).replace(/\s+/g, " ") }, 1000);
+    return this.append("session_info", { name: this.text.proseText(this.r.range(12, 50)).replace(/\s+/g, " ") }, 1000);
   }
 
   /** One user turn: prompt, tool loop, final answer; stops early if the budget runs out. */
@@ -581,7 +581,7 @@ class SessionWriter {
     let left = budget - 1;
     const rounds = r.count(5, 40);
     for (let i = 0; i < rounds && left > 0; i++) {
-      const calls = Array.from({ length: r.chance(0.25) ? r.int(2, 4) : 1 }, () => ({ id: this.toolCallId(), name: r.pick(TOOLS) }));
+      const calls = Array.from({ length: r.chance(0.25) ? r.range(2, 4) : 1 }, () => ({ id: this.toolCallId(), name: r.pick(TOOLS) }));
       yield this.assistant(calls);
       left--;
       for (const call of calls) {
@@ -626,8 +626,8 @@ export function* sessionLines(options: GenerateOptions, stats?: (s: GenerateStat
 
   let sinceBranch = 0;
   let sinceCompaction = 0;
-  let nextBranch = r.int(opts.sideBranchEvery / 2, opts.sideBranchEvery * 1.5);
-  let nextCompaction = r.int(opts.compactionEvery * 0.6, opts.compactionEvery * 1.4);
+  let nextBranch = r.range(opts.sideBranchEvery / 2, opts.sideBranchEvery * 1.5);
+  let nextCompaction = r.range(opts.compactionEvery * 0.6, opts.compactionEvery * 1.4);
   let named = false;
   while (w.remaining > 0) {
     const before = w.stats.mainBranchEntries;
@@ -647,17 +647,17 @@ export function* sessionLines(options: GenerateOptions, stats?: (s: GenerateStat
       const line = w.compaction();
       if (line) yield line;
       sinceCompaction = 0;
-      nextCompaction = r.int(opts.compactionEvery * 0.6, opts.compactionEvery * 1.4);
+      nextCompaction = r.range(opts.compactionEvery * 0.6, opts.compactionEvery * 1.4);
     }
 
     // a side branch: jump back up to 40 main entries, work there, come back to the main leaf
     if (sinceBranch >= nextBranch && w.mainPath.length > 50) {
       const long = r.chance(0.05);
-      const size = long ? r.int(100, 600) : r.int(4, 40);
+      const size = long ? r.range(100, 600) : r.range(4, 40);
       if (w.remaining > 2 * size + 100) {
         const mainLeaf = w.cursor;
         const { model, thinkingLevel } = w;
-        const from = w.mainPath[w.mainPath.length - 1 - r.int(1, 40)]!;
+        const from = w.mainPath[w.mainPath.length - 1 - r.range(1, 40)]!;
         w.onMain = false;
         w.stats.sideBranches++;
         w.cursor = from;
@@ -677,7 +677,7 @@ export function* sessionLines(options: GenerateOptions, stats?: (s: GenerateStat
         if (r.chance(0.5)) yield w.branchSummary(mainLeaf);
       }
       sinceBranch = 0;
-      nextBranch = r.int(opts.sideBranchEvery / 2, opts.sideBranchEvery * 1.5);
+      nextBranch = r.range(opts.sideBranchEvery / 2, opts.sideBranchEvery * 1.5);
     }
 
     for (const line of w.turn(w.remaining)) yield line;

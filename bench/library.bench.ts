@@ -35,7 +35,7 @@ import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
 import type { SearchFilters } from "../lib/server/library-index/library-index";
 import { appendEntries, GENERATOR_VERSION, generateLibrary, type LibraryStats } from "./generate-library";
-import { Rng } from "./rng";
+import { Rng } from "../lib/session/testing/rng";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);
@@ -139,7 +139,7 @@ function mixedQueries(dir: string, stats: LibraryStats): Query[] {
       const words = searchWords(entrySearchText(JSON.parse(line) as SessionEntry));
       for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
       if (words.length > 3 && r.chance(0.01)) {
-        const at = r.int(0, words.length - 2);
+        const at = r.range(0, words.length - 2);
         pairs.push(`"${words[at]} ${words[at + 1]}"`);
       }
     }
@@ -149,7 +149,7 @@ function mixedQueries(dir: string, stats: LibraryStats): Query[] {
   const middle = byCount.slice(200, 3000).map(([w]) => w);
   const rare = byCount.filter(([w, n]) => n <= 2 && w.length >= 6).map(([w]) => w);
   const pick = (words: string[]) => r.pick(words);
-  const month = Date.UTC(2025, r.int(3, 11), 1);
+  const month = Date.UTC(2025, r.range(3, 11), 1);
   const date = { from: month, to: month + 30 * 86_400_000 };
   const project = (i: number) => stats.projects[i % stats.projects.length]!;
   const queries: Query[] = [];
@@ -162,7 +162,7 @@ function mixedQueries(dir: string, stats: LibraryStats): Query[] {
   add("common word", 6, (i) => [common[i * 3]!]);
   add("rare word", 6, () => [pick(rare)]);
   add("short prefix", 5, () => [pick(common.filter((w) => w.length >= 4)).slice(0, 3)]);
-  add("long prefix", 5, () => [pick(middle.filter((w) => w.length >= 7)).slice(0, 5 + r.int(0, 2))]);
+  add("long prefix", 5, () => [pick(middle.filter((w) => w.length >= 7)).slice(0, 5 + r.range(0, 2))]);
   add("phrase", 6, () => [pick(pairs)]);
   add("two terms", 6, (i) => [i % 2 ? `${pick(common)} ${pick(rare)}` : `${pick(common)} ${pick(middle)}`]);
   add("common + project", 2, (i) => [pick(common), { project: project(i) }]);

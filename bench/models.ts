@@ -1,6 +1,6 @@
 // The models the generators answer with, and an assistant message's usage priced at a model's rates (cache reads
 // at a tenth of input, cache writes at a quarter more), as pi records it.
-import type { Rng } from "./rng";
+import type { Rng } from "../lib/session/testing/rng";
 
 export const MODELS = [
   { provider: "anthropic", model: "claude-sonnet-4-5", api: "anthropic-messages", inCost: 3, outCost: 15 },
@@ -12,10 +12,10 @@ export const MODELS = [
 export type Model = (typeof MODELS)[number];
 
 export function randomUsage(r: Rng, m: Model): Record<string, unknown> {
-  const input = r.int(1, 6000);
-  const output = r.int(20, 4000);
-  const cacheRead = r.chance(0.85) ? r.int(5000, 160_000) : 0;
-  const cacheWrite = r.chance(0.3) ? r.int(100, 30_000) : 0;
+  const input = r.range(1, 6000);
+  const output = r.range(20, 4000);
+  const cacheRead = r.chance(0.85) ? r.range(5000, 160_000) : 0;
+  const cacheWrite = r.chance(0.3) ? r.range(100, 30_000) : 0;
   const cost = {
     input: (input * m.inCost) / 1e6,
     output: (output * m.outCost) / 1e6,

@@ -11,7 +11,8 @@ import { MessageBody } from "@/components/inspector/MessageBody";
 import { toolCallOf, toolViewOf, type ToolView } from "@/lib/session/features/tool-view";
 import { listFixtures } from "@/lib/session/testing/golden";
 import { piExportRenderer, type PiExportRenderer } from "@/lib/session/testing/pi-export-template";
-import { assistantMessage, bashExecutionMessage, mulberry32, newConversation, toolResultMessage } from "@/lib/session/testing/random-session";
+import { assistantMessage, bashExecutionMessage, newConversation, toolResultMessage } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import type { JsonObject } from "@/lib/session/types";
 import { FoldsOpen, VIRTUAL_LINES, headOf } from "./FoldedLines";
 import { ToolCallView } from "./ToolCallView";
@@ -205,7 +206,7 @@ describe("tool calls as pi 1.6.0's export shows them", () => {
 
   it("every tool call of random sessions (pi's tools, failures, images, orphan results)", () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const state = newConversation(rng);
       const entries: Entry[] = [];
       let now = 1_700_000_000_000;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Session } from "../session";
 import { clip, countKinds, describeEntry, kindAt, kindOf, modelAt, modelOf, toolCallLabel } from "./describe";
-import { prng } from "../session/testing/prng";
+import { Rng } from "../session/testing/rng";
 import { allFixtureSessions } from "./testing/fixtures";
 import { fixtureSession } from "./testing/fixtures";
 
@@ -116,11 +116,11 @@ describe("describeEntry", () => {
       return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
     };
     const pieces = ["a", "bc", " ", "  ", "\n", "\t\r", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u200b", "é", "😀", "xyz"];
-    const rand = prng(11);
+    const rng = new Rng(11);
     for (let n = 0; n < 3000; n++) {
       let text = "";
-      const length = Math.floor(rand() * 300);
-      for (let i = 0; i < length; i++) text += pieces[Math.floor(rand() * pieces.length)];
+      const length = rng.int(300);
+      for (let i = 0; i < length; i++) text += pieces[rng.int(pieces.length)];
       for (const max of [1, 2, 7, 48, 120]) expect(clip(text, max), JSON.stringify(text)).toBe(byRegex(text, max));
     }
   });

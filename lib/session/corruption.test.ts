@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Session, SessionParser, SessionQueryError } from "./index";
 import { listFixtures } from "./testing/golden";
-import { pick, prng } from "./testing/prng";
+import { Rng } from "./testing/rng";
 
 const SEED = Number(process.env.CORRUPTION_SEED ?? 20261202);
 const fixtures = listFixtures().filter((f) => !f.name.startsWith("ca-large"));
@@ -23,37 +23,37 @@ function isEntryObject(line: string): boolean {
   }
 }
 
-type Mutation = (lines: string[], rand: () => number) => string[];
+type Mutation = (lines: string[], rng: Rng) => string[];
 
 const mutations: Record<string, Mutation> = {
-  truncateLine: (lines, rand) => {
-    const i = Math.floor(rand() * lines.length);
+  truncateLine: (lines, rng) => {
+    const i = rng.int(lines.length);
     const copy = [...lines];
-    copy[i] = copy[i]!.slice(0, Math.floor(rand() * copy[i]!.length));
+    copy[i] = copy[i]!.slice(0, rng.int(copy[i]!.length));
     return copy;
   },
-  duplicateLine: (lines, rand) => {
-    const i = Math.floor(rand() * lines.length);
+  duplicateLine: (lines, rng) => {
+    const i = rng.int(lines.length);
     return [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)];
   },
-  swapLines: (lines, rand) => {
+  swapLines: (lines, rng) => {
     const copy = [...lines];
-    const i = Math.floor(rand() * copy.length);
-    const j = Math.floor(rand() * copy.length);
+    const i = rng.int(copy.length);
+    const j = rng.int(copy.length);
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
     return copy;
   },
-  garbleLine: (lines, rand) => {
+  garbleLine: (lines, rng) => {
     const copy = [...lines];
-    const i = Math.floor(rand() * copy.length);
+    const i = rng.int(copy.length);
     const chars = [...copy[i]!];
-    for (let k = 0; k < 3; k++) chars[Math.floor(rand() * chars.length)] = pick(rand, ["{", "}", '"', ",", "\u0000", "x", "\\", "\r"]);
+    for (let k = 0; k < 3; k++) chars[rng.int(chars.length)] = rng.pick(["{", "}", '"', ",", "\u0000", "x", "\\", "\r"]);
     copy[i] = chars.join("");
     return copy;
   },
-  mergeLines: (lines, rand) => {
+  mergeLines: (lines, rng) => {
     if (lines.length < 2) return lines;
-    const i = Math.floor(rand() * (lines.length - 1));
+    const i = rng.int(lines.length - 1);
     return [...lines.slice(0, i), lines[i]! + lines[i + 1]!, ...lines.slice(i + 2)];
   },
   dropNewlineAtEnd: (lines) => lines,
@@ -63,12 +63,12 @@ describe("corrupted fixtures", () => {
   it.each(fixtures)("$name: never throws, accounts for every line, keeps every readable entry", (fixture) => {
     const original = readFileSync(fixture.file, "utf8");
     const base = original.endsWith("\n") ? original.slice(0, -1).split("\n") : original.split("\n");
-    const rand = prng(SEED ^ (fixture.name.length * 7919));
+    const rng = new Rng(SEED ^ (fixture.name.length * 7919));
     // big files are costly to re-read 60 times on 2 cores; fewer rounds still cover every mutation kind
     const rounds = original.length > 1_000_000 ? 15 : 60;
     for (let round = 0; round < rounds; round++) {
-      const name = pick(rand, Object.keys(mutations));
-      const lines = original.length === 0 ? [] : mutations[name]!(base, rand);
+      const name = rng.pick(Object.keys(mutations));
+      const lines = original.length === 0 ? [] : mutations[name]!(base, rng);
       const text = lines.join("\n") + (name === "dropNewlineAtEnd" || lines.length === 0 ? "" : "\n");
       const context = `seed ${SEED} fixture ${fixture.name} round ${round} mutation ${name}`;
       let session: Session;
@@ -106,12 +106,12 @@ describe("chunked input", () => {
   it.each(fixtures)("$name: any chunking gives the same session as the whole text", (fixture) => {
     const text = readFileSync(fixture.file, "utf8");
     const whole = Session.fromText(text);
-    const rand = prng(SEED + 1);
+    const rng = new Rng(SEED + 1);
     for (let round = 0; round < 5; round++) {
       const parser = new SessionParser();
       let i = 0;
       while (i < text.length) {
-        const size = 1 + Math.floor(rand() * (round < 2 ? 7 : 5000));
+        const size = 1 + rng.int(round < 2 ? 7 : 5000);
         parser.push(text.slice(i, i + size));
         i += size;
       }

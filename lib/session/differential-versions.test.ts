@@ -48,7 +48,8 @@ import {
   type PiContext,
   type V4Storage,
 } from "./testing/oracle";
-import { driveCodingAgent, mulberry32, SessionClock, sessionSeed, sessionSize, type Rng } from "./testing/random-session";
+import { driveCodingAgent, SessionClock, sessionSeed, sessionSize } from "./testing/random-session";
+import { Rng } from "./testing/rng";
 import { driveV4, caOpsSince086, type CaSessionManager086, type V4Entry, type V4Session } from "./testing/random-session-versions";
 
 const SEED = Number(process.env.DIFF_VERSIONS_SEED ?? 20261202);
@@ -380,7 +381,7 @@ async function compareBranchSummaries(
 
 async function runCodingAgentSession(version: Version, index: number): Promise<void> {
   const ca = version.mod!;
-  const rng = mulberry32(sessionSeed(SEED, index) ^ (version.name.length * 0x1000193));
+  const rng = new Rng(sessionSeed(SEED, index) ^ (version.name.length * 0x1000193));
   const where = `seed ${SEED} ${version.name} session ${index}`;
   const dir = path.join(workDir, `ca-${version.name}`);
   const forkDir = path.join(workDir, "forks");
@@ -536,7 +537,7 @@ async function compareV4(text: string, file: string, where: string): Promise<num
 }
 
 async function runV4Session(index: number): Promise<void> {
-  const rng = mulberry32(sessionSeed(SEED ^ 0x0404_0404, index));
+  const rng = new Rng(sessionSeed(SEED ^ 0x0404_0404, index));
   const where = `seed ${SEED} v4 session ${index}`;
   const env = new v4.NodeExecutionEnv({ cwd: workDir });
   const file = path.join(workDir, `v4-${index}.jsonl`);

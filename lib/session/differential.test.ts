@@ -56,7 +56,6 @@ import {
   driveCodingAgent,
   driveHarness,
   MemoryFileSystem,
-  mulberry32,
   SessionClock,
   sessionSeed,
   sessionSize,
@@ -64,9 +63,9 @@ import {
   type CaSessionManager,
   type CaTreeNode,
   type HxSession,
-  type Rng,
   type WrittenEntry,
 } from "./testing/random-session";
+import { Rng } from "./testing/rng";
 
 const SEED = Number(process.env.DIFF_SEED ?? 20260305);
 const CA_SESSIONS = Number(process.env.DIFF_SESSIONS ?? 500);
@@ -516,7 +515,7 @@ async function reporting<T>(where: string, replay: string, file: () => string | 
 }
 
 async function runCodingAgentSession(index: number): Promise<void> {
-  const rng = mulberry32(sessionSeed(SEED, index));
+  const rng = new Rng(sessionSeed(SEED, index));
   const where = `seed ${SEED} ca-session ${index}`;
   const replay = `DIFF_SEED=${SEED} DIFF_ONLY=${index} DIFF_HX_SESSIONS=0`;
   const dir = path.join(workDir, "ca");
@@ -562,7 +561,7 @@ async function runCodingAgentSession(index: number): Promise<void> {
 }
 
 async function runHarnessSession(index: number): Promise<void> {
-  const rng = mulberry32(sessionSeed(SEED ^ 0x5a5a5a5a, index));
+  const rng = new Rng(sessionSeed(SEED ^ 0x5a5a5a5a, index));
   const where = `seed ${SEED} hx-session ${index}`;
   const replay = `DIFF_SEED=${SEED} DIFF_ONLY=${index} DIFF_SESSIONS=0`;
   const forkDir = path.join(workDir, "forks");

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { LineReader, Session, SessionParser, SessionQueryError } from "./index";
 import { listFixtures } from "./testing/golden";
-import { pick, prng } from "./testing/prng";
+import { Rng } from "./testing/rng";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 6_2026_12_02);
 const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE ?? 1));
@@ -16,8 +16,7 @@ function roundsFor(size: number): number {
 }
 const counts = { mutations: 0, byKind: {} as Record<string, number>, queries: 0, typedRefusals: 0 };
 
-type Rand = () => number;
-type Mutation = (bytes: Uint8Array, rand: Rand) => Uint8Array;
+type Mutation = (bytes: Uint8Array, rng: Rng) => Uint8Array;
 
 const NL = 0x0a;
 
@@ -50,17 +49,17 @@ function insertAt(bytes: Uint8Array, at: number, insert: number[]): Uint8Array {
   return concat([bytes.subarray(0, at), Uint8Array.from(insert), bytes.subarray(at)]);
 }
 
-function randomLine(bytes: Uint8Array, rand: Rand): [number, number] {
+function randomLine(bytes: Uint8Array, rng: Rng): [number, number] {
   const spans = lineSpans(bytes);
-  return pick(rand, spans);
+  return rng.pick(spans);
 }
 
-function withLines(bytes: Uint8Array, rand: Rand, edit: (lines: Uint8Array[], rand: Rand) => Uint8Array[]): Uint8Array {
+function withLines(bytes: Uint8Array, rng: Rng, edit: (lines: Uint8Array[], rng: Rng) => Uint8Array[]): Uint8Array {
   const spans = lineSpans(bytes);
   const endsWithNl = bytes[bytes.length - 1] === NL;
   const lines = edit(
     spans.map(([s, e]) => bytes.subarray(s, e)),
-    rand,
+    rng,
   );
   const parts: Uint8Array[] = [];
   lines.forEach((line, i) => {
@@ -84,51 +83,51 @@ const INVALID_UTF8: number[][] = [
 const BOM = [0xef, 0xbb, 0xbf];
 
 const mutations: Record<string, Mutation> = {
-  bitFlip: (bytes, rand) => {
+  bitFlip: (bytes, rng) => {
     const out = bytes.slice();
-    const flips = 1 + Math.floor(rand() * 8);
-    for (let k = 0; k < flips && out.length > 0; k++) out[Math.floor(rand() * out.length)]! ^= 1 << Math.floor(rand() * 8);
+    const flips = 1 + rng.int(8);
+    for (let k = 0; k < flips && out.length > 0; k++) out[rng.int(out.length)]! ^= 1 << rng.int(8);
     return out;
   },
-  truncate: (bytes, rand) => bytes.slice(0, Math.floor(rand() * bytes.length)),
-  truncateLine: (bytes, rand) => {
-    const [s, e] = randomLine(bytes, rand);
-    return concat([bytes.subarray(0, s + Math.floor(rand() * (e - s))), bytes.subarray(e)]);
+  truncate: (bytes, rng) => bytes.slice(0, rng.int(bytes.length)),
+  truncateLine: (bytes, rng) => {
+    const [s, e] = randomLine(bytes, rng);
+    return concat([bytes.subarray(0, s + rng.int(e - s)), bytes.subarray(e)]);
   },
-  duplicateLine: (bytes, rand) =>
-    withLines(bytes, rand, (lines) => {
-      const i = Math.floor(rand() * lines.length);
+  duplicateLine: (bytes, rng) =>
+    withLines(bytes, rng, (lines) => {
+      const i = rng.int(lines.length);
       return [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)];
     }),
-  swapLines: (bytes, rand) =>
-    withLines(bytes, rand, (lines) => {
+  swapLines: (bytes, rng) =>
+    withLines(bytes, rng, (lines) => {
       const copy = [...lines];
-      const i = Math.floor(rand() * copy.length);
-      const j = Math.floor(rand() * copy.length);
+      const i = rng.int(copy.length);
+      const j = rng.int(copy.length);
       [copy[i], copy[j]] = [copy[j]!, copy[i]!];
       return copy;
     }),
-  mergeLines: (bytes, rand) =>
-    withLines(bytes, rand, (lines) => {
+  mergeLines: (bytes, rng) =>
+    withLines(bytes, rng, (lines) => {
       if (lines.length < 2) return lines;
-      const i = Math.floor(rand() * (lines.length - 1));
+      const i = rng.int(lines.length - 1);
       return [...lines.slice(0, i), concat([lines[i]!, lines[i + 1]!]), ...lines.slice(i + 2)];
     }),
-  dropLine: (bytes, rand) =>
-    withLines(bytes, rand, (lines) => {
-      const i = Math.floor(rand() * lines.length);
+  dropLine: (bytes, rng) =>
+    withLines(bytes, rng, (lines) => {
+      const i = rng.int(lines.length);
       return [...lines.slice(0, i), ...lines.slice(i + 1)];
     }),
-  invalidUtf8: (bytes, rand) => insertAt(bytes, Math.floor(rand() * (bytes.length + 1)), pick(rand, INVALID_UTF8)),
-  invalidUtf8InString: (bytes, rand) => {
+  invalidUtf8: (bytes, rng) => insertAt(bytes, rng.int(bytes.length + 1), rng.pick(INVALID_UTF8)),
+  invalidUtf8InString: (bytes, rng) => {
     // inside a JSON string the line stays valid JSON: the bytes become U+FFFD and the entry must still be kept
     const quotes: number[] = [];
     for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x22) quotes.push(i);
-    const at = quotes.length > 0 ? pick(rand, quotes) + 1 : 0;
-    return insertAt(bytes, at, pick(rand, INVALID_UTF8));
+    const at = quotes.length > 0 ? rng.pick(quotes) + 1 : 0;
+    return insertAt(bytes, at, rng.pick(INVALID_UTF8));
   },
   bomAtStart: (bytes) => insertAt(bytes, 0, BOM),
-  bomAtLine: (bytes, rand) => insertAt(bytes, randomLine(bytes, rand)[0], BOM),
+  bomAtLine: (bytes, rng) => insertAt(bytes, randomLine(bytes, rng)[0], BOM),
   crlfAll: (bytes) => {
     const parts: number[] = [];
     for (const b of bytes) {
@@ -137,26 +136,26 @@ const mutations: Record<string, Mutation> = {
     }
     return Uint8Array.from(parts);
   },
-  crlfOne: (bytes, rand) => {
-    const [, e] = randomLine(bytes, rand);
+  crlfOne: (bytes, rng) => {
+    const [, e] = randomLine(bytes, rng);
     return insertAt(bytes, e, [0x0d]);
   },
-  loneCr: (bytes, rand) => insertAt(bytes, Math.floor(rand() * (bytes.length + 1)), [0x0d]),
-  nulByte: (bytes, rand) => insertAt(bytes, Math.floor(rand() * (bytes.length + 1)), [0x00]),
-  blankLines: (bytes, rand) => insertAt(bytes, randomLine(bytes, rand)[0], pick(rand, [[NL], [0x20, NL], [0x09, 0x0d, NL], [NL, NL, NL]])),
+  loneCr: (bytes, rng) => insertAt(bytes, rng.int(bytes.length + 1), [0x0d]),
+  nulByte: (bytes, rng) => insertAt(bytes, rng.int(bytes.length + 1), [0x00]),
+  blankLines: (bytes, rng) => insertAt(bytes, randomLine(bytes, rng)[0], rng.pick([[NL], [0x20, NL], [0x09, 0x0d, NL], [NL, NL, NL]])),
   dropFinalNewline: (bytes) => (bytes[bytes.length - 1] === NL ? bytes.slice(0, -1) : bytes),
 };
 
 const MUTATION_NAMES = Object.keys(mutations);
 
 /** The app's byte path: a streaming decoder that keeps a BOM, byte chunks of random sizes, the worker's LineReader. */
-function parseAsWorker(bytes: Uint8Array, rand: Rand): SessionParser {
+function parseAsWorker(bytes: Uint8Array, rng: Rng): SessionParser {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const reader = new LineReader();
   const parser = new SessionParser();
   let at = 0;
   while (at < bytes.length) {
-    const size = 1 + Math.floor(rand() * (rand() < 0.5 ? 16 : 4096));
+    const size = 1 + Math.floor(rng.next() * (rng.next() < 0.5 ? 16 : 4096));
     parser.pushLines(reader.push(decoder.decode(bytes.subarray(at, at + size), { stream: true })));
     at += size;
   }
@@ -165,11 +164,11 @@ function parseAsWorker(bytes: Uint8Array, rand: Rand): SessionParser {
 }
 
 /** The server's path: whole decoded text, pushed as text chunks. */
-function parseAsServer(text: string, rand: Rand): SessionParser {
+function parseAsServer(text: string, rng: Rng): SessionParser {
   const parser = new SessionParser();
   let at = 0;
   while (at < text.length) {
-    const size = 1 + Math.floor(rand() * 8192);
+    const size = 1 + rng.int(8192);
     parser.push(text.slice(at, at + size));
     at += size;
   }
@@ -204,7 +203,7 @@ function query(context: string, fn: () => unknown): void {
   }
 }
 
-function checkSession(parser: SessionParser, text: string, originalLines: Set<string>, rand: Rand, context: string): void {
+function checkSession(parser: SessionParser, text: string, originalLines: Set<string>, rng: Rng, context: string): void {
   const lines = physicalLines(text);
   const account = parser.account();
   expect(account.total, context).toBe(lines.length);
@@ -256,7 +255,7 @@ function checkSession(parser: SessionParser, text: string, originalLines: Set<st
   query(`${context} leaf context`, () => session.context(session.leafId));
   const ids = [...tree.ids()];
   for (let k = 0; k < Math.min(6, ids.length); k++) {
-    const id = pick(rand, ids);
+    const id = rng.pick(ids);
     query(`${context} branch ${id}`, () => session.branch(id));
     query(`${context} ca context ${id}`, () => session.context(id, "ca"));
     query(`${context} hx context ${id}`, () => session.context(id, "hx"));
@@ -280,15 +279,15 @@ describe("byte-level fuzzing", () => {
     const original = new Uint8Array(readFileSync(fixture.file));
     const originalText = new TextDecoder("utf-8", { ignoreBOM: true }).decode(original);
     const originalLines = new Set(physicalLines(originalText).map((l) => l.replace(/\r$/, "")));
-    const rand = prng(SEED ^ (hash(fixture.name) >>> 0));
+    const rng = new Rng(SEED ^ (hash(fixture.name) >>> 0));
     const rounds = roundsFor(original.length);
     for (let round = 0; round < rounds; round++) {
       let bytes: Uint8Array = original;
       const applied: string[] = [];
-      const steps = 1 + Math.floor(rand() * 3);
+      const steps = 1 + rng.int(3);
       for (let s = 0; s < steps; s++) {
-        const name = pick(rand, MUTATION_NAMES);
-        bytes = bytes.length === 0 && name !== "bomAtStart" && name !== "invalidUtf8" ? bytes : mutations[name]!(bytes, rand);
+        const name = rng.pick(MUTATION_NAMES);
+        bytes = bytes.length === 0 && name !== "bomAtStart" && name !== "invalidUtf8" ? bytes : mutations[name]!(bytes, rng);
         applied.push(name);
         counts.byKind[name] = (counts.byKind[name] ?? 0) + 1;
       }
@@ -297,10 +296,10 @@ describe("byte-level fuzzing", () => {
       const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
       let viaWorker!: SessionParser;
       let viaServer!: SessionParser;
-      expect(() => (viaWorker = parseAsWorker(bytes, rand)), context).not.toThrow();
-      expect(() => (viaServer = parseAsServer(text, rand)), context).not.toThrow();
+      expect(() => (viaWorker = parseAsWorker(bytes, rng)), context).not.toThrow();
+      expect(() => (viaServer = parseAsServer(text, rng)), context).not.toThrow();
       expect(viaWorker.lineKinds.list(), `${context}: both paths agree`).toEqual(viaServer.lineKinds.list());
-      checkSession(viaWorker, text, originalLines, rand, context);
+      checkSession(viaWorker, text, originalLines, rng, context);
     }
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Session, SessionParser } from "./index";
 import { fileStats } from "./features/session-stats";
 import { listFixtures } from "./testing/golden";
-import { prng } from "./testing/prng";
+import { Rng } from "./testing/rng";
 
 const SEED = Number(process.env.REOPEN_SEED ?? Date.now() % 1_000_000);
 
@@ -69,14 +69,14 @@ function mayRefuse(text: string, cut: number, kind: { legacy: boolean; v4: boole
 
 describe("SessionParser.reopen", () => {
   console.log(`reopen.test seed: ${SEED} (REOPEN_SEED to replay)`);
-  const rand = prng(SEED);
+  const rng = new Rng(SEED);
 
   for (const fixture of listFixtures()) {
     it(`reads ${fixture.name} in steps as it reads it at once`, () => {
       const text = readFileSync(fixture.file, "utf8");
       const whole = observed(Session.fromText(text));
       const kind = { legacy: whole.diagnostics.some((d) => d.kind === "migrated"), v4: whole.diagnostics.some((d) => d.kind === "v4-log") };
-      const cuts = Array.from({ length: 6 }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      const cuts = Array.from({ length: 6 }, () => rng.int(text.length + 1)).sort((a, b) => a - b);
       const stepped = readInSteps(text, cuts);
       if (stepped === null) {
         expect(cuts.some((cut) => mayRefuse(text, cut, kind))).toBe(true);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { Session, SessionQueryError, type TreeEntry } from "./index";
 import { listFixtures } from "./testing/golden";
-import { prng } from "./testing/prng";
+import { Rng } from "./testing/rng";
 
 const SEED = Number(process.env.ROUNDTRIP_SEED ?? 12_1);
 /**
@@ -25,10 +25,10 @@ function withoutParent(entry: TreeEntry): Record<string, unknown> {
 function idsToFork(session: Session, name: string): string[] {
   const ids = [...session.tree.ids()];
   if (ids.length <= ALL_UP_TO) return ids;
-  const rand = prng(SEED ^ name.length);
+  const rng = new Rng(SEED ^ name.length);
   const chosen = new Set<string>([ids[ids.length - 1]!]);
   if (session.leafId) chosen.add(session.leafId);
-  while (chosen.size < SAMPLE) chosen.add(ids[Math.floor(rand() * ids.length)]!);
+  while (chosen.size < SAMPLE) chosen.add(ids[rng.int(ids.length)]!);
   return [...chosen];
 }
 

@@ -29,7 +29,7 @@ import {
   type PiProjection,
 } from "../testing/oracle";
 import type { WrittenEntry } from "../testing/random-session";
-import { prng } from "../testing/prng";
+import { Rng } from "../testing/rng";
 import { autoCompactAfter, chartPoints, contextSizes, contextSizesAt, modelView, wouldCompact, type ContextSizePoint } from "./model-view";
 import { linearSession } from "../testing/linear-session";
 import type { JsonObject } from "../types";
@@ -258,12 +258,12 @@ describe("contextSizesAt", () => {
   });
 
   it("answers the same when it takes a known path's prefix or extends one, whatever order entries are asked in", () => {
-    const rng = prng(11);
+    const rng = new Rng(11);
     for (const fixture of listFixtures()) {
       const session = Session.fromText(readFileSync(fixture.file, "utf8"));
       const ids = [...session.tree.ids()];
       const step = Math.max(1, Math.floor(ids.length / 80));
-      const asked = ids.filter((_, i) => i % step === 0).sort(() => rng() - 0.5);
+      const asked = ids.filter((_, i) => i % step === 0).sort(() => rng.next() - 0.5);
       for (const id of asked) {
         let path;
         try {

@@ -4,15 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { Session } from "..";
 import { cases } from "../testing/light-answers";
-import { prng } from "../testing/prng";
+import { Rng } from "../testing/rng";
 import { searchSession, SEARCH_LIMIT } from "./search";
 import { StreamSearch } from "./search-stream";
 
 /** Queries from the file's own words: single words, two words, a phrase, cased oddly, with punctuation, and some that miss. */
 function queriesOf(text: string, seed: number): string[] {
-  const rand = prng(seed);
+  const rng = new Rng(seed);
   const words = text.match(/[\p{L}\p{N}_./:,{}-]{3,24}/gu) ?? [];
-  const pick = () => words[Math.floor(rand() * words.length)] ?? "x";
+  const pick = () => words[rng.int(words.length)] ?? "x";
   const out = ["the", "error", "é ü", "漢字", 'hi"', "zzzz-not-there", '"', ":", "{", "src/", "1000"];
   for (let i = 0; i < 14; i++) {
     const w = pick();
@@ -24,10 +24,10 @@ function queriesOf(text: string, seed: number): string[] {
 function streamed(session: Session, text: string, query: string, seed: number, limit = SEARCH_LIMIT) {
   const labels = new Map([...session.labels()].map(([id, state]) => [id, state.label]));
   const search = new StreamSearch(query, session.tree.entryLines, labels, limit);
-  const rand = prng(seed);
+  const rng = new Rng(seed);
   const bytes = new TextEncoder().encode(text);
   for (let at = 0; at < bytes.length;) {
-    const size = 1 + Math.floor(rand() * 4096);
+    const size = 1 + rng.int(4096);
     search.push(bytes.subarray(at, at + size));
     at += size;
   }

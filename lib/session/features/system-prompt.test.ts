@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Session } from "../session";
 import type { ContextMessage, JsonObject } from "../types";
 import { piExportRenderer } from "../testing/pi-export-template";
-import { mulberry32, type Rng } from "../testing/random-session";
+import { Rng } from "../testing/rng";
 import { systemChange, systemMessageText, systemPromptOf, systemUpdateText, toolsAddedBy } from "./system-prompt";
 
 interface PiSystemMessage {
@@ -78,7 +78,7 @@ describe("system prompt, as pi-ai 1.6.0 replays it", () => {
     const pi = await load<PiTranscript>("transcript.js");
     const text = await load<PiText>("text.js");
     const page = piExportRenderer([]);
-    const rng = mulberry32(20261206);
+    const rng = new Rng(20261206);
     let prompts = 0;
     for (let run = 0; run < 400; run++) {
       const messages = Array.from({ length: rng.range(0, 7) }, () =>

@@ -2,7 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { piExportRenderer } from "../testing/pi-export-template";
-import { mulberry32 } from "../testing/random-session";
+import { Rng } from "../testing/rng";
 import { diffOfEdits, parsePiDiff, readRange, sideBySide, toolViewOf, type DiffLine } from "./tool-view";
 
 // pi 1.6.0's own diff (the one its edit tool records in details.diff)
@@ -13,10 +13,10 @@ beforeAll(async () => {
 });
 
 const WORDS = ["const", "x", "=", "1;", "return", "pool", "}", "{", "// note", "", "  ", "\t", "12 apples", "-", "+"];
-function randomFile(rng: ReturnType<typeof mulberry32>, lines: number): string[] {
+function randomFile(rng: Rng, lines: number): string[] {
   return Array.from({ length: lines }, () => Array.from({ length: rng.int(4) }, () => WORDS[rng.int(WORDS.length)]).join(" "));
 }
-function mutate(rng: ReturnType<typeof mulberry32>, lines: string[]): string[] {
+function mutate(rng: Rng, lines: string[]): string[] {
   const out = [...lines];
   for (let n = rng.int(4) + 1; n > 0; n--) {
     const at = rng.int(out.length + 1);
@@ -32,7 +32,7 @@ const unnumbered = (lines: DiffLine[]) => lines.map(({ sign, text, gap }) => ({ 
 describe("parsePiDiff", () => {
   it("reads every line of the diffs pi writes back into sign, line number and text", () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const before = randomFile(rng, rng.int(40) + 1);
       const { diff } = generateDiffString(`${before.join("\n")}\n`, `${mutate(rng, before).join("\n")}\n`);
       if (!diff) continue;
@@ -59,7 +59,7 @@ describe("parsePiDiff", () => {
 describe("diffOfEdits", () => {
   it("is pi's own diff of the same texts, without the line numbers it cannot know", () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const before = randomFile(rng, rng.int(40) + 1);
       const oldText = `${before.join("\n")}\n`;
       const newText = `${mutate(rng, before).join("\n")}\n`;

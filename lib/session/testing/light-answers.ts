@@ -10,7 +10,7 @@ import { compareNodes, searchSession, Session, scopeStats, type RuleSetId } from
 import { transcriptMarkdown } from "../../export/markdown-transcript";
 import { transcriptOf } from "../features/transcript-model";
 import { listFixtures } from "./golden";
-import { prng } from "./prng";
+import { Rng } from "./rng";
 
 const encoder = new TextEncoder();
 const E2E_SESSIONS = path.resolve(__dirname, "../../../e2e/fixtures/sessions");
@@ -22,11 +22,11 @@ const TRANSCRIPTS = 4;
 /** Long tails for strings: escapes, quotes, multi-byte characters and an astral one, past CUT_OVER. */
 const TAILS = Array.from({ length: 64 }, (_, seed) => {
   const pieces = ['say "hi"\n', "tab\there ", "back\\slash ", "é ü ß ", "漢字 ", "😀 ", "\u2028", "plain words and more words "];
-  const rand = prng(seed);
+  const rng = new Rng(seed);
   let out = "";
   let bytes = 0;
   while (bytes < CUT_OVER + 200) {
-    const piece = pieces[Math.floor(rand() * pieces.length)]!;
+    const piece = pieces[rng.int(pieces.length)]!;
     out += piece;
     bytes += encoder.encode(piece).length;
   }
@@ -90,11 +90,11 @@ function makeCases(): Case[] {
 function idsOf(session: Session): string[] {
   const ids = [...session.tree.ids()];
   if (ids.length <= PER_FILE) return ids;
-  const rand = prng(ids.length);
+  const rng = new Rng(ids.length);
   const chosen = new Set<string>();
   if (session.leafId) chosen.add(session.leafId);
   chosen.add(ids[ids.length - 1]!);
-  while (chosen.size < PER_FILE) chosen.add(ids[Math.floor(rand() * ids.length)]!);
+  while (chosen.size < PER_FILE) chosen.add(ids[rng.int(ids.length)]!);
   return [...chosen];
 }
 

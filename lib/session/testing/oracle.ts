@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { SessionQueryError, type ForkResult, type ModelView, type Session } from "../index";
 import type { V4Entry } from "./random-session-versions";
 import { stableStringify } from "./golden";
-import { prng } from "./prng";
+import { Rng } from "./rng";
 import type { WrittenEntry } from "./random-session";
 
 const REPO = path.resolve(__dirname, "../../..");
@@ -265,8 +265,8 @@ export const SUMMARY_BUDGETS = [0, 40, 400, 4000, 200000 - 16384];
 /** Deterministic (old leaf, target) pairs among `ids`, about `count` of them. */
 export function summaryPairs(ids: readonly string[], count: number, seed: number): [string, string][] {
   if (ids.length === 0) return [];
-  const rng = prng(seed);
-  return Array.from({ length: count }, () => [ids[Math.floor(rng() * ids.length)]!, ids[Math.floor(rng() * ids.length)]!]);
+  const rng = new Rng(seed);
+  return Array.from({ length: count }, () => [ids[rng.int(ids.length)]!, ids[rng.int(ids.length)]!]);
 }
 
 /**

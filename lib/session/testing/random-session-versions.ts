@@ -16,9 +16,9 @@ import {
   type CaSessionManager,
   type DriveStats,
   type ExtraCaOps,
-  type Rng,
   type WrittenEntry,
 } from "./random-session";
+import type { Rng } from "./rng";
 
 /** pi-coding-agent 0.86.1 / 0.87.1 / 1.6.0 `SessionManager`: 0.84.1's API plus what the generator uses. */
 export interface CaSessionManager086 extends CaSessionManager {

@@ -11,46 +11,11 @@
 // Seeded randomness
 // ---------------------------------------------------------------------------
 
-export interface Rng {
-  /** uniform in [0, 1) */
-  next(): number;
-  /** integer in [0, n) */
-  int(n: number): number;
-  /** integer in [lo, hi] */
-  range(lo: number, hi: number): number;
-  chance(p: number): boolean;
-  pick<T>(items: readonly T[]): T;
-  /** one of `choices`, chosen with probability proportional to its weight */
-  weighted<T>(choices: readonly (readonly [number, T])[]): T;
-}
+import { Rng } from "./rng";
 
-/** mulberry32: small, fast, good enough for test data. */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const rng: Rng = {
-    next,
-    int: (n) => Math.floor(next() * n),
-    range: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    chance: (p) => next() < p,
-    pick: (items) => items[Math.floor(next() * items.length)]!,
-    weighted: (choices) => {
-      const total = choices.reduce((sum, [w]) => sum + w, 0);
-      let r = next() * total;
-      for (const [w, value] of choices) {
-        if ((r -= w) < 0) return value;
-      }
-      return choices[choices.length - 1]![1];
-    },
-  };
-  return rng;
-}
+/** new Rng(seed), by the name the tests of lib/server and lib/library still import it as. */
+export const mulberry32 = (seed: number): Rng => new Rng(seed);
+export type { Rng };
 
 /** The seed of session `index` of a run seeded with `seed` (so one session can be replayed alone). */
 export function sessionSeed(seed: number, index: number): number {

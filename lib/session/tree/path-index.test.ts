@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Session } from "../session";
 import { listFixtures } from "../testing/golden";
 import { deepChain } from "../testing/big-sessions";
-import { prng } from "../testing/prng";
+import { Rng } from "../testing/rng";
 import type { RuleSetId } from "../types";
 
 const READERS: RuleSetId[] = ["ca", "hx"];
@@ -61,7 +61,7 @@ describe("PathIndex", () => {
   });
 
   it("says a run is all cut exactly when each of its entries is, for runs along every path and cuts of every fixture", () => {
-    const rng = prng(5);
+    const rng = new Rng(5);
     let allCut = 0;
     let someCut = 0;
     for (const fixture of listFixtures()) {
@@ -78,10 +78,10 @@ describe("PathIndex", () => {
           continue;
         }
         for (let n = 0; n < 12 && chain.length; n++) {
-          const a = Math.floor(rng() * chain.length);
-          const b = a + Math.floor(rng() * (chain.length - a));
+          const a = rng.int(chain.length);
+          const b = a + rng.int(chain.length - a);
           // a run under a filter skips entries: a subsequence of the chain
-          const run = chain.slice(a, b + 1).filter((_, i, all) => i === 0 || i === all.length - 1 || rng() < 0.7);
+          const run = chain.slice(a, b + 1).filter((_, i, all) => i === 0 || i === all.length - 1 || rng.next() < 0.7);
           const expected = run.every((id) => cut.has(id));
           expect(cut.hasRun(run), `${fixture.name} ${ids[k]} ${a}-${b}`).toBe(expected);
           if (expected) allCut++;
