@@ -57,52 +57,56 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("modelView, compaction and branch-summary previews on the shared fixtures, as pi 0.84.1 computes them", () => {
   for (const fixture of listFixtures()) {
-    it(fixture.name, async () => {
-      const original = Session.fromText(readFileSync(fixture.file, "utf8"), { reader: "ca" });
-      if (original.parser.caRefused) return expect(original.diagnostics().some((d) => d.severity === "error")).toBe(true);
-      // pi's SessionManager rewrites a file it migrates (v1, v2: with ids it draws): it gets a copy, and we read the copy
-      // as pi left it, so that both name the entries alike
-      const copy = path.join(tmp, path.basename(fixture.file));
-      copyFileSync(fixture.file, copy);
-      const sm = ca.SessionManager.open(copy, tmp);
-      const session = Session.fromText(readFileSync(copy, "utf8"), { reader: "ca" });
-      const entries = sm.getEntries();
-      const byId = new Map(entries.map((e) => [e.id, e]));
-      for (const entry of entries) {
-        if (typeof entry.id !== "string") continue; // an entry pi could not name (v3 without ids): nothing to ask about
-        // where pi cannot build the context (a parent cycle never returns; a missing message throws) the golden tests
-        // check that we say so; there is nothing to send
-        let ours;
-        try {
-          ours = modelView(session, entry.id, "ca");
-        } catch (error) {
-          expect(error, `${fixture.name} entry ${entry.id}`).toBeInstanceOf(SessionQueryError);
-          expect((error as SessionQueryError).kind, `${fixture.name} entry ${entry.id}: pi knows it`).not.toBe("not-found");
-          continue;
-        }
-        const theirs = ca.buildSessionContext(entries, entry.id, byId);
-        sameModelView(ours, theirs.messages, pi, `${fixture.name} entry ${entry.id}`);
-        for (const keep of [20000, 300]) sameCompaction(session, entry.id, sm.getBranch(entry.id), piCompaction, keep, `${fixture.name} entry ${entry.id}`);
-      }
-      // /tree from the file's leaf to entries across the file
-      const leaf = session.leafId;
-      for (const [index, [, to]] of summaryPairs(
-        entries.map((e) => e.id).filter((id) => typeof id === "string"),
-        12,
-        entries.length,
-      ).entries()) {
-        // a walk into a parent cycle never returns in pi: we say so instead (the golden tests cover it)
-        const cycle = (() => {
+    it(
+      fixture.name,
+      async () => {
+        const original = Session.fromText(readFileSync(fixture.file, "utf8"), { reader: "ca" });
+        if (original.parser.caRefused) return expect(original.diagnostics().some((d) => d.severity === "error")).toBe(true);
+        // pi's SessionManager rewrites a file it migrates (v1, v2: with ids it draws): it gets a copy, and we read the copy
+        // as pi left it, so that both name the entries alike
+        const copy = path.join(tmp, path.basename(fixture.file));
+        copyFileSync(fixture.file, copy);
+        const sm = ca.SessionManager.open(copy, tmp);
+        const session = Session.fromText(readFileSync(copy, "utf8"), { reader: "ca" });
+        const entries = sm.getEntries();
+        const byId = new Map(entries.map((e) => [e.id, e]));
+        for (const entry of entries) {
+          if (typeof entry.id !== "string") continue; // an entry pi could not name (v3 without ids): nothing to ask about
+          // where pi cannot build the context (a parent cycle never returns; a missing message throws) the golden tests
+          // check that we say so; there is nothing to send
+          let ours;
           try {
-            session.branchSummary(leaf, to, 0);
-            return false;
+            ours = modelView(session, entry.id, "ca");
           } catch (error) {
-            return error instanceof SessionQueryError && error.kind === "cycle";
+            expect(error, `${fixture.name} entry ${entry.id}`).toBeInstanceOf(SessionQueryError);
+            expect((error as SessionQueryError).kind, `${fixture.name} entry ${entry.id}: pi knows it`).not.toBe("not-found");
+            continue;
           }
-        })();
-        if (!cycle) await sameBranchSummary(session, sm, piSummary, leaf, to, SUMMARY_BUDGETS[index % SUMMARY_BUDGETS.length]!, fixture.name);
-      }
-    });
+          const theirs = ca.buildSessionContext(entries, entry.id, byId);
+          sameModelView(ours, theirs.messages, pi, `${fixture.name} entry ${entry.id}`);
+          for (const keep of [20000, 300]) sameCompaction(session, entry.id, sm.getBranch(entry.id), piCompaction, keep, `${fixture.name} entry ${entry.id}`);
+        }
+        // /tree from the file's leaf to entries across the file
+        const leaf = session.leafId;
+        for (const [index, [, to]] of summaryPairs(
+          entries.map((e) => e.id).filter((id) => typeof id === "string"),
+          12,
+          entries.length,
+        ).entries()) {
+          // a walk into a parent cycle never returns in pi: we say so instead (the golden tests cover it)
+          const cycle = (() => {
+            try {
+              session.branchSummary(leaf, to, 0);
+              return false;
+            } catch (error) {
+              return error instanceof SessionQueryError && error.kind === "cycle";
+            }
+          })();
+          if (!cycle) await sameBranchSummary(session, sm, piSummary, leaf, to, SUMMARY_BUDGETS[index % SUMMARY_BUDGETS.length]!, fixture.name);
+        }
+      },
+      600_000,
+    ); // every entry of ca-large against pi's own code: over a minute of CPU, more on a busy machine
   }
 });
 
