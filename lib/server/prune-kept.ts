@@ -23,11 +23,12 @@ interface Kept {
  * one index (and the snapshot made of it next).
  */
 export async function pruneKept(root: string, budget: number, now: number = Date.now()): Promise<void> {
-  const light = path.join(root, "light");
+  // turbopackIgnore: else the build traces every project file whose name holds "light" into the package
+  const light = path.join(/*turbopackIgnore: true*/ root, "light");
   let total = await bytesOutside(root, light);
   const byKey = new Map<string, Kept>();
   for (const name of await readdir(light).catch(() => [] as string[])) {
-    const file = path.join(light, name);
+    const file = path.join(/*turbopackIgnore: true*/ light, name);
     const stats = await lstat(file).catch(() => null);
     if (!stats) continue;
     const kept = /^([0-9a-f]{32})\.(bin|snap)$/.exec(name);
@@ -69,7 +70,7 @@ async function sourceKept(data: string): Promise<boolean> {
 async function bytesOutside(root: string, light: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) {
-    const file = path.join(entry.parentPath, entry.name);
+    const file = path.join(/*turbopackIgnore: true*/ entry.parentPath, entry.name);
     if (entry.isDirectory() || file === light || file.startsWith(light + path.sep)) continue;
     total += (await lstat(file).catch(() => null))?.size ?? 0;
   }
