@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32, type Rng } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import { comparablePath, resolveFamilies, sessionIdOfFileName, type FamilyMember } from "./fork-families";
 
 interface Made {
@@ -41,7 +41,7 @@ function expectedSource(made: Made, present: Set<string>, file: string): string 
 describe("resolveFamilies", () => {
   it("finds every fork's source, forks of forks included, on generated libraries", () => {
     for (let seed = 1; seed <= 60; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const made = library(rng, 5 + rng.int(60));
       const families = resolveFamilies(made.members);
       const present = new Set(made.members.map((m) => m.file));
@@ -60,7 +60,7 @@ describe("resolveFamilies", () => {
 
   it("finds sources by the session id in the file name when the library was moved", () => {
     for (let seed = 1; seed <= 30; seed++) {
-      const made = library(mulberry32(seed), 40);
+      const made = library(new Rng(seed), 40);
       // copied to another machine: the files are elsewhere, the headers still name the old paths
       const moved = made.members.map((m) => ({ ...m, absolutePath: m.absolutePath.replace(HOME, "/mnt/archive/alice/sessions") }));
       const families = resolveFamilies(moved);
@@ -74,7 +74,7 @@ describe("resolveFamilies", () => {
 
   it("reports a fork whose source is gone, and makes it the head of what was forked from it", () => {
     for (let seed = 1; seed <= 30; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const made = library(rng, 50);
       const kept = made.members.filter(() => rng.next() < 0.7);
       const present = new Set(kept.map((m) => m.file));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import { entrySearchText, ftsQuery, isPrefixWord, librarySearchTerms, matchesTerms, searchWords, searchWordsText, termsChecker } from "./library-search";
 import type { SessionEntry } from "@/lib/session/types";
 
@@ -25,7 +25,7 @@ describe("the prefix rule", () => {
 });
 
 /** Random texts that stress word cutting: cases, accents, scripts, digits, JSON escapes, runs of separators. */
-function randomText(rng: ReturnType<typeof mulberry32>): string {
+function randomText(rng: Rng): string {
   const pieces = ["the", "The", "THEN", "there", "a", "ab", "abc", "parse", "lines", "Élan", "élan", "İstanbul", "straße", "日本語", "x1", "1e5", "100000"];
   const separators = [" ", "  ", "\n", "\t", "-", ".", "/", "\\", '"', "\\n", "_", "", "😀", "\u00a0"];
   let out = "";
@@ -35,7 +35,7 @@ function randomText(rng: ReturnType<typeof mulberry32>): string {
 
 describe("searchWordsText", () => {
   it("is searchWords joined by spaces", () => {
-    const rng = mulberry32(5);
+    const rng = new Rng(5);
     for (let i = 0; i < 500; i++) {
       const text = randomText(rng);
       expect(searchWordsText(text), text).toBe(searchWords(text).join(" "));
@@ -45,7 +45,7 @@ describe("searchWordsText", () => {
 
 describe("termsChecker", () => {
   it("says of an entry line what matchesTerms says of its words, for random entries and queries", () => {
-    const rng = mulberry32(9);
+    const rng = new Rng(9);
     let held = 0;
     for (let i = 0; i < 2000; i++) {
       const entry: SessionEntry =

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Session } from "@/lib/session";
 import { listFixtures } from "@/lib/session/testing/golden";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
-import { mulberry32 } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import { branchUsage, bucketRows, countOnce, dayOf, usageBuckets, usageRecordOf, usageRows, weekOf, zeroUsage, addUsage, type TreeUsageEntry } from "./usage";
 
 const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
@@ -81,7 +81,7 @@ describe("countOnce", () => {
     for (const fixture of listFixtures().filter((f) => /^ca-/.test(f.name) && !/large/.test(f.name))) {
       const text = readFileSync(fixture.file, "utf8");
       const source = Session.fromText(text);
-      const rng = mulberry32(fixture.name.length);
+      const rng = new Rng(fixture.name.length);
       const ids = [...source.tree.ids()];
       const files = [{ file: "source", text, time: "2026-01-01" }];
       for (let i = 0; i < 4; i++) {
@@ -120,7 +120,7 @@ describe("branchUsage", () => {
 
   it("splits a session into branches that add up to it, marking those on the way to the leaf", () => {
     for (let seed = 1; seed <= 50; seed++) {
-      const rng = mulberry32(seed);
+      const rng = new Rng(seed);
       const entries: TreeUsageEntry[] = [];
       for (let i = 0; i < 5 + rng.int(80); i++) {
         entries.push({ id: `e${i}`, parentId: i === 0 ? null : `e${rng.int(i)}`, usage: rng.chance(0.6) ? u(rng.int(100)) : null });
@@ -158,7 +158,7 @@ describe("branchUsage", () => {
 describe("bucketRows", () => {
   it("gives usageRows' rows from sums by file, day and model, for every grouping and a date's since", () => {
     // every entry with usage of the e2e sessions and fixtures, spread over files, projects and days at random
-    const rng = mulberry32(22);
+    const rng = new Rng(22);
     const items = sessionFiles().flatMap((file, i) =>
       parsedLines(file).flatMap((value) => {
         const record = usageRecordOf(value);

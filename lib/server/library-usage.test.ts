@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "@/lib/session";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
-import { mulberry32 } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import { findSessionFiles } from "./list-sessions";
 import type { SessionUsageRow, UsageGrouping } from "@/lib/library/usage";
 import { libraryUsage } from "./library-usage";
@@ -38,7 +38,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "usage-"));
   cacheRoot = mkdtempSync(path.join(os.tmpdir(), "usage-cache-"));
   cpSync(E2E, dir, { recursive: true });
-  const rng = mulberry32(7);
+  const rng = new Rng(7);
   const sources = ["--home-dev-projects-webapp--", "--srv-repos-data-pipeline--", "--home-dev-projects-newest--"].flatMap((project) =>
     readdirSync(path.join(dir, project)).map((f) => path.join(dir, project, f)),
   );

@@ -11,11 +11,7 @@
 // Seeded randomness
 // ---------------------------------------------------------------------------
 
-import { Rng } from "./rng";
-
-/** new Rng(seed), by the name the tests of lib/server and lib/library still import it as. */
-export const mulberry32 = (seed: number): Rng => new Rng(seed);
-export type { Rng };
+import type { Rng } from "./rng";
 
 /** The seed of session `index` of a run seeded with `seed` (so one session can be replayed alone). */
 export function sessionSeed(seed: number, index: number): number {

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { entrySearchText, librarySearchTerms, matchesTerms, searchWords } from "@/lib/library/library-search";
 import { Session, type SessionEntry } from "@/lib/session";
-import { mulberry32 } from "@/lib/session/testing/random-session";
+import { Rng } from "@/lib/session/testing/rng";
 import { findSessionFiles } from "../../list-sessions";
 import type { SearchFilters } from "../library-index";
+import { LibraryIndexBusyError } from "../library-index-busy-error";
 import * as newestScan from "./newest-scan";
-import { SearchIndexBusyError, SqliteLibraryIndex } from "./sqlite-library-index";
+import { SqliteLibraryIndex } from "./sqlite-library-index";
 
 // the plans past FTS5's expansion of a common prefix, watched: which one a query took
 vi.mock("./newest-scan", async (original) => {
@@ -28,7 +29,7 @@ beforeAll(() => {
   dir = path.join(root, "sessions");
   // the sessions under a megabyte: a brute-force scan of each query stays quick
   cpSync(E2E, dir, { recursive: true, filter: (source) => statSync(source).isDirectory() || statSync(source).size < 1024 * 1024 });
-  const rng = mulberry32(3);
+  const rng = new Rng(3);
   const project = path.join(dir, "--home-dev-projects-webapp--");
   for (const [i, name] of [
     "2026-01-13T16-00-00-001Z_019bb815-e000-7e66-8931-733e7ccbef30.jsonl",
@@ -103,7 +104,7 @@ describe("SqliteLibraryIndex", () => {
       const report = await index.update(await library());
       expect(report.indexed).toBeGreaterThan(20);
       const scan = await scanAll();
-      const rng = mulberry32(11);
+      const rng = new Rng(11);
       const withWords = scan.filter((e) => e.words.length > 2);
       let nonEmpty = 0;
       for (let q = 0; q < 150; q++) {
@@ -361,7 +362,7 @@ describe("SqliteLibraryIndex on a generated library", () => {
     scan.mockClear();
     try {
       await index.update(files);
-      const rng = mulberry32(21);
+      const rng = new Rng(21);
       const counts = new Map<string, number>();
       for (const row of rows) for (const word of new Set(row.words)) counts.set(word, (counts.get(word) ?? 0) + 1);
       const byCount = [...counts].filter(([word]) => /^[a-z]{3,}$/.test(word)).sort((a, b) => b[1] - a[1]);
@@ -660,7 +661,7 @@ describe("SqliteLibraryIndex and another connection holding the file", () => {
     const other = await held(file);
     try {
       const error = await index.search("the", {}, dir, 20).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(SearchIndexBusyError);
+      expect(error).toBeInstanceOf(LibraryIndexBusyError);
       expect((error as Error).message).toContain(file);
       await expect(index.update(await library())).rejects.toThrow(file);
     } finally {
