@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorResponse, sessionFileResponse } from "./serve-session";
+import { LibraryIndexBusyError } from "./library-index/library-index-busy-error";
+import { errorResponse, INDEX_BUSY_RETRY_SECONDS, sessionFileResponse } from "./serve-session";
 
 let root: string;
 const saved = process.env.PI_SESSIONS_DIR;
@@ -45,6 +46,15 @@ describe("sessionFileResponse", () => {
     const body = await response.text();
     expect(JSON.parse(body)).toMatchObject({ error: expect.any(String) });
     expect(body).not.toContain(SECRET);
+    expect(body).not.toContain(root);
+  });
+
+  it("answers an index another process holds with 503 and when to ask again, without its path", async () => {
+    const response = errorResponse(new LibraryIndexBusyError(`the search index ${root}/search/1.sqlite is locked by another process`));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe(String(INDEX_BUSY_RETRY_SECONDS));
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: expect.stringMatching(/try again/), code: "busy" });
     expect(body).not.toContain(root);
   });
 

@@ -1,5 +1,6 @@
 // HTTP answers for the session API: a session file streamed as NDJSON, and typed errors as JSON.
 import { Readable } from "node:stream";
+import { LibraryIndexBusyError } from "./library-index/library-index-busy-error";
 import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
 import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
@@ -66,8 +67,17 @@ export function tooLargeMessage(size: number, maxBytes: number): string {
   return `the session file is ${mb(size)}, over the limit of ${mb(maxBytes)} (set PI_VIEWER_MAX_FILE_MB to raise it)`;
 }
 
+/** How long a client is asked to wait before asking again an index another writer holds (seconds). */
+export const INDEX_BUSY_RETRY_SECONDS = 10;
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof SessionPathError) return Response.json({ error: error.message, code: error.code }, { status: httpStatus(error) });
+  // every route that asks the library's index answers its busy error so: the index already waited its turn
+  if (error instanceof LibraryIndexBusyError)
+    return Response.json(
+      { error: "the search index is being updated by another process: try again shortly", code: "busy" },
+      { status: 503, headers: { "retry-after": String(INDEX_BUSY_RETRY_SECONDS), "cache-control": "no-store" } },
+    );
   // never echo the cause: it can hold absolute paths
   return Response.json({ error: "the session file could not be read", code: "internal" }, { status: 500 });
 }

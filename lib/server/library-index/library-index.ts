@@ -1,6 +1,7 @@
 // The library's index as the routes, the CLI and the pages ask it: brought up to the library's files, then searched,
 // its facets and usage sums read. What any implementation answers (SQLite's, ./sqlite/, today; PostgreSQL's next),
-// opened by openLibraryIndex (open-library-index.ts). Types only.
+// opened by openLibraryIndex (open-library-index.ts). Types only. A question that cannot get its turn in time (another
+// writer holds the index) fails with LibraryIndexBusyError (library-index-busy-error.ts), whichever implementation.
 //
 // Not responsible for fork families: they come from each file's digest (lib/server/library-families.ts, over
 // file-digest.ts), not from the index. An implementation that keeps entries' copy keys could answer them later.

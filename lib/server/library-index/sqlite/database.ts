@@ -1,11 +1,12 @@
 // The index's database file and its lock. node-sqlite3-wasm locks the file with a directory (`<file>.lock`) for
 // the length of a statement or transaction, shared and exclusive alike, and SQLite's own busy handler is not used
 // (it would block the event loop): a transaction that meets the lock of another process (the CLI searching while
-// the server indexes) is retried from its start, with backoff, for the busy timeout; then a SearchIndexBusyError
+// the server indexes) is retried from its start, with backoff, for the busy timeout; then a LibraryIndexBusyError
 // names the file. A statement that failed is never run again: each retry prepares its own.
 //
 // Not responsible for the tables (schema.ts) nor for keeping a file open between questions (kept-indexes.ts).
 import { rmSync, statSync } from "node:fs";
+import { LibraryIndexBusyError } from "../library-index-busy-error";
 
 export interface Statement {
   run(values?: unknown[]): { changes: number; lastInsertRowid: number };
@@ -37,14 +38,6 @@ export async function openDatabase(file: string): Promise<Database> {
 
 const STALE_LOCK_MS = 10 * 60_000;
 export const BUSY_TIMEOUT_MS = 30_000;
-
-/** The index file stayed locked by another process (or connection) for longer than the busy timeout. */
-export class SearchIndexBusyError extends Error {
-  constructor(readonly file: string) {
-    super(`the search index ${file} is locked by another process (an index being built?): try again when it is done`);
-    this.name = "SearchIndexBusyError";
-  }
-}
 
 const isBusy = (error: unknown) => error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,7 +123,8 @@ export class Connection {
         return run();
       } catch (error) {
         if (!isBusy(error)) throw error;
-        if (Date.now() - start >= this.busyTimeoutMs) throw new SearchIndexBusyError(this.file);
+        if (Date.now() - start >= this.busyTimeoutMs)
+          throw new LibraryIndexBusyError(`the search index ${this.file} is locked by another process (an index being built?): try again when it is done`);
       }
       await sleep(wait);
     }
@@ -139,7 +133,7 @@ export class Connection {
 
 /** Errors that are the index's, whichever file was being read: they end the update, never one file's part in it. */
 export function isIndexError(error: unknown): boolean {
-  return error instanceof SearchIndexBusyError || error instanceof WebAssembly.RuntimeError || (error instanceof Error && error.name === "SQLite3Error");
+  return error instanceof LibraryIndexBusyError || error instanceof WebAssembly.RuntimeError || (error instanceof Error && error.name === "SQLite3Error");
 }
 
 /** Lets the rest of the process run (another request) between two steps of a question. */

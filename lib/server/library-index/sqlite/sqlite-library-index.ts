@@ -40,8 +40,6 @@ export interface SqliteIndexOptions {
   checkedBytes?: number;
 }
 
-export { SearchIndexBusyError } from "./database";
-
 export class SqliteLibraryIndex implements LibraryIndex {
   private constructor(
     private readonly conn: Connection,
