@@ -51,7 +51,7 @@ export default defineConfig([
     },
   },
   {
-    // CommonJS on purpose (scripts/browsers.cjs says why)
+    // CommonJS on purpose (scripts/requirements.cjs says why)
     files: ["**/*.cjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

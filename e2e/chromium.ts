@@ -1,7 +1,7 @@
 // The browsers Playwright runs here: Debian's (Playwright's own download is not reachable), with flags for a
 // headless run on a small shared machine. Shared by playwright.config.ts and the browser bench.
 import { existsSync } from "node:fs";
-import { chromiumPath, requirementPath } from "../scripts/browsers.cjs";
+import { chromiumPath, requirementPath } from "../scripts/requirements.cjs";
 
 /** The browser people use: the bench measures the viewer in it. */
 export const CHROMIUM_PATH = chromiumPath();

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { Session } from "../lib/session";
-import { requirementPath } from "../scripts/browsers.cjs";
+import { requirementPath } from "../scripts/requirements.cjs";
 import { sessionFile } from "./fixtures/session-files";
 import { shareWithCli } from "./fixtures/share-cli";
 

@@ -1,8 +1,21 @@
-// What the test suite runs outside Node: the one list that `npm test`'s set-up step (scripts/test-setup.mjs)
-// checks and installs, and that the specs and benches read their paths from. Each path can be overridden by an
+// What the test suite runs outside Node (browsers, and the PostgreSQL server the archive's tests start): the one
+// list that `npm test`'s set-up step (scripts/test-setup.mjs) checks and installs, and that the specs, tests and
+// benches read their paths from. Each path can be overridden by an
 // environment variable, for a machine that keeps its browsers elsewhere. CommonJS: Playwright's loader, which reads
 // it from the specs, turns any ES module it loads into CommonJS, and a .mjs file then fails to load.
-const { existsSync } = require("node:fs");
+const { existsSync, readdirSync } = require("node:fs");
+
+/**
+ * Debian keeps each PostgreSQL major version's programs in its own folder: the newest installed, else the one
+ * Debian 12's `postgresql` package brings.
+ * @returns {string}
+ */
+function postgresBin() {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name) && existsSync(`${root}/${name}/bin/postgres`)) : [];
+  const newest = versions.map(Number).sort((a, b) => b - a)[0];
+  return `${root}/${newest ?? 15}/bin`;
+}
 
 /**
  * @typedef {object} Requirement
@@ -56,6 +69,16 @@ const REQUIREMENTS = [
     usedBy: "e2e/webkit.spec.ts (MiniBrowser needs a display)",
     debian: "xvfb",
     files: [{ env: "XVFB_PATH", path: "/usr/bin/Xvfb" }],
+  },
+  {
+    id: "postgresql",
+    what: "PostgreSQL's server programs",
+    usedBy: "the archive's tests and bench (each starts a throwaway server of its own)",
+    debian: "postgresql",
+    files: [
+      { env: "PG_INITDB_PATH", path: `${postgresBin()}/initdb` },
+      { env: "PG_POSTGRES_PATH", path: `${postgresBin()}/postgres` },
+    ],
   },
 ];
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm test`'s first step: makes sure the browsers the suite drives are on this machine before anything runs, so
+// `npm test`'s first step: makes sure the browsers the suite drives and the PostgreSQL it starts are on this machine before anything runs, so
 // that a fresh machine passes with the README's command alone and a machine that cannot get them stops in seconds
 // with what is missing and how to get it, instead of failing (or skipping) tests a quarter of an hour later.
 // Exit 0: ready. Exit 1: stopped; the message on stderr says why.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { REQUIREMENTS, isPresent, playwrightChromium } from "./browsers.cjs";
+import { REQUIREMENTS, isPresent, playwrightChromium } from "./requirements.cjs";
 
 /**
  * @typedef {object} Machine
@@ -20,8 +20,8 @@ import { REQUIREMENTS, isPresent, playwrightChromium } from "./browsers.cjs";
  * @typedef {object} Plan
  * @property {string[]} apt          Debian packages to install now
  * @property {boolean} playwright    download Playwright's Chromium (`npx playwright install chromium`)
- * @property {import("./browsers.cjs").Requirement[]} missing  what nothing here can provide: stop
- * @property {import("./browsers.cjs").Requirement[]} slower   speed-only requirements that stay missing
+ * @property {import("./requirements.cjs").Requirement[]} missing  what nothing here can provide: stop
+ * @property {import("./requirements.cjs").Requirement[]} slower   speed-only requirements that stay missing
  */
 
 /**
@@ -49,9 +49,9 @@ export function planSetup(machine) {
 /**
  * The message for a stop: each missing thing with what needs it and where it was looked for, then the one command
  * that gets them all.
- * @param {import("./browsers.cjs").Requirement[]} missing
+ * @param {import("./requirements.cjs").Requirement[]} missing
  * @param {Pick<Machine, "apt" | "root">} machine
- * @param {import("./browsers.cjs").Requirement[]} [slower]  speed-only ones, put in the same command
+ * @param {import("./requirements.cjs").Requirement[]} [slower]  speed-only ones, put in the same command
  */
 export function stopMessage(missing, machine, slower = []) {
   const lines = [`npm test cannot start: ${missing.length === 1 ? "this is" : "these are"} missing.`];
@@ -64,7 +64,7 @@ export function stopMessage(missing, machine, slower = []) {
     lines.push(`Install ${missing.length === 1 ? "it" : "them"} with:`, `  sudo apt-get install -y --no-install-recommends ${packages}`);
   } else {
     lines.push(
-      "They are Debian packages (WebKitGTK and Xvfb run on Linux only). Point the variables above at your own builds, or run the suite in Debian:",
+      "They are Debian packages (WebKitGTK and Xvfb run on Linux only). Point the variables above at your own builds (PostgreSQL: its initdb and postgres programs), or run the suite in Debian:",
       `  docker run --rm -v "$PWD":/app -w /app node:20-bookworm sh -c 'npm ci && npm test'`,
     );
   }
@@ -95,7 +95,7 @@ function main() {
   let machine = probe();
   let plan = planSetup(machine);
   if (plan.apt.length > 0) {
-    console.log(`Installing what the browser tests need (first run only): Debian ${plan.apt.join(" ")}`);
+    console.log(`Installing what the browser and archive tests need (first run only): Debian ${plan.apt.join(" ")}`);
     const options = { env: { DEBIAN_FRONTEND: "noninteractive" }, quiet: true };
     if (!run("apt-get", ["update", "-qq"], options) || !run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...plan.apt], options)) {
       console.error("apt-get failed (above); what is still missing follows.");
@@ -115,7 +115,7 @@ function main() {
     return 1;
   }
   console.log(
-    `Browsers ready: ${REQUIREMENTS.filter((r) => isPresent(r) || (r.playwright && machine.playwrightChromium === "installed"))
+    `Ready: ${REQUIREMENTS.filter((r) => isPresent(r) || (r.playwright && machine.playwrightChromium === "installed"))
       .map((r) => r.what)
       .join(", ")}.`,
   );

@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REQUIREMENTS, chromiumPath, isPresent, requirementPath } from "./browsers.cjs";
+import { REQUIREMENTS, chromiumPath, isPresent, requirementPath } from "./requirements.cjs";
 import { planSetup, stopMessage } from "./test-setup.mjs";
 
 const ALL = REQUIREMENTS.map((r) => r.id);
@@ -25,7 +25,7 @@ describe("planSetup", () => {
 
   it("installs every package of the list on a bare Debian as root, the speed-only one too", () => {
     expect(planSetup(debian(new Set(), true))).toEqual({
-      apt: ["chromium", "chromium-headless-shell", "firefox-esr", "webkit2gtk-driver", "xvfb"],
+      apt: ["chromium", "chromium-headless-shell", "firefox-esr", "webkit2gtk-driver", "xvfb", "postgresql"],
       playwright: false,
       missing: [],
       slower: [],
@@ -58,9 +58,9 @@ describe("planSetup", () => {
     expect(ids(planSetup(elsewhere(without("chromium"), "failed")).missing)).toEqual(["chromium"]);
   });
 
-  it("elsewhere, stops for Firefox, WebKit and Xvfb, which only Debian's packages provide here", () => {
+  it("elsewhere, stops for Firefox, WebKit, Xvfb and PostgreSQL, which only Debian's packages provide here", () => {
     const plan = planSetup(elsewhere(new Set(["chromium"])));
-    expect(ids(plan.missing)).toEqual(["firefox", "webkit", "xvfb"]);
+    expect(ids(plan.missing)).toEqual(["firefox", "webkit", "xvfb", "postgresql"]);
     expect(ids(plan.slower)).toEqual(["chromium-headless-shell"]);
   });
 });
@@ -109,6 +109,12 @@ describe("paths", () => {
     // with nothing anywhere, the Debian path, which the set-up step reports as missing
     expect(chromiumPath({}, () => false)).toBe("/usr/bin/chromium");
   });
+
+  it("find PostgreSQL's programs in the folder of the newest major version Debian installed, or where told", () => {
+    expect(requirementPath("postgresql", 0, {})).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin\/initdb$/);
+    expect(requirementPath("postgresql", 1, {})).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin\/postgres$/);
+    expect(requirementPath("postgresql", 1, { PG_POSTGRES_PATH: "/opt/pg/bin/postgres" })).toBe("/opt/pg/bin/postgres");
+  });
 });
 
 describe("the step itself", () => {
@@ -117,7 +123,8 @@ describe("the step itself", () => {
     for (const r of REQUIREMENTS) for (const f of r.files) env[f.env] = process.execPath;
     const result = spawnSync(process.execPath, [path.join(__dirname, "test-setup.mjs")], { env, encoding: "utf8" });
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("Browsers ready: Chromium, Chromium's headless shell, Firefox ESR");
+    expect(result.stdout).toContain("Ready: Chromium, Chromium's headless shell, Firefox ESR");
+    expect(result.stdout).toContain("PostgreSQL's server programs");
     expect(result.stdout).not.toContain("apt-get");
   });
 });

@@ -24,13 +24,26 @@ run_step() {
   return $rc
 }
 
-# dependencies, then the browsers the e2e suite drives (scripts/browsers.cjs): installed where this machine can,
+# dependencies, then the browsers the e2e suite drives (scripts/requirements.cjs): installed where this machine can,
 # else a stop within seconds that says what is missing, rather than a run that fails a quarter of an hour in
 [ -d node_modules/.bin ] || { echo "== npm install (no node_modules yet)"; npm install --no-audit --no-fund || { echo "0 passed, 1 failed"; exit 1; }; }
 echo "== set-up"
 if ! node scripts/test-setup.mjs; then
   echo "0 passed, 1 failed"
   exit 1
+fi
+
+# one throwaway PostgreSQL for the whole run (scripts/test-postgres.mjs): the archive's tests make a database each on it
+pg_out=$(mktemp)
+node scripts/test-postgres.mjs >"$pg_out" 2>&1 &
+pg_pid=$!
+trap 'kill -INT $pg_pid 2>/dev/null; wait $pg_pid 2>/dev/null; rm -f "$pg_out"' EXIT
+for _ in $(seq 1 300); do grep -q '^postgresql://' "$pg_out" && break; kill -0 $pg_pid 2>/dev/null || break; sleep 0.1; done
+if PI_VIEWER_TEST_POSTGRES_URL=$(grep -m1 '^postgresql://' "$pg_out"); then
+  export PI_VIEWER_TEST_POSTGRES_URL
+  echo "PostgreSQL for the archive's tests: $PI_VIEWER_TEST_POSTGRES_URL"
+else
+  echo "PostgreSQL did not start (each archive test file will try its own):"; cat "$pg_out"
 fi
 
 run_step "lint" npx eslint . || { step_failures=$((step_failures + 1)); failed_steps+=("lint"); }
