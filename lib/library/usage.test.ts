@@ -69,6 +69,10 @@ describe("usageRecordOf", () => {
     ).toMatchObject({ model: "anthropic/m-2", source: "assistant", cost: 0.5, time: Date.parse("2026-02-10T23:59:00Z") });
     expect(usageRecordOf({ type: "usage", kind: "cache_warm", provider: "p", model: "x", usage })).toMatchObject({ model: "p/x", source: "usage:cache_warm" });
     expect(usageRecordOf({ type: "message", message: { role: "user", usage } })).toBeNull();
+    // a model without its provider is named alone; a provider without its model names none
+    expect(usageRecordOf({ type: "compaction", model: "x", usage })).toMatchObject({ model: "x" });
+    expect(usageRecordOf({ type: "compaction", provider: "p", model: "", usage })).toMatchObject({ model: "(unknown)" });
+    expect(usageRecordOf({ type: "branch_summary", provider: "p", usage })).toMatchObject({ model: "(unknown)" });
     expect(dayOf(Date.parse("2026-02-10T23:59:00Z"))).toBe("2026-02-10");
     // ISO weeks start on Monday: Sunday 2026-02-15 belongs to the week of Monday 2026-02-09
     expect(weekOf(Date.parse("2026-02-15T12:00:00Z"))).toBe("2026-02-09");

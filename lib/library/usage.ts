@@ -5,24 +5,15 @@
 // source; across a library an entry a fork copied (same id, same content) counts once, in the oldest file that
 // holds it. Pure.
 import { isObject } from "@/lib/session/json";
+import { modelLabel } from "@/lib/session/model-label";
+import { addUsageInto, type UsageCounts } from "@/lib/session/usage";
 
-export interface UsageTotals {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  cost: number;
-}
+export type UsageTotals = UsageCounts;
 
 export const zeroUsage = (): UsageTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
 
-export function addUsage(into: UsageTotals, usage: UsageTotals): void {
-  into.input += usage.input;
-  into.output += usage.output;
-  into.cacheRead += usage.cacheRead;
-  into.cacheWrite += usage.cacheWrite;
-  into.cost += usage.cost;
-}
+/** The one in-place sum of usage (lib/session/usage.ts), by the name the library's callers use. */
+export const addUsage: (into: UsageTotals, usage: UsageTotals) => void = addUsageInto;
 
 /** One entry's usage, with what the library groups it by. */
 export interface UsageRecord extends UsageTotals {
@@ -46,8 +37,8 @@ function totalsOf(raw: Record<string, unknown>): UsageTotals {
   };
 }
 
-const modelName = (provider: unknown, model: unknown) =>
-  typeof model === "string" && model ? (typeof provider === "string" && provider ? `${provider}/${model}` : model) : "(unknown)";
+/** What usage is grouped under: the model's modelLabel; "(unknown)" when the entry names no model (a provider alone is not one). */
+const modelName = (provider: unknown, model: unknown): string => (typeof model === "string" && model ? modelLabel(provider, model)! : "(unknown)");
 
 /** The usage pi's `/session` stats count for one parsed entry line, or null. */
 export function usageRecordOf(entry: unknown): UsageRecord | null {

@@ -1,13 +1,17 @@
 import { isObject } from "./json";
 import type { SessionEntry } from "./types";
 
-export interface Usage {
+/** The token and cost counts every usage total adds up; the library's totals are these alone (pi's stats keep no total tokens). */
+export interface UsageCounts {
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
-  totalTokens: number;
   cost: number;
+}
+
+export interface Usage extends UsageCounts {
+  totalTokens: number;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 });
@@ -33,14 +37,23 @@ export function entryUsage(entry: SessionEntry): Usage | null {
   return { input, output, cacheRead, cacheWrite, totalTokens, cost };
 }
 
+/**
+ * Adds `usage` into `sum` in place, count by count (`totalTokens` too when `sum` keeps it): the one sum of usage, a
+ * path's, a file's or a library's. In place, so a tally over many entries makes no object per entry.
+ */
+export function addUsageInto<T extends UsageCounts & { totalTokens?: number }>(sum: T, usage: T): void {
+  sum.input += usage.input;
+  sum.output += usage.output;
+  sum.cacheRead += usage.cacheRead;
+  sum.cacheWrite += usage.cacheWrite;
+  if (sum.totalTokens !== undefined) sum.totalTokens += usage.totalTokens!;
+  sum.cost += usage.cost;
+}
+
+/** `a` plus `b` as a new Usage (`a` itself when `b` is null). */
 export function addUsage(a: Usage, b: Usage | null): Usage {
   if (!b) return a;
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    totalTokens: a.totalTokens + b.totalTokens,
-    cost: a.cost + b.cost,
-  };
+  const sum = { ...a };
+  addUsageInto(sum, b);
+  return sum;
 }

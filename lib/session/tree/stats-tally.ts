@@ -1,6 +1,6 @@
 import { isObject, timeOf } from "../json";
 import type { SessionEntry } from "../types";
-import { entryUsage, type Usage } from "../usage";
+import { addUsageInto, entryUsage, type Usage } from "../usage";
 import { modelLabel } from "../model-label";
 
 /** A tally's totals as they stand (copies: the tally goes on counting). */
@@ -30,16 +30,6 @@ const bump = (map: Record<string, number>, key: string) => {
 /** What the totals count an assistant message's model under: its modelLabel, "(unknown)" when it names none. */
 const modelKey = (message: { provider?: unknown; model?: unknown }): string => modelLabel(message.provider, message.model) ?? "(unknown)";
 const zero = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 });
-
-/** addUsage, in place: the same sums in the same order, without a new object per entry (the tree tallies every one as it comes) */
-function addInto(sum: Usage, usage: Usage): void {
-  sum.input += usage.input;
-  sum.output += usage.output;
-  sum.cacheRead += usage.cacheRead;
-  sum.cacheWrite += usage.cacheWrite;
-  sum.totalTokens += usage.totalTokens;
-  sum.cost += usage.cost;
-}
 
 /**
  * Totals over entries counted one at a time, in the order they come. The tree keeps one for its whole file as
@@ -76,7 +66,7 @@ export class StatsTally {
     if (entry.id === "") this.emptyIds++;
     bump(this.types, typeof entry.type === "string" ? entry.type : "(none)");
     const usage = entryUsage(entry);
-    if (usage) addInto(this.usage, usage);
+    if (usage) addUsageInto(this.usage, usage);
     const t = timeOf(entry.timestamp);
     if (!Number.isNaN(t)) {
       if (t < this.first) {
@@ -92,8 +82,8 @@ export class StatsTally {
     const isMessage = entry.type === "message" && isObject(message);
     if (usage) {
       if (isMessage) {
-        addInto((this.modelUsage[modelKey(message)] ??= zero()), usage);
-      } else addInto(this.summaryUsage, usage);
+        addUsageInto((this.modelUsage[modelKey(message)] ??= zero()), usage);
+      } else addUsageInto(this.summaryUsage, usage);
     }
     if (!isMessage) return;
     bump(this.roles, typeof message.role === "string" ? message.role : "(none)");
