@@ -1,12 +1,13 @@
 // What the library keeps of each entry line of a session file to answer questions across files: its fingerprint
 // (id and content hash: which entries a fork copied), its parent (the branch split), where its line is (to read it
-// again) and the usage pi counts for it. Read in one pass over the file's bytes, kept by (path, size, mtime).
+// again) and the usage pi counts for it. Read in one pass over the file's bytes, kept by (path, size, mtime, inode).
 import type { EntryFingerprint } from "@/lib/library/inherited-entries";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { usageRecordOf, type UsageRecord } from "@/lib/library/usage";
 import { isObject } from "@/lib/session/json";
 import { fileLines } from "./file-lines";
 import { maxLineBytes } from "./line-limit";
+import { FileStateCache } from "./file-state-cache";
 import { parseLine } from "./parse-line";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 
@@ -86,14 +87,11 @@ export async function lastByte(resolved: ResolvedSessionFile): Promise<number> {
   }
 }
 
-const digests = new Map<string, { size: number; mtimeMs: number; value: Promise<DigestEntry[]> }>();
+/** Digests are read for the forks a page opens and their sources: a few hundred files cover any session of browsing. */
+const DIGEST_FILES = 256;
+const digests = new FileStateCache<Promise<DigestEntry[]>>(DIGEST_FILES);
 
-/** The file's digest as it is now; an unchanged file (same size and mtime) is not read again. */
+/** The file's digest as it is now; an unchanged file (path, size, mtime, inode) is not read again. */
 export function cachedDigest(resolved: ResolvedSessionFile): Promise<DigestEntry[]> {
-  const hit = digests.get(resolved.file);
-  if (hit && hit.size === resolved.size && hit.mtimeMs === resolved.mtimeMs) return hit.value;
-  const value = readFileDigest(resolved);
-  digests.set(resolved.file, { size: resolved.size, mtimeMs: resolved.mtimeMs, value });
-  value.catch(() => digests.delete(resolved.file));
-  return value;
+  return digests.value(resolved.file, resolved, () => readFileDigest(resolved));
 }

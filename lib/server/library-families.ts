@@ -39,7 +39,7 @@ export interface LibraryFamilies {
 export async function libraryFamilies(dir: string, files: readonly ResolvedSessionFile[]): Promise<LibraryFamilies> {
   const described = await Promise.all(
     files.map(async (resolved) => {
-      const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
+      const summary = await cachedSummary(resolved).catch(() => null);
       return summary ? { resolved, summary } : null;
     }),
   );

@@ -58,8 +58,7 @@ async function headerSummary(resolved: ResolvedSessionFile): Promise<{ cwd: stri
     // blank lines before the first are skipped, as the summary skips them; a first line longer than this read
     // (in bytes; the limit counts characters) is left to the summary
     const first = /\S[^\n]*(\n|$)/.exec(text);
-    if (!first || (first[1] === "" && bytesRead === buffer.length))
-      return cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved));
+    if (!first || (first[1] === "" && bytesRead === buffer.length)) return cachedSummary(resolved);
     const scanner = new SummaryScanner({ countBranches: false });
     scanner.push(text.slice(text.lastIndexOf("\n", first.index) + 1, first.index + first[0].length));
     return scanner.end();

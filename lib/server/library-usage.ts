@@ -6,7 +6,7 @@ import { dayTime } from "@/lib/library/library-params";
 import { bucketRows, zeroUsage, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
 import { withLibraryIndex, type IndexOptions } from "./library-search";
 import { cachedSummary } from "./read-summary";
-import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
+import type { ResolvedSessionFile } from "./safe-path";
 
 /** Usage's `since`: a day, YYYY-MM-DD, the calendar has (UTC midnight); the index sums by day. */
 export function parseUsageSince(text: string): number | null {
@@ -33,7 +33,7 @@ export function libraryUsage(
       // a session's row asks the index for its branches: the other requests of the process run between two
       await new Promise<void>((resolve) => setImmediate(resolve));
       const resolved = byRel.get(row.key);
-      const summary = resolved ? await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null) : null;
+      const summary = resolved ? await cachedSummary(resolved).catch(() => null) : null;
       out.push({
         ...row,
         name: summary ? (summary.sessionName ?? summary.firstMessage) : null,

@@ -6,7 +6,7 @@ import path from "node:path";
 import { resolveFamilies, type FamilyMember } from "@/lib/library/fork-families";
 import { familyMember } from "./library-families";
 import { cachedSummary } from "./read-summary";
-import { openSessionFile, resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
+import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import type { SessionListing } from "@/lib/library/session-listing";
 
 export type { SessionListing };
@@ -71,7 +71,7 @@ export async function describeSessions(files: ResolvedSessionFile[], dir: string
 
 async function describe(resolved: ResolvedSessionFile, dir: string): Promise<{ listing: SessionListing; member: FamilyMember } | null> {
   // opened as the raw endpoint opens it: a link, a FIFO or another file put at the path since the check is refused
-  const summary = await cachedSummary(resolved.file, resolved.size, resolved.mtimeMs, () => openSessionFile(resolved)).catch(() => null);
+  const summary = await cachedSummary(resolved).catch(() => null);
   if (!summary) return null; // unreadable (permissions, vanished, swapped): not listed
   const rel = resolved.rel;
   const slash = rel.indexOf("/");

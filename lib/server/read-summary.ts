@@ -1,8 +1,10 @@
 // Describes one session file for the library from a bounded number of its bytes, with a cache keyed by
-// (path, size, mtime). Small files are scanned whole (exact counts); a big file is read only at its start
+// (path, size, mtime, inode). Small files are scanned whole (exact counts); a big file is read only at its start
 // (header, first user message, early name) and its end (a later rename), and its entry count is estimated,
 // so listing a directory of huge sessions costs the same as listing small ones.
 import { open, type FileHandle } from "node:fs/promises";
+import { FileStateCache } from "./file-state-cache";
+import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 import { SummaryScanner, type SessionSummary } from "./session-summary";
 
 export interface SummaryLimits {
@@ -109,14 +111,11 @@ function countNewlines(bytes: Buffer): number {
   return n;
 }
 
-const cache = new Map<string, { size: number; mtimeMs: number; summary: Promise<SessionSummary> }>();
+/** Listing a library describes every file in it: all are kept, however big a library grows in practice. */
+const SUMMARY_FILES = 100_000;
+const summaries = new FileStateCache<Promise<SessionSummary>>(SUMMARY_FILES);
 
-/** The summary of a file as it is now; unchanged files (same size and mtime) are not read again. */
-export function cachedSummary(file: string, size: number, mtimeMs: number, openFile?: OpenFile): Promise<SessionSummary> {
-  const hit = cache.get(file);
-  if (hit && hit.size === size && hit.mtimeMs === mtimeMs) return hit.summary;
-  const summary = readSummary(file, size, SUMMARY_LIMITS, openFile);
-  cache.set(file, { size, mtimeMs, summary });
-  summary.catch(() => cache.delete(file));
-  return summary;
+/** The summary of a session file the path check passed, as it is now; an unchanged file (path, size, mtime, inode) is not read again. */
+export function cachedSummary(resolved: ResolvedSessionFile): Promise<SessionSummary> {
+  return summaries.value(resolved.file, resolved, () => readSummary(resolved.file, resolved.size, SUMMARY_LIMITS, () => openSessionFile(resolved)));
 }
