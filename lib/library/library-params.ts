@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { USAGE_GROUPINGS, type UsageGrouping } from "./usage";
 
-/** The most hits a search shows: the index ranks this many (RANKED_HITS), past it a page is capped. */
+/** The most hits a search shows: the index ranks this many (its tuning's rankedHits), past it a page is capped. */
 export const MAX_SEARCH_LIMIT = 500;
 export const DEFAULT_SEARCH_LIMIT = 50;
 /** The longest query: more words than anyone types, few enough that a query's patterns stay cheap. */

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LibrarySearchHit, UnreadableLine } from "@/lib/library/search-api";
 import { USAGE_GROUPINGS, type SessionUsageRow, type UsageRow } from "@/lib/library/usage";
 import { forkInfo, libraryFamilies, type ForkInfo } from "./library-families";
+import { openLibraryIndex } from "./library-index/open-library-index";
 import { libraryFacets, searchLibrary } from "./library-search";
 import { libraryUsage } from "./library-usage";
 import { findSessionFiles } from "./list-sessions";
-import { SqliteLibraryIndex } from "./library-index/sqlite/sqlite-library-index";
 import { familyParamsResponse, forkPointsResponse } from "./serve-family";
 import { searchFacetsResponse, searchResponse, searchStatusResponse } from "./serve-search";
 import { usageResponse } from "./serve-usage";
@@ -226,7 +226,7 @@ describe("a library with hostile files", () => {
     const answers = [];
     // a few kilobytes: the scan of the newest lines stops at once, and FTS5's plan answers
     for (const checkedBytes of [undefined, 4096]) {
-      const index = await SqliteLibraryIndex.open(path.join(root, `allowance-${checkedBytes}`, "index.sqlite"), { checkedBytes });
+      const index = await openLibraryIndex(hostile, { cacheRoot: path.join(root, `allowance-${checkedBytes}`), tuning: { checkedBytes } });
       try {
         await index.update(files);
         answers.push(await index.searchPage("err", {}, hostile, 50));

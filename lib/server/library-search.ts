@@ -8,6 +8,7 @@ import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
 import type { IndexProgress, LibrarySearchHit, SearchFacets } from "@/lib/library/search-api";
 import type { IndexReport, LibraryFile, LibraryIndex, SearchFilters } from "./library-index/library-index";
+import type { LibraryIndexTuning } from "./library-index/library-index-tuning";
 import { openLibraryIndex } from "./library-index/open-library-index";
 
 export interface LibrarySearch {
@@ -21,6 +22,8 @@ export interface LibrarySearch {
 
 export interface IndexOptions {
   cacheRoot?: string;
+  /** settings other than the defaults (tests, benches) */
+  tuning?: Partial<LibraryIndexTuning>;
   onProgress?: (progress: IndexProgress) => void;
   /** what the update found (the lines it could not read among it), before the question is asked */
   onReport?: (report: IndexReport) => void;
@@ -94,7 +97,7 @@ async function withIndex<T>(
     throw new Error(
       `the cache folder ${root} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
     );
-  const index = await openLibraryIndex(dir, { cacheRoot: root });
+  const index = await openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
   try {
     const report = await index.update(described(files), (progress) => {
       updating.set(dir, progress);

@@ -42,4 +42,34 @@ describe("openLibraryIndex", () => {
       fresh.close();
     }
   });
+
+  it("takes its settings from the options: how many hits it ranks, how many entries a transaction writes", async () => {
+    const other = path.join(root, "other");
+    mkdirSync(path.join(other, "--p--"), { recursive: true });
+    const lines = [
+      { type: "session", version: 3, id: "s2", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" },
+      ...["b1", "b2", "b3"].map((id, i) => ({
+        type: "message",
+        id,
+        parentId: i ? `b${i}` : null,
+        timestamp: `2025-01-01T00:00:0${i + 1}.000Z`,
+        message: { role: "user", content: `the walrus dances ${i}` },
+      })),
+    ];
+    writeFileSync(path.join(other, "--p--", "b.jsonl"), lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const files = (await findSessionFiles(other)).map((resolved) => ({ resolved, project: "/p", headerTime: "2025-01-01T00:00:00.000Z" }));
+    const pages = [];
+    for (const tuning of [{}, { rankedHits: 2, batchEntries: 1 }]) {
+      const index = await openLibraryIndex(other, { cacheRoot: path.join(root, `cache-${pages.length}`), tuning });
+      try {
+        expect((await index.update(files)).entries).toBe(3);
+        pages.push(await index.searchPage("walrus", {}, other, 1));
+      } finally {
+        index.close();
+      }
+    }
+    expect(pages.map((page) => page.capped)).toEqual([false, true]);
+    // capped: the newest hit, unranked
+    expect(pages[1]!.hits.map((hit) => [hit.entryId, hit.score])).toEqual([["b3", 0]]);
+  });
 });

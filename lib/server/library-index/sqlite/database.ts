@@ -7,6 +7,7 @@
 // Not responsible for the tables (schema.ts) nor for keeping a file open between questions (kept-indexes.ts).
 import { rmSync, statSync } from "node:fs";
 import { LibraryIndexBusyError } from "../library-index-busy-error";
+import type { LibraryIndexTuning } from "../library-index-tuning";
 
 export interface Statement {
   run(values?: unknown[]): { changes: number; lastInsertRowid: number };
@@ -37,7 +38,6 @@ export async function openDatabase(file: string): Promise<Database> {
 }
 
 const STALE_LOCK_MS = 10 * 60_000;
-export const BUSY_TIMEOUT_MS = 30_000;
 
 const isBusy = (error: unknown) => error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,16 +55,16 @@ export function removeStaleLock(file: string): void {
   }
 }
 
-/** An open index file, with the ways to run statements on it that wait out another process's lock. */
+/** An open index file, with the ways to run statements on it that wait out another process's lock, and its tuning. */
 export class Connection {
   private constructor(
     readonly db: Database,
     readonly file: string,
-    private readonly busyTimeoutMs: number,
+    readonly tuning: LibraryIndexTuning,
   ) {}
 
-  static async open(file: string, busyTimeoutMs: number): Promise<Connection> {
-    return new Connection(await openDatabase(file), file, busyTimeoutMs);
+  static async open(file: string, tuning: LibraryIndexTuning): Promise<Connection> {
+    return new Connection(await openDatabase(file), file, tuning);
   }
 
   close(): void {
@@ -123,7 +123,7 @@ export class Connection {
         return run();
       } catch (error) {
         if (!isBusy(error)) throw error;
-        if (Date.now() - start >= this.busyTimeoutMs)
+        if (Date.now() - start >= this.tuning.busyTimeoutMs)
           throw new LibraryIndexBusyError(`the search index ${this.file} is locked by another process (an index being built?): try again when it is done`);
       }
       await sleep(wait);

@@ -1,5 +1,6 @@
 // The SQLite index of a sessions directory: one file under the cache directory, kept open between questions.
 import path from "node:path";
+import { libraryIndexTuning, type LibraryIndexTuning } from "../library-index-tuning";
 import { openKept } from "./kept-indexes";
 import { SqliteLibraryIndex } from "./sqlite-library-index";
 
@@ -10,7 +11,9 @@ export function indexFileFor(cacheRoot: string, dir: string): string {
   return path.join(cacheRoot, "search", `${(h >>> 0).toString(16)}.sqlite`);
 }
 
-export function openSqliteLibraryIndex(dir: string, cacheRoot: string): Promise<SqliteLibraryIndex> {
+/** The index kept open for `dir` with this tuning, else one opened now (and kept). */
+export function openSqliteLibraryIndex(dir: string, cacheRoot: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
   const file = indexFileFor(cacheRoot, dir);
-  return openKept(file, () => SqliteLibraryIndex.open(file));
+  const settings = libraryIndexTuning(tuning);
+  return openKept(file, JSON.stringify(settings), () => SqliteLibraryIndex.open(file, settings));
 }

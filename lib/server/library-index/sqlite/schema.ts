@@ -2,6 +2,7 @@
 // emptied and made again, and a damaged one is made anew. The index is a cache: nothing in it is lost for good.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import type { LibraryIndexTuning } from "../library-index-tuning";
 import { Connection, removeStaleLock } from "./database";
 import { USAGE_SCHEMA } from "./usage-store";
 
@@ -37,11 +38,11 @@ PRAGMA user_version = ${SCHEMA_VERSION};
  * Opens (or creates) the index file with its tables, as SqliteLibraryIndex.open does; a lock left by a process that
  * died mid-write is removed first, and a file that cannot be read is made anew.
  */
-export async function openIndexFile(file: string, busyTimeoutMs: number): Promise<Connection> {
+export async function openIndexFile(file: string, tuning: LibraryIndexTuning): Promise<Connection> {
   mkdirSync(path.dirname(file), { recursive: true });
   removeStaleLock(file);
   for (let attempt = 0; ; attempt++) {
-    const conn = await Connection.open(file, busyTimeoutMs);
+    const conn = await Connection.open(file, tuning);
     try {
       await prepare(conn);
       return conn;
@@ -59,7 +60,9 @@ async function prepare(conn: Connection): Promise<void> {
   // page size and vacuuming take effect on a new file only (8 KB pages: fewer, fuller FTS5 leaves; nothing is
   // ever moved to shrink the file, its free pages are used again)
   await conn.retry(() =>
-    conn.db.exec("PRAGMA page_size=8192; PRAGMA auto_vacuum=NONE; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;"),
+    conn.db.exec(
+      `PRAGMA page_size=8192; PRAGMA auto_vacuum=NONE; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=${cacheSize(conn.tuning.cacheKiB)};`,
+    ),
   );
   await conn.transaction(() => {
     if (conn.db.get("PRAGMA user_version")!.user_version === SCHEMA_VERSION) {
@@ -72,4 +75,9 @@ async function prepare(conn: Connection): Promise<void> {
     for (const { type, name } of objects) conn.db.exec(`DROP ${type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${String(name).replaceAll('"', '""')}"`);
     conn.db.exec(SCHEMA);
   });
+}
+
+/** PRAGMA cache_size's value for `kib` KiB (negative: in KiB rather than pages). */
+export function cacheSize(kib: number): number {
+  return -Math.max(1, Math.round(kib));
 }

@@ -1,7 +1,8 @@
-// A search's page, as every plan makes it. Every hit is ranked by bm25 when a query has at most RANKED_HITS of them,
+// A search's page, as every plan makes it. Every hit is ranked by bm25 when a query has at most `rankedHits`
+// (LibraryIndexTuning) of them,
 // or when `limit` is Infinity. Past the cap, scoring every hit costs seconds on a gigabyte, so the page is `capped`:
 // its hits are the newest (highest rowids: the newest sessions, what was appended last), newest first, with score 0,
-// and `total` is a lower bound (the entries among the newest RANKED_HITS hits). Lines are read (to check a query's
+// and `total` is a lower bound (the entries among the newest `rankedHits` hits). Lines are read (to check a query's
 // terms, to cut snippets) a chunk at a time within a byte allowance (line-reader.ts).
 import { nestsDeeperThan } from "@/lib/library/json-depth";
 import { entrySearchText, librarySearchTerms, searchSnippet } from "@/lib/library/library-search";
@@ -15,22 +16,12 @@ import { findNewest } from "./newest-plan";
 import { countCopies, findRanked } from "./ranked-plan";
 import { conditions, PER_BREATH, type Search } from "./search-rows";
 
-/** Up to this many hits are all ranked by bm25; past it a page is capped (see the module comment). */
-export const RANKED_HITS = 500;
-/**
- * The bytes of lines a search reads to check its terms (a few thousand lines of a few kilobytes are a few megabytes;
- * a few lines near the line limit are not checked), and then to cut its snippets.
- */
-export const CHECKED_BYTES = 64 * 1024 * 1024;
-const SNIPPET_BYTES = 64 * 1024 * 1024;
-
 /**
  * The first `limit` hits and how many there are in all (copies counted once; see `capped`). `files`: the library's
  * files as listed, by path, so that lines are read without resolving their paths again.
  */
 export async function searchPage(
   conn: Connection,
-  tuning: { rankedHits: number; checkedBytes: number },
   query: string,
   filters: SearchFilters,
   dir: string,
@@ -41,6 +32,8 @@ export async function searchPage(
   if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
   const terms = librarySearchTerms(query);
   if (terms.length === 0) return { hits: [], total: 0, capped: false };
+  const { tuning } = conn;
+  // a few lines near the line limit are not checked within the allowance
   const lines = new LineReader(dir, files, tuning.checkedBytes);
   try {
     const found = await conn.reading(async () => {
@@ -57,7 +50,7 @@ export async function searchPage(
         }
       return found;
     });
-    lines.allow(SNIPPET_BYTES);
+    lines.allow(tuning.snippetBytes);
     const texts = await lines.read(found.shown);
     for (const [i, located] of found.shown.entries()) {
       const text = texts[i] ?? null;

@@ -24,32 +24,20 @@ import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } fr
 import type { BranchUsage } from "@/lib/library/usage";
 import type { ResolvedSessionFile } from "../../safe-path";
 import type { IndexReport, LibraryFile, LibraryIndex, SearchFilters, SearchPage, StoredUsage } from "../library-index";
-import { BUSY_TIMEOUT_MS, type Connection } from "./database";
+import { libraryIndexTuning, type LibraryIndexTuning } from "../library-index-tuning";
+import type { Connection } from "./database";
 import { forgetKept, releaseKept } from "./kept-indexes";
 import { openIndexFile } from "./schema";
-import { CHECKED_BYTES, RANKED_HITS, searchPage } from "./search-page";
+import { searchPage } from "./search-page";
 import { unreadableLines, updateIndex } from "./update-index";
 import { fileBranches, readUsageSums } from "./usage-store";
 
-export interface SqliteIndexOptions {
-  /** how long a statement meeting another process's lock is retried (ms) */
-  busyTimeoutMs?: number;
-  /** how many hits are all ranked, past which a search is capped (RANKED_HITS) */
-  rankedHits?: number;
-  /** how many bytes of lines a search reads to check its terms (CHECKED_BYTES) */
-  checkedBytes?: number;
-}
-
 export class SqliteLibraryIndex implements LibraryIndex {
-  private constructor(
-    private readonly conn: Connection,
-    private readonly tuning: { rankedHits: number; checkedBytes: number },
-  ) {}
+  private constructor(private readonly conn: Connection) {}
 
   /** Opens (or creates) the index file (schema.ts: made anew when damaged or of another version). */
-  static async open(file: string, options: SqliteIndexOptions = {}): Promise<SqliteLibraryIndex> {
-    const conn = await openIndexFile(file, options.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
-    return new SqliteLibraryIndex(conn, { rankedHits: options.rankedHits ?? RANKED_HITS, checkedBytes: options.checkedBytes ?? CHECKED_BYTES });
+  static async open(file: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
+    return new SqliteLibraryIndex(await openIndexFile(file, libraryIndexTuning(tuning)));
   }
 
   release(): void {
@@ -78,7 +66,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   searchPage(query: string, filters: SearchFilters, dir: string, limit = 100, files?: ReadonlyMap<string, ResolvedSessionFile>): Promise<SearchPage> {
-    return searchPage(this.conn, this.tuning, query, filters, dir, limit, files);
+    return searchPage(this.conn, query, filters, dir, limit, files);
   }
 
   usageSums(): Promise<StoredUsage> {

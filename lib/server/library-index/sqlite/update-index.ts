@@ -30,7 +30,7 @@ export async function updateIndex(conn: Connection, files: readonly LibraryFile[
     const described = await describeAll(stale);
     // oldest first: rowids then follow time, which the capped ranking takes for recency
     described.sort((a, b) => (a.headerTime < b.headerTime ? -1 : a.headerTime > b.headerTime ? 1 : 0));
-    const batch = new WriteBatch(conn.db, (run) => conn.retry(run), rows.length === 0);
+    const batch = new WriteBatch(conn.db, (run) => conn.retry(run), rows.length === 0, conn.tuning);
     const copies = new CopyKeys(conn.db, batch, rows.length > 0, new Map(files.map((f) => [f.resolved.rel, f.resolved])));
     await batch.begin();
     try {

@@ -1,16 +1,15 @@
 // The write transactions of an update, and what it keeps up as it writes: the facets, the late indexes of a first
 // index, the usage sums of the files it touched.
+import type { LibraryIndexTuning } from "../library-index-tuning";
 import { breathe, type Database, type Statement } from "./database";
 import type { EntryRow } from "./entry-row";
-import { LATE_INDEXES } from "./schema";
+import { cacheSize, LATE_INDEXES } from "./schema";
 import { refreshUsageSums, sharingFiles } from "./usage-store";
 
-/** Entries per write transaction: a commit per file made a first index of a thousand small files crawl. */
-const BATCH_ENTRIES = 100_000;
 export const INSERT_UNREADABLE = "INSERT INTO unreadable(file_id, line, message, indexed) VALUES (?, ?, ?, ?)";
 
 /**
- * The write transactions of one update: BATCH_ENTRIES entries each, then a commit and a new transaction. Entry
+ * The write transactions of one update: `batchEntries` (LibraryIndexTuning) entries each, then a commit and a new transaction. Entry
  * ids are handed out here (words and row go in under the same id, the row later). A first index does not wait for
  * the disk (synchronous=OFF): a process that dies is still rolled back by the journal, and only a machine losing
  * power mid-index can damage the file, which openIndexFile (schema.ts) then makes anew.
@@ -31,10 +30,11 @@ export class WriteBatch {
     private readonly db: Database,
     private readonly retry: (run: () => void) => Promise<void>,
     private readonly bulk: boolean,
+    private readonly tuning: Pick<LibraryIndexTuning, "batchEntries" | "cacheKiB" | "bulkCacheKiB">,
   ) {}
 
   async begin(): Promise<void> {
-    if (this.bulk) this.db.exec("PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;");
+    if (this.bulk) this.db.exec(`PRAGMA synchronous=OFF; PRAGMA cache_size=${cacheSize(this.tuning.bulkCacheKiB)};`);
     await this.retry(() => this.db.exec("BEGIN IMMEDIATE"));
     // a first index looks no copy up (CopyKeys keeps them in memory) and searches nothing: the indexes on copies
     // and times are made once, at the end (openIndexFile makes them again after a crash)
@@ -44,7 +44,7 @@ export class WriteBatch {
   }
 
   get full(): boolean {
-    return this.entries >= BATCH_ENTRIES;
+    return this.entries >= this.tuning.batchEntries;
   }
 
   nextId(): number {
@@ -123,6 +123,6 @@ export class WriteBatch {
   private close(): void {
     for (const statement of this.statements.values()) statement.finalize();
     this.statements.clear();
-    if (this.bulk) this.db.exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;");
+    if (this.bulk) this.db.exec(`PRAGMA synchronous=NORMAL; PRAGMA cache_size=${cacheSize(this.tuning.cacheKiB)};`);
   }
 }
