@@ -4,6 +4,7 @@
 // fork is inherited when its source holds an entry with the same id and the same content; it is the source's
 // work, not the fork's. Pure.
 import { messageTitle } from "@/lib/session";
+import { HEADLINE_CHARS } from "@/lib/session/features/title";
 import { isObject } from "@/lib/session/json";
 
 /** An entry as the fork comparison sees it: its id, and a hash of its content without where it hangs. */
@@ -62,7 +63,7 @@ export function inheritance(source: readonly EntryFingerprint[], fork: readonly 
 }
 
 /** How the library names the entry a fork left its source at: a message's first words, else the entry's type. */
-export function entryHeadline(entry: unknown, maxChars = 80): string {
+export function entryHeadline(entry: unknown, maxChars = HEADLINE_CHARS): string {
   if (!isObject(entry)) return "an unreadable entry";
   const message = entry.message;
   if (entry.type === "message" && isObject(message)) {

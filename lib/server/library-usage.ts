@@ -4,6 +4,7 @@
 // rows by session add each session's name, what it copied and its split by branch, read from its own entries.
 import { dayTime } from "@/lib/library/library-params";
 import { bucketRows, zeroUsage, type SessionUsageRow, type UsageGrouping, type UsageRow } from "@/lib/library/usage";
+import { displayTitle } from "@/lib/session/features/title";
 import { withLibraryIndex, type IndexOptions } from "./library-search";
 import { cachedSummary } from "./read-summary";
 import type { ResolvedSessionFile } from "./safe-path";
@@ -36,7 +37,7 @@ export function libraryUsage(
       const summary = resolved ? await cachedSummary(resolved).catch(() => null) : null;
       out.push({
         ...row,
-        name: summary ? (summary.sessionName ?? summary.firstMessage) : null,
+        name: summary ? displayTitle(summary) : null,
         project: projects.get(row.key)!,
         copied: copied.get(row.key) ?? { ...zeroUsage(), calls: 0 },
         branches: await index.usageBranches(row.key, since),

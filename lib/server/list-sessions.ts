@@ -8,6 +8,7 @@ import { familyMember } from "./library-families";
 import { cachedSummary } from "./read-summary";
 import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import type { SessionListing } from "@/lib/library/session-listing";
+import { displayTitle } from "@/lib/session/features/title";
 
 export type { SessionListing };
 
@@ -81,7 +82,7 @@ async function describe(resolved: ResolvedSessionFile, dir: string): Promise<{ l
     id: summary.id,
     cwd: summary.cwd,
     timestamp: summary.timestamp,
-    name: summary.sessionName ?? summary.firstMessage,
+    name: displayTitle(summary),
     named: summary.sessionName !== null,
     entryCount: summary.entryCount,
     size: resolved.size,

@@ -2,6 +2,7 @@
 // fork of the library left its source (GET /api/sessions/forks). Paths go through the raw endpoint's checks.
 import { familyParams } from "@/lib/library/library-params";
 import type { SessionFamily } from "@/lib/library/session-family";
+import { displayTitle } from "@/lib/session/features/title";
 import { checkedParams } from "./checked-params";
 import { libraryRoot, sessionRoot } from "./library";
 import { forkInfo, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
@@ -38,7 +39,7 @@ export async function familyResponse(rel: unknown): Promise<Response> {
 function familyJson(library: LibraryFamilies, info: ForkInfo): SessionFamily {
   const name = (file: string) => {
     const summary = library.files.get(file)?.summary;
-    return summary ? (summary.sessionName ?? summary.firstMessage) : null;
+    return summary ? displayTitle(summary) : null;
   };
   const { source, missingSource } = info;
   return {

@@ -2,6 +2,7 @@
 // counted; the few that matter (header, session_info, the first user message) are parsed.
 // Not responsible for the full reading of a session (that is lib/session, run in the browser).
 import { messageTitle } from "@/lib/session";
+import { LISTED_TITLE_CHARS } from "@/lib/session/features/title";
 import { isObject } from "@/lib/session/json";
 import type { ForkSourceRef } from "@/lib/library/fork-families";
 
@@ -28,7 +29,6 @@ export interface SessionSummary {
 
 /** Header lines longer than this are not read (pi's headers are a few hundred bytes). */
 export const HEADER_LIMIT = 64 * 1024;
-const FIRST_MESSAGE_CHARS = 200;
 // pi writes `{"type":…,"id":…,"parentId":…` first on every entry line; other shapes are parsed in full
 const ENTRY_HEAD = /^\{"type":"[^"\\]*","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)")[,}]/;
 
@@ -192,4 +192,4 @@ function isId(value: unknown): value is string {
 }
 
 /** pi's session list: a string, or the text blocks joined with spaces; empty text counts as none. */
-const messageText = (content: unknown): string | null => messageTitle(content, FIRST_MESSAGE_CHARS);
+const messageText = (content: unknown): string | null => messageTitle(content, LISTED_TITLE_CHARS);

@@ -2,6 +2,7 @@
 // that says what was done (rule names and counts, never what was masked), compressed, sealed if asked, and
 // put in the viewer page. The same code runs in the CLI (Node) and in the Share dialog (browser).
 import type { Session } from "@/lib/session/session";
+import { clipTitle, SHARE_TITLE_CHARS } from "@/lib/session/features/title";
 import { transcriptTitle } from "@/lib/session/features/transcript-model";
 import { SHARE_FORMAT, type ShareManifest, type ShareRedaction } from "./manifest";
 import { packShare } from "./pack";
@@ -11,9 +12,6 @@ import { embedShare } from "./share-html";
 import { utf8Length } from "./utf8-length";
 
 export const SHARE_GENERATOR = "pi-session-viewer";
-
-/** A session name can be any length; the manifest's title is a label (readManifest accepts up to 1000). */
-const TITLE_MAX = 200;
 
 export interface ShareFileOptions extends ShareDataOptions {
   tab: ShareManifest["tab"];
@@ -37,7 +35,8 @@ function titleOf(session: Session, options: ShareFileOptions): string {
   const title = transcriptTitle(session, path);
   // the title is written outside the masked lines (manifest, <title>): it is masked the same way
   const masked = options.redactor ? options.redactor.text(title, {}) : title;
-  return masked.length > TITLE_MAX ? `${masked.slice(0, TITLE_MAX - 1)}…` : masked;
+  // a session name can be any length; readManifest accepts titles up to 1000 characters
+  return clipTitle(masked, SHARE_TITLE_CHARS);
 }
 
 export async function makeShareFile(template: string, session: Session, sourceText: string, sourceName: string, options: ShareFileOptions): Promise<ShareFile> {

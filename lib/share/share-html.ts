@@ -1,6 +1,7 @@
 // A share file is the standalone viewer page (public/viewer/share-template.html, scripts/build-viewer.mjs)
 // with its data block filled. The payload text is ASCII without markup characters (lib/share/seal.ts), so it
 // sits inside a non-executed <script> element unescaped, and the page's script hashes do not change with it.
+import { oneLineTitle, SHARE_TITLE_CHARS } from "@/lib/session/features/title";
 
 const SLOT_OPEN = '<script type="application/octet-stream" id="pi-share">';
 const SLOT = `${SLOT_OPEN}</script>`;
@@ -20,7 +21,8 @@ export function embedShare(template: string, payload: string, title: string | nu
   if (!/^[A-Za-z0-9+/=._-]*$/.test(payload)) throw new ShareTemplateError("The payload holds characters that cannot sit in the page unescaped.");
   // a replacer function: a replacement string would read $` $' $& $1 in the title as patterns (the template
   // around the title, the data block with it, copied in)
-  const titled = title ? template.replace(TITLE, () => `<title>${escapeText(title.replace(/\s+/g, " ").slice(0, 200))} · pi session viewer</title>`) : template;
+  const line = title && oneLineTitle(title, SHARE_TITLE_CHARS);
+  const titled = line ? template.replace(TITLE, () => `<title>${escapeText(line)} · pi session viewer</title>`) : template;
   const slot = titled.indexOf(SLOT);
   return `${titled.slice(0, slot)}${SLOT_OPEN}${payload}</script>${titled.slice(slot + SLOT.length)}`;
 }

@@ -8,7 +8,7 @@
  */
 import { isObject } from "../json";
 import { modelLabel } from "../model-label";
-import { sessionTitle } from "./title";
+import { sessionTitle, TRANSCRIPT_TITLE_CHARS } from "./title";
 import { RULE_SETS } from "../rules/registry";
 import type { Session } from "../session";
 import type { JsonObject, RuleSetId, TreeEntry } from "../types";
@@ -79,8 +79,6 @@ export interface Transcript {
 }
 
 const DEFAULT_MAX_OUTPUT = 4000;
-/** a transcript's heading and page title: shorter than the top bar's, it names a document */
-const TRANSCRIPT_TITLE_CHARS = 80;
 
 /** The transcript of `session.branch(id)`. Throws what `branch` throws (SessionQueryError for a cycle or unknown id). */
 export function transcriptOf(session: Session, id: string, options: TranscriptOptions = {}): Transcript {
