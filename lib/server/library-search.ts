@@ -6,7 +6,7 @@ import { privateDir } from "./private-dir";
 import { cachedSummary } from "./read-summary";
 import { HEADER_LIMIT, SummaryScanner } from "./session-summary";
 import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
-import type { IndexProgress, LibrarySearchHit, SearchFacets } from "@/lib/library/search-api";
+import type { IndexProgress, LibrarySearchHit, SearchFacets, SearchStatus } from "@/lib/library/search-api";
 import type { IndexReport, LibraryFile, LibraryIndex, SearchFilters } from "./library-index/library-index";
 import type { LibraryIndexTuning } from "./library-index/library-index-tuning";
 import { openLibraryIndex } from "./library-index/open-library-index";
@@ -70,49 +70,33 @@ async function headerSummary(resolved: ResolvedSessionFile): Promise<{ cwd: stri
   }
 }
 
-// one index file is used by one connection at a time (node-sqlite3-wasm locks it for a statement or transaction):
-// the searches of this process take turns
-let turn: Promise<unknown> = Promise.resolve();
-// what the update under way has done, per sessions directory: read by a page waiting for its first search
-const updating = new Map<string, IndexProgress>();
-// the last update's report per sessions directory, whichever question asked for it: for a page that shows what
-// could not be read
-const reports = new Map<string, IndexReport>();
-
-function inTurn<T>(run: () => Promise<T>): Promise<T> {
-  const result = turn.then(run);
-  turn = result.catch(() => {});
-  return result;
+/** The cache folder the index is kept under, when it is the user's alone (private-dir.ts), else null. */
+function privateCacheRoot(options: IndexOptions): string | null {
+  const root = options.cacheRoot ?? cacheDir();
+  return privateDir(root) ? root : null;
 }
 
-/** Opens the index of `dir`, brings it up to `files` and hands it to `ask`. */
+/**
+ * Opens the index of `dir`, brings it up to `files` and hands it to `ask`. The index takes the questions asked at
+ * once in turn, and is fit for the next after one failed: nothing here queues or closes.
+ */
 async function withIndex<T>(
   dir: string,
   files: readonly ResolvedSessionFile[],
   options: IndexOptions,
   ask: (index: LibraryIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
-  const root = options.cacheRoot ?? cacheDir();
-  if (!privateDir(root))
+  const root = privateCacheRoot(options);
+  if (root === null)
     throw new Error(
-      `the cache folder ${root} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
+      `the cache folder ${options.cacheRoot ?? cacheDir()} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
     );
   const index = await openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
   try {
-    const report = await index.update(described(files), (progress) => {
-      updating.set(dir, progress);
-      options.onProgress?.(progress);
-    });
-    updating.delete(dir);
-    reports.set(dir, report);
+    const report = await index.update(described(files), options.onProgress);
     options.onReport?.(report);
     return await ask(index, report);
-  } catch (error) {
-    // an index that failed is not trusted with the next search
-    index.close();
-    throw error;
   } finally {
-    updating.delete(dir);
     index.release();
   }
 }
@@ -134,22 +118,20 @@ export function searchLibrary(
   filters: SearchFilters,
   options: IndexOptions & { limit?: number } = {},
 ): Promise<LibrarySearch> {
-  return inTurn(() =>
-    withIndex(dir, files, options, async (index, report) => ({
-      ...(await index.searchPage(query, filters, dir, options.limit, new Map(files.map((file) => [file.rel, file])))),
-      report,
-    })),
-  );
+  return withIndex(dir, files, options, async (index, report) => ({
+    ...(await index.searchPage(query, filters, dir, options.limit, new Map(files.map((file) => [file.rel, file])))),
+    report,
+  }));
 }
 
 /** The models, tools and roles the library's entries hold (the index brought up to date first). */
 export function libraryFacets(dir: string, files: readonly ResolvedSessionFile[], options: IndexOptions = {}): Promise<SearchFacets> {
-  return inTurn(() => withIndex(dir, files, options, async (index) => index.facets()));
+  return withIndex(dir, files, options, (index) => index.facets());
 }
 
 /**
- * The library's index of `dir` brought up to `files`, in this process's turn, for another question than a search
- * (the usage sums kept beside the words: library-usage.ts).
+ * The library's index of `dir` brought up to `files`, for another question than a search (the usage sums kept
+ * beside the words: library-usage.ts).
  */
 export function withLibraryIndex<T>(
   dir: string,
@@ -157,15 +139,20 @@ export function withLibraryIndex<T>(
   options: IndexOptions,
   ask: (index: LibraryIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
-  return inTurn(() => withIndex(dir, files, options, ask));
+  return withIndex(dir, files, options, ask);
 }
 
-/** What the last index update of `dir` in this process found, or null before the first. */
-export function lastIndexReport(dir: string): IndexReport | null {
-  return reports.get(dir) ?? null;
-}
-
-/** How far the index update under way for `dir` has come, or null when none is. */
-export function indexProgress(dir: string): IndexProgress | null {
-  return updating.get(dir) ?? null;
+/**
+ * The index of `dir`'s status (LibraryIndex.status): the update under way, what the last one could not read. With
+ * no cache folder of the user's there is no index, nor anything known of one.
+ */
+export async function libraryIndexStatus(dir: string, options: Pick<IndexOptions, "cacheRoot" | "tuning"> = {}): Promise<SearchStatus> {
+  const root = privateCacheRoot(options);
+  if (root === null) return { progress: null, unreadable: null };
+  const index = await openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
+  try {
+    return await index.status();
+  } finally {
+    index.release();
+  }
 }

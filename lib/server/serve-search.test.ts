@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findSessionFiles } from "./list-sessions";
-import { indexProgress, searchLibrary } from "./library-search";
+import type { SearchStatus } from "@/lib/library/search-api";
+import { libraryIndexStatus, searchLibrary } from "./library-search";
 import { searchFacetsResponse, searchResponse, searchStatusResponse } from "./serve-search";
 
 const saved = { dir: process.env.PI_SESSIONS_DIR, cache: process.env.PI_VIEWER_CACHE_DIR };
@@ -58,16 +59,18 @@ describe("the search routes", () => {
     expect(await (await searchFacetsResponse()).json()).toEqual({ models: ["p/m1"], tools: [], roles: ["assistant", "user"] });
   });
 
-  it("tell a page how far an update has come while it runs", async () => {
-    const seen: unknown[] = [];
+  it("tell a page how far an update has come while it runs, asked while it runs", async () => {
+    const seen: Promise<SearchStatus>[] = [];
     const files = await findSessionFiles(dir);
-    await searchLibrary(dir, files, "walrus", {}, { cacheRoot: path.join(root, "cache-2"), onProgress: () => seen.push({ ...indexProgress(dir) }) });
-    expect(seen).toEqual([
+    const cacheRoot = path.join(root, "cache-2");
+    expect(await libraryIndexStatus(dir, { cacheRoot })).toEqual({ progress: null, unreadable: null });
+    await searchLibrary(dir, files, "walrus", {}, { cacheRoot, onProgress: () => seen.push(libraryIndexStatus(dir, { cacheRoot })) });
+    expect((await Promise.all(seen)).map((status) => status.progress)).toEqual([
       { done: 0, total: 3, file: files[0]!.rel },
       { done: 1, total: 3, file: files[1]!.rel },
       { done: 2, total: 3, file: files[2]!.rel },
       { done: 3, total: 3, file: "" },
     ]);
-    expect(indexProgress(dir)).toBeNull();
+    expect(await libraryIndexStatus(dir, { cacheRoot })).toEqual({ progress: null, unreadable: [expect.objectContaining({ line: 4 })] });
   });
 });

@@ -2,10 +2,9 @@
 // the sessions directory (or the bundled samples) the app serves. Parameters as lib/library/library-params.ts
 // checks them: a bad one is a 400 naming it.
 import { facetsParams, searchParams } from "@/lib/library/library-params";
-import type { SearchStatus } from "@/lib/library/search-api";
 import { checkedParams } from "./checked-params";
 import { libraryRoot } from "./library";
-import { indexProgress, lastIndexReport, libraryFacets, searchFilters, searchLibrary } from "./library-search";
+import { libraryFacets, libraryIndexStatus, searchFilters, searchLibrary } from "./library-search";
 import { errorResponse } from "./serve-session";
 
 const NO_STORE = { "cache-control": "no-store" };
@@ -35,8 +34,7 @@ export async function searchStatusResponse(params: URLSearchParams = new URLSear
   if (checked instanceof Response) return checked;
   try {
     const { dir } = await libraryRoot();
-    const status: SearchStatus = { progress: indexProgress(dir), unreadable: lastIndexReport(dir)?.unreadable ?? null };
-    return Response.json(status, { headers: NO_STORE });
+    return Response.json(await libraryIndexStatus(dir), { headers: NO_STORE });
   } catch (error) {
     return errorResponse(error);
   }

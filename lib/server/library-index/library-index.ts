@@ -5,16 +5,23 @@
 //
 // Not responsible for fork families: they come from each file's digest (lib/server/library-families.ts, over
 // file-digest.ts), not from the index. An implementation that keeps entries' copy keys could answer them later.
-import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
+import type { IndexProgress, LibrarySearchHit, SearchFacets, SearchStatus, UnreadableLine } from "@/lib/library/search-api";
 import type { BranchUsage, UsageBucket, UsageTotals } from "@/lib/library/usage";
 import type { ResolvedSessionFile } from "../safe-path";
 
+// Questions may be asked at once, by any number of callers: the index takes them in turn as it must (the caller
+// neither queues nor locks), and one that fails leaves the index fit for the next.
 export interface LibraryIndex {
   /**
    * Brings the index up to `files` (the library's, as listed): a file new or changed since it was indexed is read
    * (a grown one from where it was read to), one no longer listed dropped; `onProgress` as each file is read.
    */
   update(files: readonly LibraryFile[], onProgress?: (progress: IndexProgress) => void): Promise<IndexReport>;
+  /**
+   * How far the update under way has come (null when none is), and what the last update found it could not read
+   * (its report's `unreadable`; null when no update is known yet). Answered at once, never after the update.
+   */
+  status(): Promise<SearchStatus>;
   /** The lines of the indexed files it could not read, or read but doubts (the last update's `unreadable`, less the unopened files). */
   problems(): Promise<UnreadableLine[]>;
   /**
@@ -29,9 +36,9 @@ export interface LibraryIndex {
   usageSums(): Promise<StoredUsage>;
   /** A file's usage (what it counts, from `since`) split by branch. */
   usageBranches(file: string, since: number | null): Promise<BranchUsage[]>;
-  /** Done with it for now: it may be kept open for the next question a while. */
+  /** Done with it for now (each open is released once): it may be kept open for the next question a while. */
   release(): void;
-  /** Closed now (one that failed is not trusted with the next question). */
+  /** Closed for good once the questions already asked are answered; the next open opens it anew. */
   close(): void;
 }
 

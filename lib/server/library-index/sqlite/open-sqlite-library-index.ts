@@ -12,8 +12,8 @@ export function indexFileFor(cacheRoot: string, dir: string): string {
 }
 
 /** The index kept open for `dir` with this tuning, else one opened now (and kept). */
-export function openSqliteLibraryIndex(dir: string, cacheRoot: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
+export async function openSqliteLibraryIndex(dir: string, cacheRoot: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
   const file = indexFileFor(cacheRoot, dir);
   const settings = libraryIndexTuning(tuning);
-  return openKept(file, JSON.stringify(settings), () => SqliteLibraryIndex.open(file, settings));
+  return openKept(file, JSON.stringify(settings), () => new SqliteLibraryIndex(file, settings));
 }

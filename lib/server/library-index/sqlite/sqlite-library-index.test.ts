@@ -630,6 +630,7 @@ describe("SqliteLibraryIndex on a damaged or older index file", () => {
 describe("SqliteLibraryIndex and another connection holding the file", () => {
   async function held(file: string) {
     const { Database } = (await import("node-sqlite3-wasm")) as unknown as { Database: new (file: string) => { exec(sql: string): void; close(): void } };
+    mkdirSync(path.dirname(file), { recursive: true });
     const other = new Database(file);
     other.exec("BEGIN IMMEDIATE");
     return other;
@@ -655,27 +656,44 @@ describe("SqliteLibraryIndex and another connection holding the file", () => {
     }
   });
 
-  it("gives up after the busy timeout with an error naming the index file", async () => {
+  it("gives up after the busy timeout with an error naming the index file, and answers once the file is free", async () => {
     const file = path.join(root, "cache", "busy2.sqlite");
     const index = await SqliteLibraryIndex.open(file, { busyTimeoutMs: 300 });
-    const other = await held(file);
     try {
-      const error = await index.search("the", {}, dir, 20).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(LibraryIndexBusyError);
-      expect((error as Error).message).toContain(file);
-      await expect(index.update(await library())).rejects.toThrow(file);
+      const other = await held(file);
+      try {
+        const error = await index.search("the", {}, dir, 20).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(LibraryIndexBusyError);
+        expect((error as Error).message).toContain(file);
+        await expect(index.update(await library())).rejects.toThrow(file);
+      } finally {
+        other.exec("ROLLBACK");
+        other.close();
+      }
+      // the same index, not opened again: one that failed connects anew for its next question
+      await index.update(await library());
+      expect((await index.search("the", {}, dir, 5)).length).toBe(5);
     } finally {
-      other.exec("ROLLBACK");
-      other.close();
       index.close();
     }
-    // and once the file is free, it works
-    const again = await SqliteLibraryIndex.open(file, { busyTimeoutMs: 300 });
+  });
+
+  it("takes questions asked at once in turn, and says how far an update has come without waiting for it", async () => {
+    const index = await SqliteLibraryIndex.open(path.join(root, "cache", "together.sqlite"));
     try {
-      await again.update(await library());
-      expect((await again.search("the", {}, dir, 5)).length).toBe(5);
+      const files = await library();
+      const statuses: Promise<unknown>[] = [];
+      const updating = index.update(files, () => statuses.push(index.status()));
+      // asked before the update is done: answered after it, from the updated index
+      const [report, hits, facets] = await Promise.all([updating, index.search("the", {}, dir, 5), index.facets()]);
+      expect(hits).toHaveLength(5);
+      expect(facets.roles).toContain("user");
+      const seen = (await Promise.all(statuses)) as { progress: { done: number } | null }[];
+      expect(seen.map((status) => status.progress?.done)).toEqual(files.map((_, i) => i).concat(files.length));
+      expect(await index.status()).toEqual({ progress: null, unreadable: report.unreadable });
     } finally {
-      again.close();
+      index.close();
     }
+    await expect(index.search("the", {}, dir, 5)).rejects.toThrow(/closed/);
   });
 });

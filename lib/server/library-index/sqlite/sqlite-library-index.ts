@@ -8,8 +8,10 @@
 // gigabyte in JavaScript first cost a tenth of a first index), any other as searchWords' words joined by spaces.
 //
 // The modules beside this one: database.ts (the file, its lock, busy retries), schema.ts (tables and version),
-// update-index.ts, index-file.ts, write-batch.ts, copy-keys.ts, entry-row.ts (writing), search-page.ts,
-// ranked-plan.ts, newest-plan.ts, newest-scan.ts, search-rows.ts (query plans), usage-store.ts (usage sums).
+// file-turns.ts (this process's questions of a file, one at a time), kept-indexes.ts (open between questions),
+// update-status.ts (the update under way), update-index.ts, index-file.ts, write-batch.ts, copy-keys.ts,
+// entry-row.ts (writing), search-page.ts, ranked-plan.ts, newest-plan.ts, newest-scan.ts, search-rows.ts (query
+// plans), usage-store.ts (usage sums).
 //
 // Taking turns. node-sqlite3-wasm runs a statement to its end on the thread that asked (it offers neither an
 // interrupt nor a progress handler), and the server answers every request on that thread. So a question is a row
@@ -20,41 +22,101 @@
 // a narrow filter (a role few entries have) cannot be cut into windows, since a prefix would be expanded again by
 // each of them. On a generated library of 300 MB that is the longest pause another request sees (about 300 ms; it
 // grows with the library); a worker thread owning the index would take it off the server's thread.
-import type { IndexProgress, LibrarySearchHit, SearchFacets, UnreadableLine } from "@/lib/library/search-api";
+import { statSync } from "node:fs";
+import type { IndexProgress, LibrarySearchHit, SearchFacets, SearchStatus, UnreadableLine } from "@/lib/library/search-api";
 import type { BranchUsage } from "@/lib/library/usage";
 import type { ResolvedSessionFile } from "../../safe-path";
 import type { IndexReport, LibraryFile, LibraryIndex, SearchFilters, SearchPage, StoredUsage } from "../library-index";
 import { libraryIndexTuning, type LibraryIndexTuning } from "../library-index-tuning";
 import type { Connection } from "./database";
+import { inTurn } from "./file-turns";
 import { forgetKept, releaseKept } from "./kept-indexes";
 import { openIndexFile } from "./schema";
 import { searchPage } from "./search-page";
+import { updateEnded, updateProgress, updateStatus } from "./update-status";
 import { unreadableLines, updateIndex } from "./update-index";
 import { fileBranches, readUsageSums } from "./usage-store";
 
 export class SqliteLibraryIndex implements LibraryIndex {
-  private constructor(private readonly conn: Connection) {}
+  /** the file's inode as connected to (kept-indexes.ts); null before the first question */
+  ino: number | null = null;
+  private conn: Connection | null = null;
+  /** the last question failed: the next connects anew (a connection that failed is not trusted) */
+  private failed = false;
+  private closed = false;
+  private readonly tuning: LibraryIndexTuning;
 
-  /** Opens (or creates) the index file (schema.ts: made anew when damaged or of another version). */
-  static async open(file: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
-    return new SqliteLibraryIndex(await openIndexFile(file, libraryIndexTuning(tuning)));
+  /** The index kept in `file`, connected to (schema.ts: made anew when damaged or of another version) at its first question. */
+  constructor(
+    private readonly file: string,
+    tuning: Partial<LibraryIndexTuning> = {},
+  ) {
+    this.tuning = libraryIndexTuning(tuning);
+  }
+
+  static open(file: string, tuning: Partial<LibraryIndexTuning> = {}): Promise<SqliteLibraryIndex> {
+    return Promise.resolve(new SqliteLibraryIndex(file, tuning));
   }
 
   release(): void {
-    releaseKept(this.conn.file, this);
+    releaseKept(this.file, this);
   }
 
+  /** Closed once the questions already asked have their answers; any asked later is refused. */
   close(): void {
-    forgetKept(this.conn.file, this);
-    this.conn.close();
+    if (this.closed) return;
+    this.closed = true;
+    forgetKept(this.file, this);
+    void inTurn(this.file, async () => {
+      this.conn?.close();
+      this.conn = null;
+    });
+  }
+
+  /** `ask` in this process's turn of the file, connected. */
+  private ask<T>(ask: (conn: Connection) => Promise<T> | T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`the search index ${this.file} was closed`));
+    return inTurn(this.file, async () => {
+      if (this.failed) {
+        this.failed = false;
+        this.conn?.close();
+        this.conn = null;
+      }
+      if (!this.conn) {
+        this.conn = await openIndexFile(this.file, this.tuning);
+        this.ino = statSync(this.file).ino;
+      }
+      try {
+        return await ask(this.conn);
+      } catch (error) {
+        this.failed = true;
+        throw error;
+      }
+    });
   }
 
   update(files: readonly LibraryFile[], onProgress?: (progress: IndexProgress) => void): Promise<IndexReport> {
-    return updateIndex(this.conn, files, onProgress);
+    return this.ask(async (conn) => {
+      let report: IndexReport | null = null;
+      try {
+        report = await updateIndex(conn, files, (progress) => {
+          updateProgress(this.file, progress);
+          onProgress?.(progress);
+        });
+        return report;
+      } finally {
+        updateEnded(this.file, report?.unreadable ?? null);
+      }
+    });
+  }
+
+  /** Answered at once, whatever question has the file: what this process's updates of it have come to. */
+  status(): Promise<SearchStatus> {
+    return Promise.resolve(updateStatus(this.file));
   }
 
   problems(): Promise<UnreadableLine[]> {
-    return this.conn.transaction(() => unreadableLines(this.conn.db));
+    return this.ask((conn) => conn.transaction(() => unreadableLines(conn.db)));
   }
 
   /**
@@ -66,20 +128,22 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   searchPage(query: string, filters: SearchFilters, dir: string, limit = 100, files?: ReadonlyMap<string, ResolvedSessionFile>): Promise<SearchPage> {
-    return searchPage(this.conn, query, filters, dir, limit, files);
+    return this.ask((conn) => searchPage(conn, query, filters, dir, limit, files));
   }
 
   usageSums(): Promise<StoredUsage> {
-    return this.conn.transaction(() => readUsageSums(this.conn.db));
+    return this.ask((conn) => conn.transaction(() => readUsageSums(conn.db)));
   }
 
   usageBranches(file: string, since: number | null): Promise<BranchUsage[]> {
-    return this.conn.transaction(() => fileBranches(this.conn.db, file, since));
+    return this.ask((conn) => conn.transaction(() => fileBranches(conn.db, file, since)));
   }
 
-  async facets(): Promise<SearchFacets> {
-    const rows = await this.conn.transaction(() => this.conn.db.all("SELECT kind, value FROM facets ORDER BY value"));
-    const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.value as string);
-    return { models: of("model"), tools: of("tool"), roles: of("role") };
+  facets(): Promise<SearchFacets> {
+    return this.ask(async (conn) => {
+      const rows = await conn.transaction(() => conn.db.all("SELECT kind, value FROM facets ORDER BY value"));
+      const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.value as string);
+      return { models: of("model"), tools: of("tool"), roles: of("role") };
+    });
   }
 }
