@@ -3,7 +3,7 @@ import { SHARE_TITLE_CHARS } from "@/lib/session/features/title";
 import { embedShare, extractShare } from "./share-html";
 
 const TEMPLATE = '<!doctype html><title>pi session viewer</title><script type="application/octet-stream" id="pi-share"></script>';
-const titleOf = (html: string) => /<title>([^]*?)<\/title>/.exec(html)![1];
+const titleOf = (html: string) => /<title>([^]*?)<\/title>/.exec(html)![1]!;
 
 describe("embedShare", () => {
   it("puts the title in <title> on one line, escaped, and the payload in the data block", () => {
