@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Rng } from "./testing/rng";
 import { addUsage, addUsageInto, ZERO_USAGE, type Usage, type UsageCounts } from "./usage";
 
 const usage = (n: number): Usage => ({ input: n, output: 2 * n, cacheRead: 3 * n, cacheWrite: 4 * n, totalTokens: 10 * n, cost: n / 10 });
@@ -25,5 +26,28 @@ describe("addUsage", () => {
     expect(a).toEqual(usage(1));
     expect(addUsage(ZERO_USAGE, usage(1))).toEqual(usage(1));
     expect(addUsage(a, null)).toBe(a);
+  });
+});
+
+describe("addUsage and addUsageInto", () => {
+  it("make the same sums, to the last bit, over random usage", () => {
+    const rng = new Rng(43);
+    const random = (): Usage => ({
+      input: rng.int(100_000),
+      output: rng.int(10_000),
+      cacheRead: rng.int(1_000_000),
+      cacheWrite: rng.int(50_000),
+      totalTokens: rng.int(2_000_000),
+      cost: rng.next() / 7,
+    });
+    let pure = ZERO_USAGE;
+    const inPlace = { ...ZERO_USAGE };
+    for (let i = 0; i < 1000; i++) {
+      const usage = random();
+      pure = addUsage(pure, usage);
+      addUsageInto(inPlace, usage);
+    }
+    expect(inPlace).toEqual(pure);
+    expect(pure.cost).toBeGreaterThan(0);
   });
 });
