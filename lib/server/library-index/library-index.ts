@@ -52,7 +52,7 @@ export interface SearchFilters {
   role?: string;
   /** a tool the entry calls or answers */
   tool?: string;
-  /** "provider/model" of an assistant message */
+  /** an assistant message's model as every view names it: "provider/model" (modelLabel, lib/session/model-label.ts) */
   model?: string;
   /** only entries on the path to their session's leaf */
   activeOnly?: boolean;

@@ -1,6 +1,7 @@
 // An entry line as the index keeps it: its row's columns (role, model, tools, time…), read from the line's value, and
 // the span of ids and times a file's entries cover.
 import { isObject } from "@/lib/session/json";
+import { modelLabel } from "@/lib/session/model-label";
 
 /** An entry read from a file, before its row is written (its on_active is known only at the file's end). */
 export interface EntryRow {
@@ -45,7 +46,8 @@ export class Span {
 export function entryRow(id: number, fileId: number, entryId: string | null, value: Record<string, unknown>, offset: number, length: number): EntryRow {
   const message = isObject(value.message) ? value.message : null;
   const role = message && typeof message.role === "string" ? message.role : typeof value.type === "string" ? value.type : null;
-  const model = message?.role === "assistant" && typeof message.model === "string" ? `${text(message.provider)}/${message.model}` : null;
+  // named as every view names it, so a model filter takes what the facets and the usage page show
+  const model = message?.role === "assistant" ? modelLabel(message.provider, message.model) : null;
   const time = typeof value.timestamp === "string" ? Date.parse(value.timestamp) : typeof value.timestamp === "number" ? value.timestamp : NaN;
   const parentId = typeof value.parentId === "string" ? value.parentId : null;
   return {
@@ -56,11 +58,6 @@ export function entryRow(id: number, fileId: number, entryId: string | null, val
     len: length,
     values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length, 0],
   };
-}
-
-/** A value as String() writes it, but an object: String({"toString": 1}) throws, and a line may hold one. */
-function text(value: unknown): string {
-  return typeof value === "object" && value !== null ? Object.prototype.toString.call(value) : String(value);
 }
 
 function toolsOf(message: Record<string, unknown> | null): string | null {

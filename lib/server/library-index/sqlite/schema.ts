@@ -8,8 +8,8 @@ import { USAGE_SCHEMA } from "./usage-store";
 
 // the indexes a first index makes at its end rather than keeps through a million inserts
 export const LATE_INDEXES = "CREATE INDEX IF NOT EXISTS entries_copy ON entries(entry_id, hash); CREATE INDEX IF NOT EXISTS entries_time ON entries(time);";
-/** Bumped whenever the tables change: an index of another version is emptied and built again. */
-const SCHEMA_VERSION = 8;
+/** Bumped whenever the tables, or what a row holds, change: an index of another version is emptied and built again. */
+const SCHEMA_VERSION = 9;
 const SCHEMA = `
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime REAL, ino INTEGER,
   indexed_to INTEGER, lines INTEGER, header_time TEXT, project TEXT, leaf TEXT,

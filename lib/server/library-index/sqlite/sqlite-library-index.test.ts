@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { entrySearchText, librarySearchTerms, matchesTerms, searchWords } from "@/lib/library/library-search";
-import { Session, type SessionEntry } from "@/lib/session";
+import { modelLabel, Session, type SessionEntry } from "@/lib/session";
 import { Rng } from "@/lib/session/testing/rng";
 import { findSessionFiles } from "../../list-sessions";
 import type { SearchFilters } from "../library-index";
@@ -308,7 +308,7 @@ describe("SqliteLibraryIndex on a generated library", () => {
           key: `${fingerprint.id} ${fingerprint.hash}`,
           words: searchWords(entrySearchText(value as SessionEntry)),
           role: message ? (message.role as string) : (value.type as string),
-          model: message?.role === "assistant" ? `${String(message.provider)}/${String(message.model)}` : null,
+          model: message?.role === "assistant" ? modelLabel(message.provider, message.model) : null,
           tools:
             message?.role === "toolResult"
               ? [message.toolName as string]
