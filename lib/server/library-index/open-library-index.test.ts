@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,5 +71,21 @@ describe("openLibraryIndex", () => {
     expect(pages.map((page) => page.capped)).toEqual([false, true]);
     // capped: the newest hit, unranked
     expect(pages[1]!.hits.map((hit) => [hit.entryId, hit.score])).toEqual([["b3", 0]]);
+  });
+
+  it("is the only way into the SQLite folder: routes, the CLI, pages and benches ask the interface", () => {
+    const repo = path.resolve(__dirname, "../../..");
+    const sqlite = path.join(__dirname, "sqlite") + path.sep;
+    const importers: string[] = [];
+    for (const top of ["app", "lib", "components", "bench", "e2e", "scripts"])
+      for (const entry of readdirSync(path.join(repo, top), { recursive: true, withFileTypes: true })) {
+        const file = path.join(entry.parentPath, entry.name);
+        if (!entry.isFile() || !/\.(ts|tsx|mts|mjs)$/.test(entry.name) || file.startsWith(sqlite)) continue;
+        for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+          const target = spec!.startsWith("@/") ? path.join(repo, spec!.slice(2)) : spec!.startsWith(".") ? path.resolve(path.dirname(file), spec!) : null;
+          if (target?.startsWith(sqlite)) importers.push(path.relative(repo, file));
+        }
+      }
+    expect([...new Set(importers)]).toEqual([path.join("lib", "server", "library-index", "open-library-index.ts")]);
   });
 });
