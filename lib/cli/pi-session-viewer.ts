@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (first !== undefined && ([...CLI_COMMANDS, ...LIBRARY_COMMANDS] as readonly string[]).includes(first)) {
+  if (first !== undefined && ([...CLI_COMMANDS, ...LIBRARY_COMMANDS, "push"] as readonly string[]).includes(first)) {
     process.env.PI_VIEWER_SHARE_TEMPLATE ??= shareTemplate();
     return runCli(argv);
   }

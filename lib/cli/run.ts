@@ -21,10 +21,12 @@ import {
 import { loadCatalogue, modelOfContext } from "@/lib/models/model-catalogue";
 import { readSessionIndex } from "@/lib/server/read-session";
 import { isLibraryCommand, LIBRARY_USAGE, LibraryCommandError, runLibraryCommand } from "./library-commands";
+import { PUSH_USAGE, PushCommandError, runPush } from "./push-command";
 import { defaultShareArgs, runShare, SHARE_USAGE, takeShareOption, type ShareArgs } from "./share-command";
 
 export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summary|fork|share> FILE [--leaf ID|null] [--reader auto|ca|hx|ca-0.86|ca-0.87|v4] [-o OUT]
        cli search QUERY [--dir DIR] | cli family FILE [--dir DIR] | cli usage [--dir DIR] [--by …] [--since DATE] [--json]
+       cli push [DIR] --to URL [--machine NAME] [--watch]
 
   info FILE               header, name, entry count, leaf, labels, diagnostics (JSON)
   branch FILE --leaf ID   ids root → ID (JSON array)
@@ -41,7 +43,8 @@ export const USAGE = `usage: cli <info|branch|context|llm|compaction|branch-summ
                           (JSONL): by the rules the file is read by, or --fork ca (createBranchedSession, which
                           \`pi --session FILE\` resumes) / hx (the harness's repo.fork, "at" or "before" a user message)
   ${SHARE_USAGE}
-  ${LIBRARY_USAGE}`;
+  ${LIBRARY_USAGE}
+  ${PUSH_USAGE}`;
 
 class CliError extends Error {}
 
@@ -329,11 +332,12 @@ async function answer(args: Args, session: Session): Promise<string> {
 /** The CLI: results on stdout, problems on stderr; resolves with the exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === "push") return await runPush(argv.slice(1));
     const out = isLibraryCommand(argv) ? await runLibraryCommand(argv) : await run(argv);
     if (out) process.stdout.write(out + "\n");
     return 0;
   } catch (error) {
-    if (error instanceof CliError || error instanceof LibraryCommandError) process.stderr.write(error.message + "\n");
+    if (error instanceof CliError || error instanceof LibraryCommandError || error instanceof PushCommandError) process.stderr.write(error.message + "\n");
     else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }

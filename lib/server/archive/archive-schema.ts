@@ -1,0 +1,112 @@
+// The archive's tables in PostgreSQL, and the one version number that says which layout a database holds. Every
+// pusher and server checks it before reading or writing: a database made by another version of the viewer is
+// refused with how to go on, never read half-right.
+import type pg from "pg";
+
+/** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
+export const ARCHIVE_SCHEMA_VERSION = 1;
+
+/** Everything lives in one schema of its own, so the archive can share a database with other things. */
+export const SCHEMA = "pi_archive";
+
+const TABLES = `
+create table ${SCHEMA}.meta (
+  key text primary key,
+  value text not null
+);
+create table ${SCHEMA}.machines (
+  id serial primary key,
+  name text not null unique,
+  first_push timestamptz not null default now(),
+  last_push timestamptz not null default now()
+);
+-- one row per session file of one machine, known by (machine, path)
+create table ${SCHEMA}.files (
+  id bigserial primary key,
+  machine_id int not null references ${SCHEMA}.machines (id),
+  -- relative to the machine's sessions directory, as the local viewer names it: --<cwd>--/<file>.jsonl
+  path text not null,
+  -- replaced files count up, so a reader holding an older generation knows to start again
+  generation int not null default 1,
+  -- the whole lines held: their bytes (each with its newline) and their count
+  size bigint not null default 0,
+  line_count int not null default 0,
+  -- the bytes after the last newline, held as they are (a line pi is still writing): not a line yet, so not
+  -- indexed, but part of the file's bytes
+  pending bytea not null default '',
+  -- what the file looked like at its last push: unchanged, it is not read again
+  seen_size bigint not null default 0,
+  seen_mtime_ms double precision not null default 0,
+  seen_ino numeric not null default 0,
+  -- the first and last bytes held (up to 64 KiB each): a grown file must still begin and end its held part so
+  head_sha256 bytea,
+  tail_sha256 bytea,
+  pushed_at timestamptz not null default now(),
+  unique (machine_id, path)
+);
+create table ${SCHEMA}.lines (
+  file_id bigint not null references ${SCHEMA}.files (id) on delete cascade,
+  -- 1-based, as problems name lines
+  line int not null,
+  -- where the line starts in the file
+  at bigint not null,
+  -- the line as written, without its newline
+  bytes bytea not null,
+  primary key (file_id, line)
+);
+`;
+
+export class ArchiveSchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArchiveSchemaError";
+  }
+}
+
+/**
+ * Makes the archive's tables in an empty database, or checks that the database holds this version's. Two
+ * processes starting at once on an empty database: an advisory lock lets one make the tables, the other waits
+ * and then finds them.
+ */
+export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> {
+  const found = await schemaVersion(client);
+  if (found === ARCHIVE_SCHEMA_VERSION) return;
+  if (found !== null) throw versionError(found);
+  await client.query("begin");
+  try {
+    await client.query("select pg_advisory_xact_lock(hashtext($1))", [SCHEMA]);
+    const again = await schemaVersion(client);
+    if (again === null) {
+      await client.query(`create schema if not exists ${SCHEMA}`);
+      await client.query(TABLES);
+      await client.query(`insert into ${SCHEMA}.meta (key, value) values ('schema_version', $1)`, [String(ARCHIVE_SCHEMA_VERSION)]);
+    } else if (again !== ARCHIVE_SCHEMA_VERSION) throw versionError(again);
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback");
+    throw error;
+  }
+}
+
+/** The version the database holds, or null when it holds no archive yet. */
+export async function schemaVersion(client: pg.ClientBase): Promise<number | null> {
+  const exists = await client.query<{ found: string | null }>("select to_regclass($1) as found", [`${SCHEMA}.meta`]);
+  if (!exists.rows[0]?.found) return null;
+  const { rows } = await client.query<{ value: string }>(`select value from ${SCHEMA}.meta where key = 'schema_version'`);
+  const version = Number(rows[0]?.value);
+  if (!Number.isSafeInteger(version)) throw new ArchiveSchemaError(`the database's ${SCHEMA} schema has no version: it was not made by pi-session-viewer`);
+  return version;
+}
+
+function versionError(found: number): ArchiveSchemaError {
+  return found > ARCHIVE_SCHEMA_VERSION
+    ? new ArchiveSchemaError(
+        `this archive has schema version ${found}, newer than this pi-session-viewer's (${ARCHIVE_SCHEMA_VERSION}): ` +
+          `upgrade pi-session-viewer (npm install -g pi-session-viewer@latest) on this machine`,
+      )
+    : new ArchiveSchemaError(
+        `this archive has schema version ${found}, older than this pi-session-viewer's (${ARCHIVE_SCHEMA_VERSION}): ` +
+          `its sessions can be pushed again into a new database (pi-session-viewer push --to NEW_URL from each machine), ` +
+          `or read with the pi-session-viewer version that made it`,
+      );
+}

@@ -1,0 +1,40 @@
+// Connects to the archive: checks the URL, reaches the server, makes or checks the schema, and turns whatever
+// fails on the way into a message that says what to change (archive-error.ts).
+import pg from "pg";
+import { archiveError, checkArchiveUrl } from "./archive-error";
+import { ensureArchiveSchema, SCHEMA } from "./archive-schema";
+
+export interface Archive {
+  pool: pg.Pool;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** A pool of `connections` to the archive at `url`, its schema ready. */
+export async function openArchive(url: string, { connections = 4 }: { connections?: number } = {}): Promise<Archive> {
+  checkArchiveUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: connections, connectionTimeoutMillis: 15_000 });
+  // an idle connection the server drops (a restart, a proxy's timeout) must not end the process
+  pool.on("error", () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      await ensureArchiveSchema(client);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw archiveError(error, url);
+  }
+  return { pool, url, close: () => pool.end() };
+}
+
+/** The machine's id, made on its first push. */
+export async function machineId(pool: pg.Pool, name: string): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `insert into ${SCHEMA}.machines (name) values ($1) on conflict (name) do update set name = excluded.name returning id`,
+    [name],
+  );
+  return rows[0]!.id;
+}
