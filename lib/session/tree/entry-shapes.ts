@@ -1,5 +1,5 @@
 import { isObject } from "../json";
-import { calculateContextTokens } from "../rules/coding-agent-0.84/tokens";
+import { calculateContextTokens } from "../context-tokens";
 import type { SessionEntry } from "../types";
 import { grown } from "./columns";
 import { Interned } from "./interned";

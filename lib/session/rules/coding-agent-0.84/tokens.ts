@@ -5,7 +5,10 @@
  * Ported with pi's JavaScript semantics: a message pi cannot measure (content
  * null, a block without text) throws here as it throws in pi.
  */
+import { calculateContextTokens } from "../../context-tokens";
 import type { JsonObject } from "../../types";
+
+export { calculateContextTokens };
 
 export interface TokenEstimate {
   /** usageTokens + trailingTokens: what pi compares with the window */
@@ -42,11 +45,6 @@ const ESTIMATED_IMAGE_CHARS = 4800;
 
 // pi's accounting reads fields without checking them; `any` keeps its JavaScript semantics (NaN, TypeError) exactly
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
-/** The context size a usage reports: totalTokens, else the sum of its parts. */
-export function calculateContextTokens(usage: any): number {
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
 
 function assistantUsage(msg: any): unknown {
   if (msg.role === "assistant" && "usage" in msg) {
