@@ -25,7 +25,7 @@
  * cut back to its size afterwards. The last line of the output is one JSON object.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { entrySearchText, searchWords } from "../lib/library/library-search";
@@ -34,7 +34,8 @@ import { searchLibrary } from "../lib/server/library-search";
 import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
 import type { SearchFilters } from "../lib/server/library-index/library-index";
-import { appendEntries, GENERATOR_VERSION, generateLibrary, type LibraryStats } from "./generate-library";
+import { appendEntries, type LibraryStats } from "./generate-library";
+import { benchLibrary } from "./bench-library";
 import { Rng } from "../lib/session/testing/rng";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
@@ -92,29 +93,6 @@ function runChild(library: string, cacheRoot: string): Promise<ChildResult> {
       code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult) : reject(new Error(`index child exited with ${code}`)),
     );
   });
-}
-
-/** The library under `root`, generated unless one with the same settings is there. */
-function library(root: string): { dir: string; stats: LibraryStats } {
-  const dir = path.join(root, "sessions");
-  const marker = path.join(root, "library.json");
-  const settings = { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED, generator: GENERATOR_VERSION };
-  if (existsSync(marker)) {
-    const kept = JSON.parse(readFileSync(marker, "utf8")) as { settings: typeof settings; stats: LibraryStats };
-    if (JSON.stringify(kept.settings) === JSON.stringify(settings)) {
-      console.log(`library: ${dir} (kept)`);
-      return { dir, stats: kept.stats };
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-  const started = performance.now();
-  const stats = generateLibrary(dir, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED }, (done, total) => {
-    if (done % 100 === 0 || done === total) process.stderr.write(`\r  generating ${done}/${total} sessions`);
-  });
-  process.stderr.write("\n");
-  console.log(`library: ${dir}, generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  writeFileSync(marker, JSON.stringify({ settings, stats }));
-  return { dir, stats };
 }
 
 interface Query {
@@ -183,7 +161,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 async function main(): Promise<void> {
   const root = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : mkdtempSync(path.join(tmpdir(), "pi-library-bench-"));
   mkdirSync(root, { recursive: true });
-  const { dir, stats } = library(root);
+  const { dir, stats } = benchLibrary(root, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED });
   const cacheRoot = path.join(root, "cache");
   console.log(`${stats.sessions} sessions (${stats.forks} forks), ${stats.entries.toLocaleString("en-US")} entries, ${(stats.bytes / 1e6).toFixed(0)} MB`);
 

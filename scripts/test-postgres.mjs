@@ -96,9 +96,11 @@ export function databaseUrl(url, name) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const server = await startPostgres();
-  console.log(server.url);
-  const end = () => void server.stop().then(() => process.exit(0));
-  process.once("SIGINT", end);
-  process.once("SIGTERM", end);
+  // no top-level await: the benches load this file through tsx as CommonJS
+  startPostgres().then((server) => {
+    console.log(server.url);
+    const end = () => void server.stop().then(() => process.exit(0));
+    process.once("SIGINT", end);
+    process.once("SIGTERM", end);
+  });
 }

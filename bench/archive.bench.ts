@@ -1,0 +1,141 @@
+/**
+ * Archive benchmark (`npm run bench:archive`): pushing a generated library (bench/generate-library.ts, as the library
+ * bench makes it) into a PostgreSQL on this machine, started for the run (scripts/test-postgres.mjs) with its
+ * durability settings left on, as a real server keeps them.
+ *
+ *   first push     every session of the library, from an empty archive, in a child process (what
+ *                  `pi-session-viewer push` does): wall time and the child's peak RSS     (targets ≤ 120 s, ≤ 500 MB)
+ *   second push    nothing changed: what a push that finds nothing to send costs (stat pass included)
+ *   +1,000 entries the largest session grows by 1,000 entries; the push of that file alone, as --watch sends it
+ *                  (target, with the search index: ≤ 2 s until searchable through the server)
+ *
+ * Environment: BENCH_SESSIONS (1000), BENCH_SIZE_MB (1000), BENCH_SEED (1), BENCH_DIR (the library is kept there
+ * and used again, as by bench:library), BENCH_ARCHIVE_URL (push into this database instead of a server of the
+ * run's own: it must be empty). The last line of the output is one JSON object.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { machineId, openArchive } from "../lib/server/archive/open-archive";
+import { pushLibrary, type PushReport } from "../lib/server/archive/push-library";
+import { startPostgres } from "../scripts/test-postgres.mjs";
+import { benchLibrary } from "./bench-library";
+import { appendEntries } from "./generate-library";
+
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
+const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+const MACHINE = "bench";
+
+interface ChildResult {
+  ms: number;
+  maxRssMB: number;
+  report: PushReport;
+}
+
+/** The child: a push of the whole library, as the command makes it. */
+async function pushChild(dir: string, url: string): Promise<void> {
+  const started = performance.now();
+  const archive = await openArchive(url);
+  let last = 0;
+  const report = await pushLibrary(archive.pool, dir, {
+    machine: MACHINE,
+    machineId: await machineId(archive.pool, MACHINE),
+    onProgress: (p) => {
+      const now = performance.now();
+      if (now - last < 5000 && p.filesDone < p.files) return;
+      last = now;
+      process.stderr.write(
+        `  ${p.filesDone}/${p.files} files, ${(p.bytesDone / 1e6).toFixed(0)} MB, ${((now - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`,
+      );
+    },
+  });
+  await archive.close();
+  const result: ChildResult = { ms: performance.now() - started, maxRssMB: process.resourceUsage().maxRSS / 1024, report };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+function runChild(dir: string, url: string): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, __filename, "--push-child", dir, url], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult) : reject(new Error(`push child exited with ${code}`)),
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const root = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : mkdtempSync(path.join(tmpdir(), "pi-archive-bench-"));
+  mkdirSync(root, { recursive: true });
+  const { dir, stats } = benchLibrary(root, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED });
+  console.log(`${stats.sessions} sessions, ${stats.entries.toLocaleString("en-US")} entries, ${(stats.bytes / 1e6).toFixed(0)} MB`);
+  const server = process.env.BENCH_ARCHIVE_URL ? null : await startPostgres({ settings: { fsync: "on", synchronous_commit: "on", full_page_writes: "on" } });
+  const url = process.env.BENCH_ARCHIVE_URL ?? server!.url;
+  try {
+    console.log("first push (child process):");
+    const first = await runChild(dir, url);
+    console.log(`  ${(first.ms / 1000).toFixed(1)} s, peak RSS ${first.maxRssMB.toFixed(0)} MB, ${first.report.lines.toLocaleString("en-US")} lines`);
+
+    const archive = await openArchive(url);
+    const id = await machineId(archive.pool, MACHINE);
+    let started = performance.now();
+    const again = await pushLibrary(archive.pool, dir, { machine: MACHINE, machineId: id });
+    const secondMs = performance.now() - started;
+    if (again.counts.unchanged !== stats.sessions) throw new Error(`a second push found changes: ${JSON.stringify(again.counts)}`);
+
+    const grown = path.join(dir, stats.largest);
+    const size = statSync(grown).size;
+    let appendMs: number;
+    try {
+      appendEntries(grown, 1000, SEED);
+      started = performance.now();
+      const report = await pushLibrary(archive.pool, dir, { machine: MACHINE, machineId: id, only: new Set([stats.largest]) });
+      appendMs = performance.now() - started;
+      if (report.counts.grown !== 1) throw new Error(`the grown session was not pushed as grown: ${JSON.stringify(report.counts)}`);
+    } finally {
+      truncateSync(grown, size);
+    }
+    const dbBytes = Number((await archive.pool.query<{ size: string }>("select pg_database_size(current_database()) as size")).rows[0]!.size);
+    await archive.close();
+
+    const summary = {
+      sessions: stats.sessions,
+      libraryMB: Math.round(stats.bytes / 1e6),
+      firstPushS: Number((first.ms / 1000).toFixed(1)),
+      firstPushRssMB: Math.round(first.maxRssMB),
+      secondPushMs: Number(secondMs.toFixed(1)),
+      append1000Ms: Number(appendMs.toFixed(1)),
+      databaseMB: Math.round(dbBytes / 1e6),
+    };
+    const rows: [string, string, string][] = [
+      ["first push", `${summary.firstPushS} s, peak RSS ${summary.firstPushRssMB} MB`, "≤ 120 s, ≤ 500 MB"],
+      ["second push (nothing changed)", `${summary.secondPushMs} ms`, "(info)"],
+      ["+1,000 entries pushed", `${summary.append1000Ms} ms`, "≤ 2 s to searchable"],
+      ["database", `${summary.databaseMB} MB for a ${summary.libraryMB} MB library`, ""],
+    ];
+    const width = Math.max(...rows.map((row) => row[0].length));
+    const width2 = Math.max(...rows.map((row) => row[1].length));
+    console.log();
+    for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padEnd(width2)}  ${target}`);
+    console.log(JSON.stringify(summary));
+  } finally {
+    await server?.stop();
+    if (!process.env.BENCH_DIR && !process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--push-child") {
+  pushChild(process.argv[3]!, process.argv[4]!).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
