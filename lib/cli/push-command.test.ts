@@ -65,7 +65,8 @@ describe("push", () => {
     await expect(runPush([dir, "--to", databaseUrl(db.serverUrl, "no_such_db")])).rejects.toThrow(
       /database "no_such_db" does not exist \(create it with: createdb/,
     );
-    await expect(runPush([dir, "--to", db.url, "--machine", ""])).rejects.toThrow("--machine takes a name");
+    for (const bad of ["", "a/b", "..", "-x", "tab\there", "x".repeat(101)])
+      await expect(runPush([dir, "--to", db.url, "--machine", bad])).rejects.toThrow("--machine takes a name");
   });
 
   it("refuses a database of another schema version and says how to go on", async () => {

@@ -15,6 +15,8 @@ export const PUSH_USAGE = `push [DIR] --to URL [--machine NAME] [--watch]  send 
 
 export class PushCommandError extends Error {}
 
+const MACHINE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;
+
 interface PushArgs {
   dir: string;
   url: string;
@@ -25,7 +27,7 @@ interface PushArgs {
 function parsePushArgs(argv: readonly string[], env: NodeJS.ProcessEnv): PushArgs {
   let dir: string | null = null;
   let url = env.PI_VIEWER_DATABASE_URL?.trim() || null;
-  let machine = os.hostname();
+  let machine = os.hostname().split(".")[0] || "localhost";
   let watch = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -42,8 +44,11 @@ function parsePushArgs(argv: readonly string[], env: NodeJS.ProcessEnv): PushArg
     else throw new PushCommandError(`push takes one DIR (got ${dir} and ${arg})\n${PUSH_USAGE}`);
   }
   if (!url) throw new PushCommandError(`push needs --to URL (or PI_VIEWER_DATABASE_URL)\n${PUSH_USAGE}`);
-  if (!machine || machine.length > 200 || /[\u0000-\u001f\u007f]/.test(machine))
-    throw new PushCommandError(`--machine takes a name of 1 to 200 printable characters`);
+  // the machine is the first part of a file's name in the archive (`<machine>/<path>`): no slash, nothing hidden
+  if (!MACHINE_NAME.test(machine))
+    throw new PushCommandError(
+      `--machine takes a name of 1 to 100 letters, digits, dots, dashes and underscores, starting with a letter or digit (not ${JSON.stringify(machine)})`,
+    );
   return { dir: dir ?? sessionsDir(env), url, machine, watch };
 }
 

@@ -54,6 +54,8 @@ create table ${SCHEMA}.lines (
   bytes bytea not null,
   primary key (file_id, line)
 );
+-- a byte range of a file is read by where its lines start
+create index lines_at on ${SCHEMA}.lines (file_id, at);
 `;
 
 export class ArchiveSchemaError extends Error {
