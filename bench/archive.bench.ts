@@ -13,19 +13,17 @@
  * and used again, as by bench:library), BENCH_ARCHIVE_URL (push into this database instead of a server of the
  * run's own: it must be empty). The last line of the output is one JSON object.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { machineId, openArchive } from "../lib/server/archive/open-archive";
 import { pushLibrary, type PushReport } from "../lib/server/archive/push-library";
 import { startPostgres } from "../scripts/test-postgres.mjs";
-import { benchLibrary } from "./bench-library";
+import { benchChild, benchLibrary, benchLibrarySettings } from "./bench-library";
 import { appendEntries } from "./generate-library";
 
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
-const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);
-const SEED = Number(process.env.BENCH_SEED ?? 1);
+const SETTINGS = benchLibrarySettings();
+const SEED = SETTINGS.seed;
 const MACHINE = "bench";
 
 interface ChildResult {
@@ -57,21 +55,13 @@ async function pushChild(dir: string, url: string): Promise<void> {
 }
 
 function runChild(dir: string, url: string): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, __filename, "--push-child", dir, url], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult) : reject(new Error(`push child exited with ${code}`)),
-    );
-  });
+  return benchChild<ChildResult>(__filename, "--push-child", [dir, url]);
 }
 
 async function main(): Promise<void> {
   const root = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : mkdtempSync(path.join(tmpdir(), "pi-archive-bench-"));
   mkdirSync(root, { recursive: true });
-  const { dir, stats } = benchLibrary(root, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED });
+  const { dir, stats } = benchLibrary(root, SETTINGS);
   console.log(`${stats.sessions} sessions, ${stats.entries.toLocaleString("en-US")} entries, ${(stats.bytes / 1e6).toFixed(0)} MB`);
   const server = process.env.BENCH_ARCHIVE_URL ? null : await startPostgres({ settings: { fsync: "on", synchronous_commit: "on", full_page_writes: "on" } });
   const url = process.env.BENCH_ARCHIVE_URL ?? server!.url;

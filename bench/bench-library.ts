@@ -1,5 +1,6 @@
 // The generated library the library and archive benchmarks share: made once under a folder and used again while
 // its settings (and the generator's version) are the same.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { GENERATOR_VERSION, generateLibrary, type LibraryStats } from "./generate-library";
@@ -31,4 +32,23 @@ export function benchLibrary(root: string, { sessions, sizeMB, seed }: BenchLibr
   console.log(`library: ${dir}, generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   writeFileSync(marker, JSON.stringify({ settings, stats }));
   return { dir, stats };
+}
+
+/** The library the environment asks for: BENCH_SESSIONS (1000), BENCH_SIZE_MB (1000), BENCH_SEED (1). */
+export function benchLibrarySettings(env: NodeJS.ProcessEnv = process.env): BenchLibrarySettings {
+  return { sessions: Number(env.BENCH_SESSIONS ?? 1000), sizeMB: Number(env.BENCH_SIZE_MB ?? 1000), seed: Number(env.BENCH_SEED ?? 1) };
+}
+
+/**
+ * Runs the bench file `script` again as a child (`script MODE ...args`), which measures its own peak memory, and
+ * returns the JSON its last line of output holds. tsx's loader rides in execArgv: the child runs the file the same way.
+ */
+export function benchChild<T>(script: string, mode: string, args: readonly string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, mode, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as T) : reject(new Error(`${mode} child exited with ${code}`))));
+  });
 }

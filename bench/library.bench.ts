@@ -24,7 +24,6 @@
  * directory), BENCH_REUSE_INDEX=1 (keep the index BENCH_DIR holds: the query timings alone). The grown session is
  * cut back to its size afterwards. The last line of the output is one JSON object.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,12 +34,11 @@ import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
 import type { SearchFilters } from "../lib/server/library-index/library-index";
 import { appendEntries, type LibraryStats } from "./generate-library";
-import { benchLibrary } from "./bench-library";
+import { benchChild, benchLibrary, benchLibrarySettings } from "./bench-library";
 import { Rng } from "../lib/session/testing/rng";
 
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
-const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1000);
-const SEED = Number(process.env.BENCH_SEED ?? 1);
+const SETTINGS = benchLibrarySettings();
+const SEED = SETTINGS.seed;
 const LIMIT = 50;
 
 interface ChildResult {
@@ -83,16 +81,7 @@ async function indexChild(library: string, cacheRoot: string): Promise<void> {
 }
 
 function runChild(library: string, cacheRoot: string): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    // tsx's loader rides in execArgv: the child runs this file the same way
-    const child = spawn(process.execPath, [...process.execArgv, __filename, "--index-child", library, cacheRoot], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult) : reject(new Error(`index child exited with ${code}`)),
-    );
-  });
+  return benchChild<ChildResult>(__filename, "--index-child", [library, cacheRoot]);
 }
 
 interface Query {
@@ -161,7 +150,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 async function main(): Promise<void> {
   const root = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : mkdtempSync(path.join(tmpdir(), "pi-library-bench-"));
   mkdirSync(root, { recursive: true });
-  const { dir, stats } = benchLibrary(root, { sessions: SESSIONS, sizeMB: SIZE_MB, seed: SEED });
+  const { dir, stats } = benchLibrary(root, SETTINGS);
   const cacheRoot = path.join(root, "cache");
   console.log(`${stats.sessions} sessions (${stats.forks} forks), ${stats.entries.toLocaleString("en-US")} entries, ${(stats.bytes / 1e6).toFixed(0)} MB`);
 
