@@ -2,6 +2,7 @@
 // pusher and server checks it before reading or writing: a database made by another version of the viewer is
 // refused with how to go on, never read half-right.
 import type pg from "pg";
+import { libraryIndexTables } from "../library-index/postgres/index-tables";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
 export const ARCHIVE_SCHEMA_VERSION = 1;
@@ -42,6 +43,11 @@ create table ${SCHEMA}.files (
   head_sha256 bytea,
   tail_sha256 bytea,
   pushed_at timestamptz not null default now(),
+  -- what the library index keeps of the file (lib/server/library-index/postgres/): its project (header cwd, else
+  -- folder), header time (else the file's mtime), and leaf
+  project text,
+  header_time text,
+  leaf text,
   unique (machine_id, path)
 );
 create table ${SCHEMA}.lines (
@@ -56,6 +62,7 @@ create table ${SCHEMA}.lines (
 );
 -- a byte range of a file is read by where its lines start
 create index lines_at on ${SCHEMA}.lines (file_id, at);
+${libraryIndexTables(SCHEMA)}
 `;
 
 export class ArchiveSchemaError extends Error {

@@ -6,6 +6,7 @@ import type pg from "pg";
 import { fileLines } from "../file-lines";
 import { formatLimit, maxLineBytes } from "../line-limit";
 import { openSessionFile, type ResolvedSessionFile } from "../safe-path";
+import { DerivedRows } from "../library-index/postgres/derived-rows";
 import { SCHEMA } from "./archive-schema";
 import { HeldEnds, heldEnds, sha256 } from "./held-bytes";
 
@@ -51,6 +52,8 @@ interface FileRow {
   seen_ino: string;
   head_sha256: Buffer | null;
   tail_sha256: Buffer | null;
+  leaf: string | null;
+  header_time: string | null;
 }
 
 export const sameAsSeen = (seen: SeenState | undefined, file: { size: number; mtimeMs: number; ino: number }): boolean =>
@@ -100,15 +103,28 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
       }
       const from = replace ? 0 : held;
       const firstLine = replace ? 1 : made.line_count + 1;
+      // the library index's rows of the lines, written with them (derived-rows.ts)
+      const derived = await DerivedRows.start(client, {
+        fileId: made.id,
+        path: file.rel,
+        firstLine,
+        replaced: replace && held > 0,
+        leaf: replace ? null : made.leaf,
+        described: !replace && made.header_time !== null,
+        mtimeMs: now.mtimeMs,
+        maxLine,
+      });
       const written = await writeLines(client, made.id, handle, {
         from,
         firstLine,
+        derived,
         ends: ends!,
         maxLine,
         batchBytes,
         afterBatch: options.afterBatch,
         rel: file.rel,
       });
+      if (replace || written.lines > 0) await derived.finish();
       const hashes = ends!.hashes();
       const size = from + written.bytes;
       const lineCount = firstLine - 1 + written.lines;
@@ -149,7 +165,7 @@ function seenOf(row: FileRow): SeenState {
   return { seenSize: Number(row.seen_size), seenMtimeMs: row.seen_mtime_ms, seenIno: Number(row.seen_ino) };
 }
 
-const ROW_COLUMNS = "id, generation, size, line_count, pending, seen_size, seen_mtime_ms, seen_ino, head_sha256, tail_sha256";
+const ROW_COLUMNS = "id, generation, size, line_count, pending, seen_size, seen_mtime_ms, seen_ino, head_sha256, tail_sha256, leaf, header_time";
 
 /** The file's row, locked until the transaction ends: two pushes of one file (two processes of one machine) take turns. */
 async function lockRow(client: pg.PoolClient, machineId: number, rel: string): Promise<FileRow | null> {
@@ -209,7 +225,16 @@ async function writeLines(
   client: pg.PoolClient,
   fileId: string,
   handle: import("node:fs/promises").FileHandle,
-  at: { from: number; firstLine: number; ends: HeldEnds; maxLine: number; batchBytes: number; afterBatch?: PushFileOptions["afterBatch"]; rel: string },
+  at: {
+    from: number;
+    firstLine: number;
+    derived: DerivedRows;
+    ends: HeldEnds;
+    maxLine: number;
+    batchBytes: number;
+    afterBatch?: PushFileOptions["afterBatch"];
+    rel: string;
+  },
 ): Promise<Written> {
   let numbers: number[] = [];
   let offsets: number[] = [];
@@ -227,6 +252,7 @@ async function writeLines(
       offsets,
       texts,
     ]);
+    await at.derived.flush();
     numbers = [];
     offsets = [];
     texts = [];
@@ -243,6 +269,7 @@ async function writeLines(
       break;
     }
     numbers.push(number);
+    at.derived.line(number, line);
     offsets.push(line.offset);
     texts.push(line.bytes);
     at.ends.append(line.bytes);

@@ -1,7 +1,6 @@
-// An entry line as the index keeps it: its row's columns (role, model, tools, time…), read from the line's value, and
+// An entry line as the index keeps it: its row's columns (role, model, tools, time…: entry-facts.ts), and
 // the span of ids and times a file's entries cover.
-import { isObject } from "@/lib/session/json";
-import { modelLabel } from "@/lib/session/model-label";
+import { entryFacts } from "../entry-facts";
 
 /** An entry read from a file, before its row is written (its on_active is known only at the file's end). */
 export interface EntryRow {
@@ -44,27 +43,13 @@ export class Span {
 
 /** An entry line's row, its on_active left for the end of its file and its hash for when another row has its id. */
 export function entryRow(id: number, fileId: number, entryId: string | null, value: Record<string, unknown>, offset: number, length: number): EntryRow {
-  const message = isObject(value.message) ? value.message : null;
-  const role = message && typeof message.role === "string" ? message.role : typeof value.type === "string" ? value.type : null;
-  // named as every view names it, so a model filter takes what the facets and the usage page show
-  const model = message?.role === "assistant" ? modelLabel(message.provider, message.model) : null;
-  const time = typeof value.timestamp === "string" ? Date.parse(value.timestamp) : typeof value.timestamp === "number" ? value.timestamp : NaN;
-  const parentId = typeof value.parentId === "string" ? value.parentId : null;
+  const { parentId, time, role, model, tools } = entryFacts(value);
   return {
     id,
     entryId,
     parentId,
     off: offset,
     len: length,
-    values: [id, fileId, entryId, parentId, null, Number.isNaN(time) ? null : time, role, model, toolsOf(message), offset, length, 0],
+    values: [id, fileId, entryId, parentId, null, time, role, model, tools.length ? tools.join(" ") : null, offset, length, 0],
   };
-}
-
-function toolsOf(message: Record<string, unknown> | null): string | null {
-  if (!message) return null;
-  if (message.role === "toolResult" && typeof message.toolName === "string") return message.toolName;
-  if (message.role === "bashExecution") return "bash";
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return null;
-  const names = message.content.flatMap((block) => (isObject(block) && block.type === "toolCall" && typeof block.name === "string" ? [block.name] : []));
-  return names.length ? names.join(" ") : null;
 }

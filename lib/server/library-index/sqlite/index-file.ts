@@ -8,13 +8,13 @@
 // does, and cutting a gigabyte in JavaScript first cost a tenth of a first index), any other as searchWords' words
 // joined by spaces.
 import { entrySearchText, searchWordsText } from "@/lib/library/library-search";
-import { isObject } from "@/lib/session/json";
 import type { SessionEntry } from "@/lib/session/types";
 import { usageRecordOf } from "@/lib/library/usage";
 import { fileLines } from "../../file-lines";
 import { maxLineBytes } from "../../line-limit";
 import { parseLine } from "../../parse-line";
 import { openSessionFile, type ResolvedSessionFile } from "../../safe-path";
+import { activePath, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import type { FileDescription, IndexReport } from "../library-index";
 import type { CopyKeys } from "./copy-keys";
 import { isIndexError, type Connection, type Database } from "./database";
@@ -112,11 +112,10 @@ export async function indexFile(
           continue;
         }
         const value = parsed.value;
-        if (!isObject(value) || value.type === "session" || (value.kind !== undefined && value.kind !== "entry")) continue;
-        // what entryFingerprint takes for an entry's id; its content hash is made only when another row has the id
-        const entryId = typeof value.id === "string" && value.id !== "" ? value.id : null;
-        if (value.type === "leaf") leaf = typeof value.targetId === "string" ? value.targetId : null;
-        else if (entryId !== null) leaf = entryId;
+        if (!isIndexedEntry(value)) continue;
+        // its content hash is made only when another row has the id
+        const entryId = entryIdOf(value);
+        leaf = leafAfter(value, entryId, leaf);
         const entry = entryRow(batch.nextId(), fileId, entryId, value, read.offset, read.length);
         // before anything of it is written: what a failure of the file undoes (indexFile's catch)
         pending.set(entry.id, entry);
@@ -203,8 +202,7 @@ function markActivePath(db: Database, fileId: number, written: boolean, pending:
   const parents = new Map<string, string | null>();
   for (const entry of before) if (entry.entryId !== null) parents.set(entry.entryId, entry.parentId);
   for (const entry of pending) if (entry.entryId !== null) parents.set(entry.entryId, entry.parentId);
-  const onPath = new Set<string>();
-  for (let at = leaf; at !== null && at !== undefined && parents.has(at) && !onPath.has(at); at = parents.get(at)!) onPath.add(at);
+  const onPath = activePath(parents, leaf);
   const active = (entryId: string | null) => entryId !== null && onPath.has(entryId);
   for (const entry of before) {
     if (entry.onActive !== active(entry.entryId)) batch.run("UPDATE entries SET on_active = ? WHERE id = ?", [active(entry.entryId) ? 1 : 0, entry.id]);
@@ -223,12 +221,6 @@ export function dropFile(db: Database, fileId: number, touched: Set<number>): vo
   db.run("DELETE FROM entries WHERE file_id = ?", [fileId]);
   db.run("DELETE FROM unreadable WHERE file_id = ?", [fileId]);
   db.run("DELETE FROM files WHERE id = ?", [fileId]);
-}
-
-/** What the problems say of a line whose id an earlier line of its file holds with other content (as the viewer says it). */
-function reusedIdMessage(entryId: string, earlierLine: number | null): string {
-  const where = earlierLine === null ? "earlier in the file" : `on line ${earlierLine}`;
-  return `id ${JSON.stringify(entryId)} was already used ${where} with other content; this line replaces it (pi: the last line wins); both are searched and counted`;
 }
 
 /** An error reading one file (its bytes, what they hold), as against one of the index (SQLite's, its lock). */
