@@ -23,23 +23,10 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
   {
     name: "SessionTree",
     prototype: SessionTree.prototype,
-    transient: {
-      source: () => null,
-      recent: () => new Map(),
-      keptOrder: () => new Int32Array(0),
-      keptAt: () => 0,
-      handedOut: () => new WeakMap(),
-      unnamedSlots: () => new WeakMap(),
-      cutLines: () => null,
-      fullCache: () => new Map(),
-      lightReads: () => null,
-      times: () => null,
-      // the ids again (a third of a big session's snapshot, and of its restore): made again from the slots' ids
-      idSlots: () => new Map(),
-      idsFrom: () => 0,
-      idsTo: () => 0,
-    },
-    restored: (tree: SessionTree) => tree.restoreIdIndex(),
+    // the entry store (entries, content, what the reader supplies) and the index of ids, each whole: restored()
+    // makes both again, so what either comes to hold is never written
+    transient: { store: () => null, idIndex: () => null },
+    restored: (tree: SessionTree) => tree.restored(),
   },
   { name: "PathStates", prototype: PathStates.prototype, transient: { lastUsage: () => null, lastRow: () => 0 } },
   { name: "EntryShapes", prototype: EntryShapes.prototype },

@@ -6,7 +6,9 @@ import { EntryShapes, type NamedModel } from "./entry-shapes";
 import { LeafSteps } from "./leaf-steps";
 import { StatsTally } from "./stats-tally";
 import type { EntrySource } from "./entry-source";
-import { ContentNotReadError, type LineTexts } from "../read/line-texts";
+import { EntryStore, type StoredSlots } from "./entry-store";
+import { IdSlots } from "./id-slots";
+import type { LineTexts } from "../read/line-texts";
 import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
@@ -52,21 +54,12 @@ const SELF_PARENT = -3;
  * session has a million entries, and objects cost the page memory and the
  * collector time in proportion.
  */
-export class SessionTree {
-  /** every entry object in file order, id-less ones included (pi keeps them too); none when they are read from `source` */
-  private readonly kept: SessionEntry[] = [];
-  /** where entries are read again from when the tree keeps only the most recent (readEntriesFrom) */
-  private source: EntrySource | null = null;
-  /** with a source: the entries kept, by slot */
-  private readonly recent = new Map<number, SessionEntry>();
+export class SessionTree implements StoredSlots {
   /**
-   * with a source: the kept slots in the order they came, a ring: the oldest goes first (dropping a Map's first
-   * key instead makes V8 step over every key deleted before it, each time)
+   * the entry objects and their content, made from what the reader supplies: a snapshot leaves it out whole and
+   * a restored tree gets a fresh one (restored)
    */
-  private keptOrder = new Int32Array(0);
-  private keptAt = 0;
-  /** with a source: the slot of each entry object handed out (what full() and waitsFor() find an entry by) */
-  private readonly handedOut = new WeakMap<object, number>();
+  private store = new EntryStore(this);
   /** per slot: the entry's id (undefined for an entry without one) */
   private readonly slotIds: (string | undefined)[] = [];
   /** per slot: the slot of the entry its `parentId` named when it came, or NO_PARENT, MISSING_PARENT, SELF_PARENT */
@@ -80,11 +73,8 @@ export class SessionTree {
   private upRevision = new Int32Array(1024);
   /** per slot: NO_CHILD, the slot of its only child, or MANY */
   private kids = new Int32Array(1024).fill(NO_CHILD);
-  /** the slot of the last line with each id (read through `slots`, which finishes a restored tree's index first) */
-  private readonly idSlots = new Map<string, number>();
-  /** while a restored tree makes its index of ids again (idIndexSteps): the slots from idsFrom to idsTo are not in it yet */
-  private idsFrom = 0;
-  private idsTo = 0;
+  /** the slot of the last line with each id (read through `slots`): a snapshot leaves it out, and restored makes it again */
+  private idIndex = new IdSlots(this.slotIds);
   private readonly states = new PathStates();
   private readonly shapes = new EntryShapes();
   /** totals over every entry added, in file order (what the whole file's stats read) */
@@ -114,19 +104,8 @@ export class SessionTree {
   private times: Float64Array | null = null;
   private version = 0;
   private shapeVersion = 0;
-  /** where the full text of entries added from cut light lines is (see light-lines.ts) */
-  private cutLines: LineTexts | null = null;
-  /** per slot: 1 when the entry was read from a cut light line (its content is read from cutLines) */
+  /** per slot: 1 when the entry was read from a cut light line (its content is read from the store's cut lines) */
   private cut = new Uint8Array(1024);
-  /**
-   * the slots of entries that their id does not find (no id, or an id a later line took over): by object, as
-   * few as such lines (a WeakMap entry per entry costs the collector more than the entry itself)
-   */
-  private readonly unnamedSlots = new WeakMap<object, number>();
-  /** full entries read lately, by line: the selection and its context are read again on every render */
-  private readonly fullCache = new Map<number, TreeEntry>();
-  /** while readLightly runs: the lines whose content it asked for and got light */
-  private lightReads: number[] | null = null;
 
   /** Bumped on every change; memo tables compare against it. */
   get revision(): number {
@@ -151,85 +130,71 @@ export class SessionTree {
    * The tree keeps only the last `keep` entries it made or read, and reads others again from `source` when asked for: for
    * a session larger than memory (the command line reads its file again by byte range). Before the first add.
    */
-  readEntriesFrom(source: EntrySource, keep = RECENT_ENTRIES): void {
+  readEntriesFrom(source: EntrySource, keep?: number): void {
     // (a tree restored from a snapshot has entries but no entry objects yet: it reads them all from the source)
-    if (this.source || this.kept.length) throw new Error("SessionTree.readEntriesFrom: entries were added already");
-    this.source = source;
-    this.keptOrder = new Int32Array(Math.max(1, keep)).fill(-1);
+    this.store.readEntriesFrom(source, keep);
   }
 
   /**
-   * Makes the index of ids again from the slots' ids, as add() made it (the last slot with each id, in the order
-   * ids were first met): a snapshot of the tree leaves it out.
+   * What a snapshot's restore calls: a fresh entry store (the reader binds it), and the index of ids, made again
+   * from the slots' ids as add() made it (the last slot with each id, in the order ids were first met).
    */
-  restoreIdIndex(): void {
-    this.idSlots.clear();
-    this.idsFrom = 0;
-    this.idsTo = this.slotIds.length;
+  restored(): void {
+    this.store = new EntryStore(this);
+    this.idIndex = IdSlots.restoredFrom(this.slotIds);
   }
 
   /**
-   * Makes the index of ids restoreIdIndex left to make, `per` slots a step, so a page can take a million ids in
+   * Makes the index of ids restored() left to make, `per` slots a step, so a page can take a million ids in
    * tasks of its own. Whatever reads the index before the last step makes the rest at once.
    */
-  *idIndexSteps(per = 1 << 15): Generator<void, void, void> {
-    while (this.idsFrom < this.idsTo) {
-      this.indexIds(Math.min(this.idsTo, this.idsFrom + per));
-      if (this.idsFrom < this.idsTo) yield;
-    }
-  }
-
-  private indexIds(to: number): void {
-    for (let slot = this.idsFrom; slot < to; slot++) {
-      const id = this.slotIds[slot];
-      if (id !== undefined) this.idSlots.set(id, slot);
-    }
-    this.idsFrom = to;
+  idIndexSteps(per = 1 << 15): Generator<void, void, void> {
+    return this.idIndex.steps(per);
   }
 
   private get slots(): Map<string, number> {
-    if (this.idsFrom < this.idsTo) this.indexIds(this.idsTo);
-    return this.idSlots;
+    return this.idIndex.slots;
   }
 
   /** Where the tree reads its entries again from, if it keeps only the last ones. */
   get entrySource(): EntrySource | null {
-    return this.source;
+    return this.store.entrySource;
   }
 
   /** True while entries are read before their text has come (EntrySource.textComing): wide walks wait for textCame(). */
   get textComing(): boolean {
-    return this.source?.textComing === true;
+    return this.store.entrySource?.textComing === true;
   }
 
   /** Resolves once the entries' text has all come. */
   textCame(): Promise<void> {
-    return this.source?.textCame?.() ?? Promise.resolve();
+    return this.store.entrySource?.textCame?.() ?? Promise.resolve();
   }
 
   /** True when readingAtMost refused a read since readRefused (EntrySource.textRefused). */
   get textRefused(): boolean {
-    return this.source?.textRefused === true;
+    return this.store.entrySource?.textRefused === true;
   }
 
   /** Reads what readingAtMost refused, without waiting on the caller's thread (EntrySource.readRefused). */
   readRefused(): Promise<void> {
-    return this.source?.readRefused?.() ?? Promise.resolve();
+    return this.store.entrySource?.readRefused?.() ?? Promise.resolve();
   }
 
   /** `read`, reading at most `frames` frames of entries whose text has not come yet (EntrySource.readingAtMost). */
   readingAtMost<T>(frames: number, read: () => T): { value: T; exceeded: boolean } {
-    return this.source?.readingAtMost ? this.source.readingAtMost(frames, read) : { value: read(), exceeded: false };
+    const source = this.store.entrySource;
+    return source?.readingAtMost ? source.readingAtMost(frames, read) : { value: read(), exceeded: false };
   }
 
   /** Entries added from now on whose line `lines` holds were read from light lines: their content is read from there. */
   readCutLinesFrom(lines: LineTexts): void {
-    this.cutLines = lines;
+    this.store.readCutLinesFrom(lines);
   }
 
   /** True when some entries hold cut strings (the index was built from light lines). */
   get hasCutEntries(): boolean {
-    return this.cutLines !== null && this.cutLines.cutCount > 0;
+    return this.store.hasCutEntries;
   }
 
   /**
@@ -239,32 +204,12 @@ export class SessionTree {
    * the shape of the content) is the same in both.
    */
   full<T extends SessionEntry>(entry: T): T {
-    const line = this.cutLineOf(entry);
-    if (line === -1) return entry;
-    const cache = this.fullCache;
-    let full = cache.get(line);
-    if (full) {
-      cache.delete(line); // most recently used last
-    } else {
-      const lines = this.cutLines!;
-      if (!lines.ready(line)) {
-        if (!this.lightReads) throw new ContentNotReadError(line);
-        this.lightReads.push(line);
-        return entry;
-      }
-      full = JSON.parse(lines.text(line)) as TreeEntry;
-      // read again from its source: a file replaced since it was indexed must not pass for it
-      if (full.id !== entry.id || full.type !== entry.type)
-        throw new Error(`line ${line} is not the entry that was read there (${String(entry.id)}): the file changed since it was opened`);
-      if (cache.size >= FULL_CACHE) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(line, full);
-    return full as unknown as T;
+    return this.store.full(entry);
   }
 
   /** Whether full() may have to wait for content: it is read from the file when asked for (see readLightly). */
   get readsOnDemand(): boolean {
-    return this.cutLines?.onDemand === true && this.cutLines.cutCount > 0;
+    return this.store.readsOnDemand;
   }
 
   /**
@@ -275,15 +220,7 @@ export class SessionTree {
    * content, so `read` does what it will do then.
    */
   readLightly<T>(read: () => T): { value: T; lines: number[] } {
-    const outer = this.lightReads;
-    const lines: number[] = [];
-    this.lightReads = lines;
-    try {
-      return { value: read(), lines };
-    } finally {
-      this.lightReads = outer;
-      outer?.push(...lines);
-    }
+    return this.store.readLightly(read);
   }
 
   /**
@@ -291,15 +228,12 @@ export class SessionTree {
    * its source does not say. What shows an entry reads a big one a frame after showing its light self.
    */
   fullCost(entry: SessionEntry): number | null {
-    const line = this.cutLineOf(entry);
-    if (line === -1 || this.fullCache.has(line)) return 0;
-    return this.cutLines!.byteLength?.(line) ?? null;
+    return this.store.fullCost(entry);
   }
 
   /** Whether full(entry) would wait for content that has not been read from the file yet. */
   waitsFor(entry: SessionEntry): boolean {
-    const line = this.cutLineOf(entry);
-    return line !== -1 && !this.fullCache.has(line) && !this.cutLines!.ready(line);
+    return this.store.waitsFor(entry);
   }
 
   /**
@@ -308,9 +242,7 @@ export class SessionTree {
    * for a batch, answers with what it has, and goes on once the batch is read.
    */
   askFor(entries: Iterable<SessionEntry>): void {
-    const asked = this.lightReads;
-    if (!asked) return;
-    for (const entry of entries) if (this.waitsFor(entry)) asked.push(this.cutLineOf(entry));
+    this.store.askFor(entries);
   }
 
   /**
@@ -318,25 +250,21 @@ export class SessionTree {
    * indexed there (the file was replaced since) fails the read, and its text is not kept.
    */
   readContent(lines: readonly number[]): Promise<void> {
-    if (!this.cutLines || !lines.length) return Promise.resolve();
-    return this.cutLines.load(lines, (line, text) => {
-      const id = this.slotIds[lowerBound(this.entryLines, line)];
-      // a plain id looked for as text (cheap next to parsing the line, which its reader does anyway); full()
-      // checks any id once the line is parsed
-      if (typeof id !== "string" || !PLAIN_ID.test(id)) return null;
-      return new RegExp(`"id"\\s*:\\s*"${id}"`).test(text)
-        ? null
-        : `line ${line} no longer holds entry ${id}: the file changed since it was opened; open it again`;
-    });
+    return this.store.readContent(lines);
+  }
+
+  /** Whether the entry in `slot` was read from a cut light line. */
+  cutAt(slot: number): boolean {
+    return this.cut[slot] === 1;
   }
 
   add(entry: SessionEntry, line: number): void {
     this.version++;
     const slot = this.slotIds.length;
-    if (this.source) this.remember(slot, entry);
-    else this.kept.push(entry);
     const id = entry.id;
-    this.slotIds.push(isNonEmptyString(id) ? id : undefined);
+    const named = isNonEmptyString(id);
+    this.store.added(entry, slot, named);
+    this.slotIds.push(named ? id : undefined);
     this.reserve(slot + 1);
     this.lines[slot] = line;
     if (this.times) {
@@ -345,26 +273,25 @@ export class SessionTree {
     }
     this.shapes.set(slot, entry);
     this.tally.add(entry);
-    const named = entry.parentId;
-    if (typeof named !== "string") this.parents[slot] = NO_PARENT;
-    else if (named === id) this.parents[slot] = SELF_PARENT;
+    const parentId = entry.parentId;
+    if (typeof parentId !== "string") this.parents[slot] = NO_PARENT;
+    else if (parentId === id) this.parents[slot] = SELF_PARENT;
     else {
-      const parent = this.slots.get(named);
+      const parent = this.slots.get(parentId);
       // (a duplicate id's later line takes the name over: the name, not the slot, is what the parent is)
       if (parent === undefined) {
         this.parents[slot] = MISSING_PARENT;
-        this.missingParents.set(slot, named);
+        this.missingParents.set(slot, parentId);
       } else this.parents[slot] = parent;
     }
-    if (this.cutLines?.isCut(line)) this.cut[slot] = 1;
+    if (this.store.isCut(line)) this.cut[slot] = 1;
     if (entry.type === "context_edit") {
       // by slot, not by object: an object kept here would be the one full() knows only while the tree that read it lives
       const edits = this.editsByTarget.get(entry.targetId);
       if (edits) edits.push(slot);
       else this.editsByTarget.set(entry.targetId, [slot]);
     }
-    if (!isNonEmptyString(id)) {
-      if (!this.source) this.unnamedSlots.set(entry, slot);
+    if (!named) {
       this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
       this.caLeafIdless = true;
       this.caLeaf = null;
@@ -382,7 +309,7 @@ export class SessionTree {
         id,
       );
       this.shapeVersion++;
-      if (!this.source) this.unnamedSlots.set(this.kept[previous]!, previous);
+      this.store.renamed(previous);
       this.detach(id, this.parentIdAt(previous));
       // its children are listed by id: they are the new line's now
       this.kids[slot] = this.kids[previous]!;
@@ -411,19 +338,6 @@ export class SessionTree {
       return;
     }
     this.hxLeaf = id;
-  }
-
-  /** The line whose full text holds `entry` when it was read from a cut light line, else -1. */
-  private cutLineOf(entry: SessionEntry): number {
-    if (!this.cutLines) return -1;
-    let slot: number | undefined;
-    if (this.source) slot = this.handedOut.get(entry);
-    else {
-      const id = entry.id;
-      slot = typeof id === "string" ? this.slots.get(id) : undefined;
-      if (slot === undefined || this.kept[slot] !== entry) slot = this.unnamedSlots.get(entry);
-    }
-    return slot !== undefined && this.cut[slot] === 1 ? this.lines[slot]! : -1;
   }
 
   /**
@@ -482,23 +396,7 @@ export class SessionTree {
 
   /** The entry in `slot`. */
   entryAt(slot: number): TreeEntry {
-    if (!this.source) return this.kept[slot] as TreeEntry;
-    let entry = this.recent.get(slot);
-    if (!entry) this.remember(slot, (entry = this.source.entry(slot, this.lines[slot]!)));
-    return entry as TreeEntry;
-  }
-
-  /** Keeps `entry` among the last ones made or read (with a source), and knows its slot while it lives. */
-  private remember(slot: number, entry: SessionEntry): void {
-    this.handedOut.set(entry, slot);
-    if (!this.recent.has(slot)) {
-      const order = this.keptOrder;
-      const oldest = order[this.keptAt]!;
-      if (oldest !== -1) this.recent.delete(oldest);
-      order[this.keptAt] = slot;
-      this.keptAt = (this.keptAt + 1) % order.length;
-    }
-    this.recent.set(slot, entry);
+    return this.store.entryAt(slot, this.lines[slot]!);
   }
 
   /** The line of the entry in `slot`. */
@@ -563,7 +461,7 @@ export class SessionTree {
    * answers read. Code that goes through entries one at a time reads entryAt or allEntries.
    */
   get entries(): readonly SessionEntry[] {
-    return this.source ? Array.from(this.allEntries()) : this.kept;
+    return this.store.keptEntries ?? Array.from(this.allEntries());
   }
 
   /** Every entry in file order, id-less ones included (pi keeps them too). */
@@ -818,23 +716,5 @@ export class SessionTree {
   }
 }
 
-const FULL_CACHE = 512;
-/** entries a tree that reads them from a source keeps: a context or a screen of cards, and a walk's recent steps */
-const RECENT_ENTRIES = 4096;
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
 const NO_EDITS: readonly TreeEntry[] = Object.freeze([]);
-
-/** ids that a line can only write one way, and that are safe in a RegExp */
-const PLAIN_ID = /^[\w-]+$/;
-
-/** The first index of `sorted` whose value is ≥ `value`. */
-function lowerBound(sorted: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
