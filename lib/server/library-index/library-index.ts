@@ -1,7 +1,8 @@
 // The library's index as the routes, the CLI and the pages ask it: brought up to the library's files, then searched,
-// its facets and usage sums read. What any implementation answers (SQLite's, ./sqlite/, today; PostgreSQL's next),
-// opened by openLibraryIndex (open-library-index.ts). Types only. A question that cannot get its turn in time (another
-// writer holds the index) fails with LibraryIndexBusyError (library-index-busy-error.ts), whichever implementation.
+// its facets and usage sums read. What any implementation answers (SQLite's, ./sqlite/, over a sessions directory;
+// PostgreSQL's, ./postgres/, over the archive), opened by openLibraryIndex (open-library-index.ts). Types only. A
+// question that cannot get its turn in time (another writer holds the index) fails with LibraryIndexBusyError
+// (library-index-busy-error.ts), whichever implementation.
 //
 // Not responsible for fork families: they come from each file's digest (lib/server/library-families.ts, over
 // file-digest.ts), not from the index. An implementation that keeps entries' copy keys could answer them later.
@@ -27,7 +28,8 @@ export interface LibraryIndex {
   /**
    * The first `limit` entries holding every term of `query` that pass `filters`, and how many there are in all
    * (a fork's copy of an entry is one hit, in the oldest file). `dir`: the sessions directory the snippets are read
-   * from; `files`: its files as listed, by path, so that their paths are not resolved again.
+   * from; `files`: its files as listed, by path, so that their paths are not resolved again. An index that holds
+   * the lines itself (the archive's) reads its snippets there and takes neither.
    */
   searchPage(query: string, filters: SearchFilters, dir: string, limit?: number, files?: ReadonlyMap<string, ResolvedSessionFile>): Promise<SearchPage>;
   /** What the filters can be set to: the models, tools and roles the index holds, sorted. */

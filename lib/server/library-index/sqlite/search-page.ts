@@ -4,12 +4,10 @@
 // its hits are the newest (highest rowids: the newest sessions, what was appended last), newest first, with score 0,
 // and `total` is a lower bound (the entries among the newest `rankedHits` hits). Lines are read (to check a query's
 // terms, to cut snippets) a chunk at a time within a byte allowance (line-reader.ts).
-import { nestsDeeperThan } from "@/lib/library/json-depth";
-import { entrySearchText, librarySearchTerms, searchSnippet } from "@/lib/library/library-search";
-import { isObject } from "@/lib/session/json";
-import type { SessionEntry } from "@/lib/session/types";
+import { librarySearchTerms } from "@/lib/library/library-search";
 import { LineReader } from "../../line-reader";
 import type { ResolvedSessionFile } from "../../safe-path";
+import { hitSnippet } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import { breathe, type Connection, type Database } from "./database";
 import { findNewest } from "./newest-plan";
@@ -53,10 +51,7 @@ export async function searchPage(
     lines.allow(tuning.snippetBytes);
     const texts = await lines.read(found.shown);
     for (const [i, located] of found.shown.entries()) {
-      const text = texts[i] ?? null;
-      const words = text === null ? null : lineText(text);
-      // a file that changed since it was indexed: the hit stands, without its words
-      located.hit.snippet = words === null ? "" : searchSnippet(words, terms);
+      located.hit.snippet = hitSnippet(texts[i] ?? null, terms);
     }
     return { hits: found.shown.map((located) => located.hit), total: found.total, capped: found.capped };
   } finally {
@@ -75,14 +70,4 @@ function idsWithin(db: Database, filters: SearchFilters): Search["ids"] | "none"
     filters.to ?? Infinity,
   ]);
   return row?.low === null || row?.low === undefined ? "none" : { low: row.low as number, high: row.high as number };
-}
-
-/** What an entry line is searched by, or null when it no longer reads as an entry (its file changed since). */
-function lineText(line: string): string | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isObject(value) && !nestsDeeperThan(value) ? entrySearchText(value as SessionEntry) : null;
-  } catch {
-    return null;
-  }
 }

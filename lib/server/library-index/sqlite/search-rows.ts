@@ -1,7 +1,7 @@
-// What the search plans share: a search as they take it, the filters as SQL, the rows of a hit, and how rows make a
-// page (a copy of an entry is one hit, in the oldest file: header time, then path; `alsoIn` counts the others).
-import type { LibrarySearchHit } from "@/lib/library/search-api";
+// What the search plans share: a search as they take it, the filters as SQL, the rows of a hit (and, from
+// ../hit-page.ts, how rows make a page).
 import type { LineReader } from "../../line-reader";
+export { copyKey, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters } from "../library-index";
 
 export const HIT_COLUMNS = "e.id, e.file_id, e.entry_id, e.hash, e.off, e.len, e.on_active, e.role, e.time, f.path, f.header_time";
@@ -36,22 +36,6 @@ export function ftsCondition(search: Search): string {
   return `words MATCH ?${ids}${and(search.where)}`;
 }
 
-/** A page of hits: the shown ones, how many in all, and whether that is a lower bound. */
-export interface Found {
-  shown: LocatedHit[];
-  total: number;
-  capped: boolean;
-}
-
-/** A hit with where its line is, and its entry's copy key (null for a line without an id: it has no copies). */
-export interface LocatedHit {
-  hit: LibrarySearchHit;
-  path: string;
-  off: number;
-  len: number;
-  key: { entryId: string; hash: number | null } | null;
-}
-
 export const and = (clauses: readonly string[]) => clauses.map((clause) => ` AND ${clause}`).join("");
 
 /** The filters as SQL over entries `e` and files `f`. */
@@ -73,49 +57,7 @@ export function conditions(filters: SearchFilters): { where: string[]; values: u
 }
 
 /** Best first: bm25, then the oldest file, then file order (SQL's ORDER BY of the ranked query). */
-/** Best first: bm25, then the oldest file, then file order (SQL's ORDER BY of the ranked query). */
 export function byRank(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const text = (x: unknown, y: unknown) => ((x as string) < (y as string) ? -1 : (x as string) > (y as string) ? 1 : 0);
   return (a.score as number) - (b.score as number) || text(a.header_time, b.header_time) || text(a.path, b.path) || (a.id as number) - (b.id as number);
-}
-
-/** What tells an entry's copies from other entries: its id and content hash, or its file and line. */
-export function copyKey(row: Record<string, unknown>): string {
-  const id = row.entry_id as string | null;
-  return id === null ? `${row.file_id as number} ${row.off as number}` : `${id} ${row.hash as number | null}`;
-}
-
-/** Rows (best first, copies of an entry in file age order) as a page: a copy is one hit, in the first file. */
-export function page(rows: readonly Record<string, unknown>[], limit: number, capped: boolean): Found {
-  const seen = new Map<string, LocatedHit>();
-  const distinct: LocatedHit[] = [];
-  for (const row of rows) {
-    const off = row.off as number;
-    const id = row.entry_id as string | null;
-    const key = copyKey(row);
-    const first = seen.get(key);
-    if (first) {
-      first.hit.alsoIn++;
-      continue;
-    }
-    const located: LocatedHit = {
-      hit: {
-        file: row.path as string,
-        entryId: id ?? `line@${off}`,
-        onActivePath: row.on_active === 1,
-        snippet: "",
-        score: row.score as number,
-        alsoIn: 0,
-        role: row.role as string | null,
-        time: row.time as number | null,
-      },
-      path: row.path as string,
-      off,
-      len: row.len as number,
-      key: id === null ? null : { entryId: id, hash: row.hash as number | null },
-    };
-    seen.set(key, located);
-    distinct.push(located);
-  }
-  return { shown: distinct.slice(0, limit), total: distinct.length, capped };
 }

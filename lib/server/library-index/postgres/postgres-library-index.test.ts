@@ -1,0 +1,121 @@
+// The archive's library index, against a real PostgreSQL: what a push makes searchable, as the local index finds
+// it (words, phrases in order, a last word as a prefix, filters, a fork's copy as one hit), capped pages, and a
+// grown or replaced file's words.
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SCHEMA } from "../../archive/archive-schema";
+import { machineId, openArchive, type Archive } from "../../archive/open-archive";
+import { pushLibrary } from "../../archive/push-library";
+import { testDatabase, type TestDatabase } from "../../archive/testing/test-database";
+import type { LibraryIndex } from "../library-index";
+import { openLibraryIndex } from "../open-library-index";
+
+let db: TestDatabase;
+let archive: Archive;
+let dir: string;
+let laptop: number;
+let index: LibraryIndex;
+const SOURCE = "--home-u-work--/2026-12-01T10-00-00-000Z_s1.jsonl";
+const FORK = "--home-u-work--/2026-12-02T10-00-00-000Z_s2.jsonl";
+const OTHER = "--home-u-other--/2026-12-03T10-00-00-000Z_s3.jsonl";
+
+const header = (id: string, timestamp: string, cwd: string) => JSON.stringify({ type: "session", version: 3, id, timestamp, cwd });
+const message = (id: string, parentId: string | null, role: string, content: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: "message", id, parentId, timestamp: "2026-12-01T10:00:01.000Z", message: { role, content, ...extra } });
+const write = (rel: string, ...lines: string[]) => {
+  mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  writeFileSync(path.join(dir, rel), lines.map((line) => `${line}\n`).join(""));
+};
+const append = (rel: string, ...lines: string[]) => appendFileSync(path.join(dir, rel), lines.map((line) => `${line}\n`).join(""));
+const push = () => pushLibrary(archive.pool, dir, { machine: "laptop", machineId: laptop, concurrency: 1 });
+const found = async (query: string, filters = {}, limit = 100) => {
+  const page = await index.searchPage(query, filters, dir, limit);
+  return page.hits.map((hit) => `${hit.file.replace("laptop/", "").slice(0, 15)} ${hit.entryId} ${hit.alsoIn}`).sort();
+};
+
+beforeAll(async () => {
+  db = await testDatabase();
+  archive = await openArchive(db.url);
+  laptop = await machineId(archive.pool, "laptop");
+  index = await openLibraryIndex("", { archive: archive.pool });
+});
+afterAll(async () => {
+  index?.close();
+  await archive?.close();
+  await db?.drop();
+});
+beforeEach(async () => {
+  await archive.pool.query(`truncate ${SCHEMA}.files, ${SCHEMA}.facets cascade`);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = mkdtempSync(path.join(tmpdir(), "postgres-index-"));
+  write(
+    SOURCE,
+    header("s1", "2026-12-01T10:00:00.000Z", "/home/u/work"),
+    message("a", null, "user", "parse the session lines"),
+    message("b", "a", "user", "lines parse"),
+  );
+  // a fork copies "a" and answers it
+  write(
+    FORK,
+    header("s2", "2026-12-02T10:00:00.000Z", "/home/u/work"),
+    message("a", null, "user", "parse the session lines"),
+    message("c", "a", "assistant", "parsing done", { provider: "anthropic", model: "claude" }),
+  );
+  write(OTHER, header("s3", "2026-12-03T10:00:00.000Z", "/home/u/other"), message("d", null, "toolResult", "session parsed", { toolName: "read" }));
+  await push();
+});
+
+describe("the archive's library index", () => {
+  it("finds words, phrases in order and a last word as a prefix, a fork's copy once in the oldest file", async () => {
+    expect(await found("lines")).toEqual(["--home-u-work-- a 1", "--home-u-work-- b 0"]);
+    expect(await found('"parse the"')).toEqual(["--home-u-work-- a 1"]);
+    expect(await found('"lines parse"')).toEqual(["--home-u-work-- b 0"]);
+    expect(await found("pars")).toHaveLength(4);
+    // a last word shorter than three characters matches only itself
+    expect(await found("pa")).toEqual([]);
+    const page = await index.searchPage("session", {}, dir, 10);
+    expect(page.hits.find((hit) => hit.entryId === "a")).toMatchObject({ file: `laptop/${SOURCE}`, snippet: "parse the session lines", role: "user" });
+  });
+
+  it("filters by project, role, model, tool and the active path", async () => {
+    expect(await found("pars", { project: "/home/u/other" })).toEqual(["--home-u-other- d 0"]);
+    expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-work-- c 0"]);
+    expect(await found("pars", { model: "anthropic/claude" })).toEqual(["--home-u-work-- c 0"]);
+    expect(await found("pars", { tool: "read" })).toEqual(["--home-u-other- d 0"]);
+    // "b" is on its file's path; "a" is on both
+    expect((await found("lines", { activeOnly: true })).sort()).toEqual(["--home-u-work-- a 1", "--home-u-work-- b 0"]);
+    expect(await index.facets()).toEqual({ models: ["anthropic/claude"], tools: ["read"], roles: ["assistant", "toolResult", "user"] });
+  });
+
+  it("caps a page past the ranked hits: the newest first (pushed last), unscored, a copy in its oldest file", async () => {
+    const capped = await openLibraryIndex("", { archive: archive.pool, tuning: { rankedHits: 2 } });
+    const page = await capped.searchPage("pars", {}, dir, 2);
+    expect(page.capped).toBe(true);
+    // pushed in the order the files are listed: the other project's first, the fork last
+    expect(page.hits.map((hit) => [hit.entryId, hit.score, hit.file, hit.alsoIn])).toEqual([
+      ["c", 0, `laptop/${FORK}`, 0],
+      ["a", 0, `laptop/${SOURCE}`, 1],
+    ]);
+    expect((await capped.searchPage("pars", {}, dir, Infinity)).hits).toHaveLength(4);
+  });
+
+  it("finds a grown file's new entries once pushed, and no longer a replaced file's old words", async () => {
+    append(OTHER, message("e", "d", "user", "walrus"));
+    expect((await push()).counts.grown).toBe(1);
+    expect(await found("walrus")).toEqual(["--home-u-other- e 0"]);
+    write(OTHER, header("s3", "2026-12-03T10:00:00.000Z", "/home/u/other"), message("f", null, "user", "narwhal"));
+    expect((await push()).counts.replaced).toBe(1);
+    expect(await found("walrus")).toEqual([]);
+    expect(await found("narwhal")).toEqual(["--home-u-other- f 0"]);
+    expect((await index.facets()).tools).toEqual([]);
+  });
+
+  it("names the lines it cannot read, by <machine>/<path> and line", async () => {
+    append(OTHER, "{broken");
+    await push();
+    expect(await index.problems()).toEqual([{ file: `laptop/${OTHER}`, line: 3, message: expect.stringContaining("JSON") }]);
+    expect((await index.update([])).unreadable).toHaveLength(1);
+  });
+});

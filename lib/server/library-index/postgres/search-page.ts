@@ -1,0 +1,194 @@
+// A search's page from the archive, answered as SQLite's index answers it (../sqlite/search-page.ts): every hit
+// ranked when a query has at most `rankedHits` (LibraryIndexTuning) of them or `limit` is Infinity; past the cap
+// the page is capped: the newest hits (pushed last), newest first, score 0, `total` the entries among the newest
+// `rankedHits` hits. A copy of an entry is one hit, in the oldest file holding it that passes the filters
+// (older-copy.ts). The ranking is PostgreSQL's ts_rank over the words (negated: lower is better, as bm25 reads),
+// not FTS5's bm25: a ranked page holds the same hits, in an order of its own. Snippets are cut from the archive's
+// lines, so a hit's `file` is `<machine>/<path>`; every question of one search reads one snapshot.
+import type pg from "pg";
+import { librarySearchTerms, termsChecker } from "@/lib/library/library-search";
+import { SCHEMA } from "../../archive/archive-schema";
+import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
+import type { SearchFilters, SearchPage } from "../library-index";
+import type { LibraryIndexTuning } from "../library-index-tuning";
+import { OLDEST_FIRST, relOf } from "./older-copy";
+import { filterConditions, needsOrder, wordsQuery } from "./search-query";
+
+/** Rows read per step when each must be checked on its line. */
+const CHECKED_CHUNK = 1000;
+
+const FROM = `from ${SCHEMA}.entries e join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id`;
+
+interface HitRow {
+  file_id: string;
+  line: number;
+  seq: string;
+  entry_id: string | null;
+  hash: number | null;
+  at: string;
+  on_active: boolean;
+  role: string | null;
+  time: number | null;
+  header_time: string;
+  path: string;
+  rank: number;
+  bytes: Buffer | null;
+}
+
+/** Where a shown hit's line is in the archive, by its path and offset as the page names it. */
+type Lines = Map<string, { fileId: string; line: number }>;
+const place = (path: string, off: number) => `${path}\n${off}`;
+
+export async function searchPage(pool: pg.Pool, query: string, filters: SearchFilters, limit: number, tuning: LibraryIndexTuning): Promise<SearchPage> {
+  if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
+  const terms = librarySearchTerms(query);
+  if (terms.length === 0) return { hits: [], total: 0, capped: false };
+  const cap = Math.max(tuning.rankedHits, limit);
+  const client = await pool.connect();
+  try {
+    await client.query("begin isolation level repeatable read read only");
+    const filter = filterConditions(filters, 3);
+    const lines: Lines = new Map();
+    const hits = await findHits(client, terms, filter, Number.isFinite(limit) ? cap + 1 : Infinity);
+    for (const row of hits) lines.set(place(row.path, Number(row.at)), { fileId: row.file_id, line: row.line });
+    let found: Found;
+    if (hits.length > cap) {
+      found = page(
+        hits.slice(0, cap).map((row) => asPageRow(row, 0)),
+        limit,
+        true,
+      );
+      await oldestCopies(client, found.shown, filter, lines);
+    } else {
+      const ranked = hits.map((row) => asPageRow(row, -row.rank)).sort(byRank);
+      found = page(ranked, limit, false);
+      await countCopies(client, found.shown, filter);
+    }
+    const texts = await lineTexts(client, found.shown, lines);
+    for (const [i, located] of found.shown.entries()) located.hit.snippet = hitSnippet(texts[i] ?? null, terms);
+    await client.query("commit");
+    return { hits: found.shown.map((located) => located.hit), total: found.total, capped: found.capped };
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The rows holding every term that pass the filters, newest first, up to `want` of them. */
+async function findHits(
+  client: pg.ClientBase,
+  terms: readonly (readonly string[])[],
+  filter: { where: string; values: unknown[] },
+  want: number,
+): Promise<HitRow[]> {
+  const ordered = needsOrder(terms);
+  const checker = termsChecker(terms);
+  const chunk = ordered ? CHECKED_CHUNK : want;
+  const hits: HitRow[] = [];
+  for (let before: string | null = null; ;) {
+    const { rows }: { rows: HitRow[] } = await client.query<HitRow>(
+      `select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, e.on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
+         coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
+         case when ${ordered} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
+       ${FROM} where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
+       order by e.seq desc${Number.isFinite(chunk) ? ` limit ${chunk}` : ""}`,
+      [wordsQuery(terms), before, ...filter.values],
+    );
+    for (const row of rows) if (row.bytes === null || checker.holds(row.bytes.toString("utf8"))) hits.push(row);
+    if (hits.length >= want || !Number.isFinite(chunk) || rows.length < chunk) return hits;
+    before = rows.at(-1)!.seq;
+  }
+}
+
+/** A row as hit-page.ts takes it. */
+function asPageRow(row: HitRow, score: number): Record<string, unknown> {
+  return {
+    entry_id: row.entry_id,
+    hash: row.hash,
+    file_id: row.file_id,
+    off: Number(row.at),
+    len: 0,
+    line: row.line,
+    path: row.path,
+    header_time: row.header_time,
+    on_active: row.on_active ? 1 : 0,
+    role: row.role,
+    time: row.time,
+    score,
+  };
+}
+
+/** Best first, then the oldest file, then file order. */
+function byRank(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const text = (x: unknown, y: unknown) => ((x as string) < (y as string) ? -1 : (x as string) > (y as string) ? 1 : 0);
+  return (a.score as number) - (b.score as number) || text(a.header_time, b.header_time) || text(a.path, b.path) || (a.line as number) - (b.line as number);
+}
+
+/** The keys of the hits that have copies (an entry with an id), as arrays for unnest. */
+function keysOf(shown: readonly LocatedHit[]): [string[], number[]] {
+  const keyed = shown.flatMap((located) => (located.key && located.key.hash !== null ? [located.key] : []));
+  return [keyed.map((key) => key.entryId), keyed.map((key) => key.hash!)];
+}
+
+const keyOf = (entryId: string, hash: number) => `${entryId}\n${hash}`;
+
+/** Counts the rows holding each hit's entry that pass the filters, but its own. */
+async function countCopies(client: pg.ClientBase, shown: readonly LocatedHit[], filter: { where: string; values: unknown[] }): Promise<void> {
+  const [ids, hashes] = keysOf(shown);
+  if (ids.length === 0) return;
+  const { rows } = await client.query<{ entry_id: string; hash: number; n: number }>(
+    `select e.entry_id, e.hash, count(*)::int as n ${FROM} join unnest($1::text[], $2::float8[]) as k(id, hash) on e.entry_id = k.id and e.hash = k.hash
+     where true${filter.where} group by 1, 2`,
+    [ids, hashes, ...filter.values],
+  );
+  const counts = new Map(rows.map((row) => [keyOf(row.entry_id, row.hash), row.n]));
+  for (const located of shown)
+    if (located.key && located.key.hash !== null) located.hit.alsoIn = Math.max(0, (counts.get(keyOf(located.key.entryId, located.key.hash)) ?? 1) - 1);
+}
+
+/** Shows each hit in the oldest file holding its entry that passes the filters, counting the others. */
+async function oldestCopies(client: pg.ClientBase, shown: readonly LocatedHit[], filter: { where: string; values: unknown[] }, lines: Lines): Promise<void> {
+  const [ids, hashes] = keysOf(shown);
+  if (ids.length === 0) return;
+  const { rows } = await client.query<{
+    entry_id: string;
+    hash: number;
+    file_id: string;
+    line: number;
+    at: string;
+    on_active: boolean;
+    path: string;
+    n: number;
+  }>(
+    `select distinct on (e.entry_id, e.hash) e.entry_id, e.hash, e.file_id, e.line, e.at, e.on_active, ${relOf("m", "f")} as path,
+       (count(*) over (partition by e.entry_id, e.hash))::int as n
+     ${FROM} join unnest($1::text[], $2::float8[]) as k(id, hash) on e.entry_id = k.id and e.hash = k.hash
+     where true${filter.where} order by e.entry_id, e.hash, ${OLDEST_FIRST("f", "m")}, e.line`,
+    [ids, hashes, ...filter.values],
+  );
+  const oldest = new Map(rows.map((row) => [keyOf(row.entry_id, row.hash), row]));
+  for (const located of shown) {
+    const first = located.key && located.key.hash !== null ? oldest.get(keyOf(located.key.entryId, located.key.hash)) : undefined;
+    if (!first) continue;
+    located.hit.file = first.path;
+    located.hit.onActivePath = first.on_active;
+    located.hit.alsoIn = first.n - 1;
+    located.path = first.path;
+    located.off = Number(first.at);
+    lines.set(place(first.path, located.off), { fileId: first.file_id, line: first.line });
+  }
+}
+
+/** The shown hits' lines, as text. */
+async function lineTexts(client: pg.ClientBase, shown: readonly LocatedHit[], lines: Lines): Promise<(string | null)[]> {
+  const at = shown.map((located) => lines.get(place(located.path, located.off))!);
+  if (at.length === 0) return [];
+  const { rows } = await client.query<{ file_id: string; line: number; bytes: Buffer }>(
+    `select l.file_id, l.line, l.bytes from ${SCHEMA}.lines l join unnest($1::bigint[], $2::int[]) as u(file_id, line) on l.file_id = u.file_id and l.line = u.line`,
+    [at.map((where) => where.fileId), at.map((where) => where.line)],
+  );
+  const texts = new Map(rows.map((row) => [`${row.file_id} ${row.line}`, row.bytes.toString("utf8")]));
+  return at.map((where) => texts.get(`${where.fileId} ${where.line}`) ?? null);
+}

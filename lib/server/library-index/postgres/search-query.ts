@@ -1,0 +1,39 @@
+// A search as PostgreSQL takes it: the terms as a tsquery over the words the push stored (lexemes quoted as they
+// are, so PostgreSQL compares the words library-search.ts cut and cuts none itself), and the filters as SQL.
+// A tsvector made with array_to_tsvector holds no positions, so the tsquery asks for every word of every term;
+// a phrase's order is then checked on the line (termsChecker), as are rows whose words did not all fit.
+import { isPrefixWord } from "@/lib/library/library-search";
+import type { SearchFilters } from "../library-index";
+
+/** The terms' words as a tsquery: every word, each term's last word a prefix when long enough. */
+export function wordsQuery(terms: readonly (readonly string[])[]): string {
+  const lexemes = new Set<string>();
+  for (const term of terms)
+    term.forEach((word, i) => {
+      // words hold letters, digits and "_" only: nothing in the quotes needs escaping
+      lexemes.add(`'${word}'${i === term.length - 1 && isPrefixWord(word) ? ":*" : ""}`);
+    });
+  return [...lexemes].join(" & ");
+}
+
+/** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order). */
+export const needsOrder = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1);
+
+/** The filters as SQL over entries `e` and files `f`, their values numbered from `$first`. */
+export function filterConditions(filters: SearchFilters, first: number): { where: string; values: unknown[] } {
+  const clauses: string[] = [];
+  const values: unknown[] = [];
+  const add = (clause: (at: string) => string, value?: unknown) => {
+    if (value === undefined) return clauses.push(clause(""));
+    values.push(typeof value === "string" ? value.replaceAll("\0", "\uFFFD") : value);
+    clauses.push(clause(`$${first + values.length - 1}`));
+  };
+  if (filters.project !== undefined) add((at) => `f.project = ${at}`, filters.project);
+  if (filters.from !== undefined) add((at) => `e.time >= ${at}`, filters.from);
+  if (filters.to !== undefined) add((at) => `e.time < ${at}`, filters.to);
+  if (filters.role !== undefined) add((at) => `e.role = ${at}`, filters.role);
+  if (filters.model !== undefined) add((at) => `e.model = ${at}`, filters.model);
+  if (filters.tool !== undefined) add((at) => `${at} = any(e.tools)`, filters.tool);
+  if (filters.activeOnly) add(() => "e.on_active");
+  return { where: clauses.map((clause) => ` and ${clause}`).join(""), values };
+}
