@@ -167,9 +167,16 @@ function seenOf(row: FileRow): SeenState {
 
 const ROW_COLUMNS = "id, generation, size, line_count, pending, seen_size, seen_mtime_ms, seen_ino, head_sha256, tail_sha256, leaf, header_time";
 
-/** The file's row, locked until the transaction ends: two pushes of one file (two processes of one machine) take turns. */
+/**
+ * The file's row, locked until the transaction ends: two pushes of one file (two processes of one machine) take
+ * turns. A lock that leaves the key alone: another push writing this file's usage sums (derived-rows.ts) only
+ * checks that the row is there, and must not wait for this push while this push waits for it.
+ */
 async function lockRow(client: pg.PoolClient, machineId: number, rel: string): Promise<FileRow | null> {
-  const { rows } = await client.query<FileRow>(`select ${ROW_COLUMNS} from ${SCHEMA}.files where machine_id = $1 and path = $2 for update`, [machineId, rel]);
+  const { rows } = await client.query<FileRow>(`select ${ROW_COLUMNS} from ${SCHEMA}.files where machine_id = $1 and path = $2 for no key update`, [
+    machineId,
+    rel,
+  ]);
   return rows[0] ?? null;
 }
 

@@ -1,7 +1,7 @@
 // The archive's library index, against a real PostgreSQL: what a push makes searchable, as the local index finds
 // it (words, phrases in order, a last word as a prefix, filters, a fork's copy as one hit), capped pages, and a
 // grown or replaced file's words.
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,8 +9,11 @@ import { SCHEMA } from "../../archive/archive-schema";
 import { machineId, openArchive, type Archive } from "../../archive/open-archive";
 import { pushLibrary } from "../../archive/push-library";
 import { testDatabase, type TestDatabase } from "../../archive/testing/test-database";
+import { appendEntries, generateLibrary } from "@/bench/generate-library";
+import { findSessionFiles } from "../../list-sessions";
 import type { LibraryIndex } from "../library-index";
 import { openLibraryIndex } from "../open-library-index";
+import { refreshUsageSums } from "./usage-sums";
 
 let db: TestDatabase;
 let archive: Archive;
@@ -117,5 +120,36 @@ describe("the archive's library index", () => {
     await push();
     expect(await index.problems()).toEqual([{ file: `laptop/${OTHER}`, line: 3, message: expect.stringContaining("JSON") }]);
     expect((await index.update([])).unreadable).toHaveLength(1);
+  });
+
+  it("keeps usage sums right when forks are pushed while their sources grow", async () => {
+    await archive.pool.query(`truncate ${SCHEMA}.files, ${SCHEMA}.facets cascade`);
+    rmSync(dir, { recursive: true, force: true });
+    const stats = generateLibrary(dir, { sessions: 24, sizeMB: 1, seed: 3, forkChance: 0.5 });
+    expect(stats.forks).toBeGreaterThan(5);
+    const listed = await findSessionFiles(dir);
+    const isFork = (file: string) => readFileSync(file, "utf8").split("\n", 1)[0]!.includes('"parentSession"');
+    const sources = listed.filter((file) => !isFork(file.file));
+    const only = new Set(sources.map((file) => file.rel));
+    expect((await pushLibrary(archive.pool, dir, { machine: "laptop", machineId: laptop, concurrency: 4, only })).failed).toEqual([]);
+    // the sources grow while their forks come: each fork's push rewrites the sums of a source being pushed
+    for (const [i, file] of sources.entries()) appendEntries(file.file, 3, i);
+    const again = await pushLibrary(archive.pool, dir, { machine: "laptop", machineId: laptop, concurrency: 4 });
+    expect(again.failed).toEqual([]);
+    expect(again.counts).toMatchObject({ grown: sources.length, new: stats.forks });
+    // sums added in another order may differ in their last bits
+    const rounded = (value: object) => JSON.stringify(value, (_, v: unknown) => (typeof v === "number" ? Number(v.toPrecision(12)) : v));
+    const sums = async () => {
+      const { buckets, copied } = await index.usageSums();
+      return { buckets: buckets.map(rounded).sort(), copied: [...copied].map(rounded).sort() };
+    };
+    const pushed = await sums();
+    const { rows } = await archive.pool.query<{ id: string }>(`select id from ${SCHEMA}.files`);
+    await refreshUsageSums(
+      archive.pool,
+      rows.map((row) => row.id),
+    );
+    expect(await sums()).toEqual(pushed);
+    expect(pushed.copied.length).toBeGreaterThan(0);
   });
 });

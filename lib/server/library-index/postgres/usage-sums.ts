@@ -21,7 +21,7 @@ export async function sharingFiles(client: pg.ClientBase, fileId: string, fromLi
 }
 
 /** Makes the sums of `fileIds` again from their entries' usage. */
-export async function refreshUsageSums(client: pg.ClientBase, fileIds: readonly string[]): Promise<void> {
+export async function refreshUsageSums(client: pg.ClientBase | pg.Pool, fileIds: readonly string[]): Promise<void> {
   await client.query(`delete from ${SCHEMA}.usage_sums where file_id = any($1::bigint[])`, [fileIds]);
   await client.query(
     `insert into ${SCHEMA}.usage_sums (file_id, day, model, counted, input, output, cache_read, cache_write, cost, calls)
