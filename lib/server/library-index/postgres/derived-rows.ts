@@ -23,11 +23,10 @@ import { parseLine } from "../../parse-line";
 import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
+import { fitsTsvector } from "./search-query";
 import { refreshUsageSums, sharingFiles } from "./usage-sums";
 
-/** PostgreSQL keeps no word longer than this (bytes) in a tsvector */
-const MAX_WORD_BYTES = 2046;
-/** nor more than this of words in one */
+/** PostgreSQL keeps no more than this of words in a tsvector */
 const MAX_WORDS_BYTES = 1_000_000;
 
 /** What the archive's row of the file says before this push (push-file.ts reads it). */
@@ -284,7 +283,7 @@ function fitWords(words: readonly string[]): { words: string[]; partial: boolean
   let partial = false;
   for (const word of new Set(words)) {
     const size = Buffer.byteLength(word, "utf8");
-    if (size > MAX_WORD_BYTES || bytes + size > MAX_WORDS_BYTES) {
+    if (!fitsTsvector(word) || bytes + size > MAX_WORDS_BYTES) {
       partial = true;
       continue;
     }

@@ -82,6 +82,17 @@ describe("the archive's library index", () => {
     expect(page.hits.find((hit) => hit.entryId === "a")).toMatchObject({ file: `laptop/${SOURCE}`, snippet: "parse the session lines", role: "user" });
   });
 
+  it("finds a word longer than a tsvector holds, and the other words of its entry", async () => {
+    const long = "x".repeat(3000);
+    append(OTHER, message("e", "d", "user", `walrus ${long} narwhal`));
+    await push();
+    expect(await found(long)).toEqual(["--home-u-other- e 0"]);
+    expect(await found(long.slice(0, 2500))).toEqual(["--home-u-other- e 0"]);
+    expect(await found(`"walrus ${long.slice(0, 2100)}"`)).toEqual(["--home-u-other- e 0"]);
+    expect(await found(`${long}y`)).toEqual([]);
+    expect(await found("narwhal walrus")).toEqual(["--home-u-other- e 0"]);
+  });
+
   it("filters by project, role, model, tool and the active path", async () => {
     expect(await found("pars", { project: "/home/u/other" })).toEqual(["--home-u-other- d 0"]);
     expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-work-- c 0"]);

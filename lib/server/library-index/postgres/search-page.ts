@@ -12,7 +12,7 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
-import { filterConditions, needsOrder, wordsQuery } from "./search-query";
+import { filterConditions, needsCheck, wordsQuery } from "./search-query";
 
 /** Rows read per step when each must be checked on its line. */
 const CHECKED_CHUNK = 1000;
@@ -83,15 +83,15 @@ async function findHits(
   filter: { where: string; values: unknown[] },
   want: number,
 ): Promise<HitRow[]> {
-  const ordered = needsOrder(terms);
+  const checked = needsCheck(terms);
   const checker = termsChecker(terms);
-  const chunk = ordered ? CHECKED_CHUNK : want;
+  const chunk = checked ? CHECKED_CHUNK : want;
   const hits: HitRow[] = [];
   for (let before: string | null = null; ;) {
     const { rows }: { rows: HitRow[] } = await client.query<HitRow>(
       `select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, e.on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
          coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
-         case when ${ordered} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
+         case when ${checked} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
        ${FROM} where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
        order by e.seq desc${Number.isFinite(chunk) ? ` limit ${chunk}` : ""}`,
       [wordsQuery(terms), before, ...filter.values],

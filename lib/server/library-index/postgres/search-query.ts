@@ -5,19 +5,29 @@
 import { isPrefixWord } from "@/lib/library/library-search";
 import type { SearchFilters } from "../library-index";
 
-/** The terms' words as a tsquery: every word, each term's last word a prefix when long enough. */
-export function wordsQuery(terms: readonly (readonly string[])[]): string {
+/**
+ * The terms' words as a tsquery: every word, each term's last word a prefix when long enough. A word longer than a
+ * tsvector holds is left out (null when no word is left): only rows whose words did not all fit can hold it, and
+ * those are checked on their lines.
+ */
+export function wordsQuery(terms: readonly (readonly string[])[]): string | null {
   const lexemes = new Set<string>();
   for (const term of terms)
     term.forEach((word, i) => {
+      if (!fitsTsvector(word)) return;
       // words hold letters, digits and "_" only: nothing in the quotes needs escaping
       lexemes.add(`'${word}'${i === term.length - 1 && isPrefixWord(word) ? ":*" : ""}`);
     });
-  return [...lexemes].join(" & ");
+  return lexemes.size ? [...lexemes].join(" & ") : null;
 }
 
-/** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order). */
-export const needsOrder = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1);
+/** PostgreSQL keeps no word longer than this (bytes) in a tsvector. */
+const MAX_WORD_BYTES = 2046;
+
+export const fitsTsvector = (word: string) => Buffer.byteLength(word, "utf8") <= MAX_WORD_BYTES;
+
+/** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order), or a word it leaves out. */
+export const needsCheck = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1 || !term.every(fitsTsvector));
 
 /** The filters as SQL over entries `e` and files `f`, their values numbered from `$first`. */
 export function filterConditions(filters: SearchFilters, first: number): { where: string; values: unknown[] } {
