@@ -10,6 +10,7 @@ import { machineId, openArchive, type Archive } from "../../archive/open-archive
 import { pushFile } from "../../archive/push-file";
 import { testDatabase, type TestDatabase } from "../../archive/testing/test-database";
 import { resolveSessionPath } from "../../safe-path";
+import { ON_PATH } from "./search-query";
 
 let db: TestDatabase;
 let archive: Archive;
@@ -42,8 +43,11 @@ const text = (...lines: string[]) => lines.map((line) => `${line}\n`).join("");
 
 const push = async () => pushFile(archive.pool, laptop, await resolveSessionPath(dir, REL));
 const entries = async () =>
-  (await archive.pool.query(`select line, entry_id, parent_id, role, model, tools, on_active, echo, words::text as words from ${SCHEMA}.entries order by line`))
-    .rows;
+  (
+    await archive.pool.query(
+      `select line, entry_id, parent_id, role, model, tools, ${ON_PATH} as on_active, echo, words::text as words from ${SCHEMA}.entries e order by line`,
+    )
+  ).rows;
 const fileRow = async () => (await archive.pool.query(`select project, header_time, leaf from ${SCHEMA}.files`)).rows[0];
 const active = async () => (await entries()).filter((row) => row.on_active).map((row) => row.entry_id);
 

@@ -4,8 +4,8 @@
 // sums of the file and of every file sharing an entry with it. A push stopped anywhere rolls back lines and rows
 // together.
 //
-// On-path flags are set when the file's end is known: rows go in as on the path (most entries are), and those off
-// it are set so. When a file grows, its earlier rows change only if the leaf left the branch it was on (the new
+// On-path flags are set when the file's end is known: the entries off the path are listed apart (off_path), so
+// that a moved leaf rewrites none of the entries' rows. When a file grows, its earlier rows change only if the leaf left the branch it was on (the new
 // entries do not continue from the old leaf), or a new line holds an id an earlier one held: then the file's rows
 // are read back and set again, as SQLite's index does (sqlite/index-file.ts).
 //
@@ -23,7 +23,7 @@ import { parseLine } from "../../parse-line";
 import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
-import { fitsTsvector } from "./search-query";
+import { fitsTsvector, ON_PATH } from "./search-query";
 import { refreshUsageSums, sharingFiles } from "./usage-sums";
 
 /** PostgreSQL keeps no more than this of words in a tsvector */
@@ -82,7 +82,8 @@ export class DerivedRows {
     const rows = new DerivedRows(client, file);
     if (file.replaced) {
       rows.formerSharers = await sharingFiles(client, file.fileId, 1);
-      for (const table of ["entries", "usage", "unreadable"]) await client.query(`delete from ${SCHEMA}.${table} where file_id = $1`, [file.fileId]);
+      for (const table of ["entries", "off_path", "usage", "unreadable"])
+        await client.query(`delete from ${SCHEMA}.${table} where file_id = $1`, [file.fileId]);
     }
     return rows;
   }
@@ -237,12 +238,13 @@ export class DerivedRows {
     if (grown && !this.continuesFrom(parents, leaf)) {
       before = (
         await this.client.query<{ line: number; entry_id: string | null; parent_id: string | null; on_active: boolean }>(
-          `select line, entry_id, parent_id, on_active from ${SCHEMA}.entries where file_id = $1 and line < $2 order by line`,
+          `select e.line, e.entry_id, e.parent_id, ${ON_PATH} as on_active from ${SCHEMA}.entries e where e.file_id = $1 and e.line < $2 order by e.line`,
           [this.file.fileId, this.file.firstLine],
         )
       ).rows;
-      for (const row of before) if (row.entry_id !== null && !parents.has(row.entry_id)) parents.set(row.entry_id, row.parent_id);
       // the last line of an id counts: this push's lines come after the earlier ones
+      parents.clear();
+      for (const row of before) if (row.entry_id !== null) parents.set(row.entry_id, row.parent_id);
       for (const row of this.mine) if (row.entryId !== null) parents.set(row.entryId, row.parentId);
     }
     // from a leaf that continues the old one, the walk ends there: only this push's entries are in `parents`
@@ -252,12 +254,8 @@ export class DerivedRows {
     const off: number[] = [];
     for (const row of before) if (row.on_active !== active(row.entry_id)) (row.on_active ? off : on).push(row.line);
     for (const row of this.mine) if (!active(row.entryId)) off.push(row.line);
-    for (const [lines, flag] of [
-      [on, true],
-      [off, false],
-    ] as const)
-      if (lines.length)
-        await this.client.query(`update ${SCHEMA}.entries set on_active = $3 where file_id = $1 and line = any($2::int[])`, [this.file.fileId, lines, flag]);
+    if (on.length) await this.client.query(`delete from ${SCHEMA}.off_path where file_id = $1 and line = any($2::int[])`, [this.file.fileId, on]);
+    if (off.length) await this.client.query(`insert into ${SCHEMA}.off_path (file_id, line) select $1, * from unnest($2::int[])`, [this.file.fileId, off]);
   }
 
   /**

@@ -1,6 +1,7 @@
 // The library index's tables in the archive, beside its lines: what the push derives from each entry line
 // (derived-rows.ts), in the transaction that writes the line, so the index is never behind or ahead of the lines.
-// A row holds what a row of SQLite's index holds (sqlite/schema.ts), keyed by the line it comes from; the words are
+// A row holds what a row of SQLite's index holds (sqlite/schema.ts), keyed by the line it comes from (its on-path
+// flag apart, in off_path); the words are
 // a tsvector made from searchWords' words (array_to_tsvector), so PostgreSQL compares only words this project cut.
 
 /** The tables, in the archive's schema `schema`. */
@@ -22,7 +23,6 @@ create table ${schema}.entries (
   role text,
   model text,
   tools text[],
-  on_active boolean not null default true,
   -- the line repeats an earlier line of its file (same id and content): its usage counts, it has no words
   echo boolean not null default false,
   words tsvector,
@@ -34,6 +34,13 @@ create index entries_words on ${schema}.entries using gin (words);
 create index entries_partial on ${schema}.entries (seq) where partial;
 create index entries_seq on ${schema}.entries (seq);
 create index entries_copy on ${schema}.entries (entry_id, hash);
+-- the entries not on the path to their file's leaf (most are on it): kept apart from the entries, whose rows a
+-- moved leaf would otherwise rewrite, words and all
+create table ${schema}.off_path (
+  file_id bigint not null references ${schema}.files (id) on delete cascade,
+  line int not null,
+  primary key (file_id, line)
+);
 create table ${schema}.usage (
   file_id bigint not null references ${schema}.files (id) on delete cascade,
   line int not null,

@@ -12,7 +12,7 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
-import { filterConditions, needsCheck, wordsQuery } from "./search-query";
+import { filterConditions, needsCheck, ON_PATH, wordsQuery } from "./search-query";
 
 /** Rows read per step when each must be checked on its line. */
 const CHECKED_CHUNK = 1000;
@@ -89,7 +89,7 @@ async function findHits(
   const hits: HitRow[] = [];
   for (let before: string | null = null; ;) {
     const { rows }: { rows: HitRow[] } = await client.query<HitRow>(
-      `select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, e.on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
+      `select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
          coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
          case when ${checked} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
        ${FROM} where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
@@ -162,7 +162,7 @@ async function oldestCopies(client: pg.ClientBase, shown: readonly LocatedHit[],
     path: string;
     n: number;
   }>(
-    `select distinct on (e.entry_id, e.hash) e.entry_id, e.hash, e.file_id, e.line, e.at, e.on_active, ${relOf("m", "f")} as path,
+    `select distinct on (e.entry_id, e.hash) e.entry_id, e.hash, e.file_id, e.line, e.at, ${ON_PATH} as on_active, ${relOf("m", "f")} as path,
        (count(*) over (partition by e.entry_id, e.hash))::int as n
      ${FROM} join unnest($1::text[], $2::float8[]) as k(id, hash) on e.entry_id = k.id and e.hash = k.hash
      where true${filter.where} order by e.entry_id, e.hash, ${OLDEST_FIRST("f", "m")}, e.line`,

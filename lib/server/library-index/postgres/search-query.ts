@@ -3,6 +3,7 @@
 // A tsvector made with array_to_tsvector holds no positions, so the tsquery asks for every word of every term;
 // a phrase's order is then checked on the line (termsChecker), as are rows whose words did not all fit.
 import { isPrefixWord } from "@/lib/library/library-search";
+import { SCHEMA } from "../../archive/archive-schema";
 import type { SearchFilters } from "../library-index";
 
 /**
@@ -29,6 +30,9 @@ export const fitsTsvector = (word: string) => Buffer.byteLength(word, "utf8") <=
 /** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order), or a word it leaves out. */
 export const needsCheck = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1 || !term.every(fitsTsvector));
 
+/** Whether entry `e` lies on the path to its file's leaf. */
+export const ON_PATH = `not exists (select 1 from ${SCHEMA}.off_path o where o.file_id = e.file_id and o.line = e.line)`;
+
 /** The filters as SQL over entries `e` and files `f`, their values numbered from `$first`. */
 export function filterConditions(filters: SearchFilters, first: number): { where: string; values: unknown[] } {
   const clauses: string[] = [];
@@ -44,6 +48,6 @@ export function filterConditions(filters: SearchFilters, first: number): { where
   if (filters.role !== undefined) add((at) => `e.role = ${at}`, filters.role);
   if (filters.model !== undefined) add((at) => `e.model = ${at}`, filters.model);
   if (filters.tool !== undefined) add((at) => `${at} = any(e.tools)`, filters.tool);
-  if (filters.activeOnly) add(() => "e.on_active");
+  if (filters.activeOnly) add(() => ON_PATH);
   return { where: clauses.map((clause) => ` and ${clause}`).join(""), values };
 }
