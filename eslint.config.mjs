@@ -2,7 +2,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
-import { FOLDERS, LAYERS, pureGlobs, pureTestGlobs } from "./scripts/layers.mjs";
+import { FENCES, FOLDERS, LAYERS, pureGlobs, pureTestGlobs } from "./scripts/layers.mjs";
 
 // Regex patterns (not gitignore-style groups) so that "path" does not also match "./path".
 const uiAndAppImports = [
@@ -21,6 +21,11 @@ const layerZones = Object.entries(LAYERS).map(([layer, may]) => ({
   from: FOLDERS.filter((other) => other !== layer && !may.includes(other)).map((other) => `./${other}`),
   message: `${layer} may import only ${may.length ? may.join(", ") : "itself"} (scripts/layers.mjs LAYERS).`,
 }));
+const fenceZones = Object.entries(FENCES).map(([folder, banned]) => ({
+  target: `./${folder}`,
+  from: banned.map((other) => `./${other}`),
+  message: `${folder} may not import ${banned.join(", ")} (scripts/layers.mjs FENCES).`,
+}));
 
 export default defineConfig([
   ...nextVitals,
@@ -28,7 +33,7 @@ export default defineConfig([
   {
     files: ["lib/**", "components/**"],
     ignores: ["**/*.test.ts", "**/*.test.tsx", "**/testing/**"],
-    rules: { "import/no-restricted-paths": ["error", { zones: layerZones }] },
+    rules: { "import/no-restricted-paths": ["error", { zones: [...layerZones, ...fenceZones] }] },
   },
   {
     files: pureGlobs(),

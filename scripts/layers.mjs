@@ -22,6 +22,15 @@ export const LAYERS = {
   components: ["lib/session", "lib/models", "lib/layout", "lib/export", "lib/share", "lib/library", "lib/client", "lib/render"],
 };
 
+/**
+ * Folders inside a layer that must not import some of their neighbours: the tree indexes a session's structure
+ * and knows no rule set (the rule sets register what they keep as observers of it, lib/session/rules/session-tree.ts).
+ * @type {Record<string, string[]>}
+ */
+export const FENCES = {
+  "lib/session/tree": ["lib/session/rules"],
+};
+
 /** Every folder the layer rules speak of: the layers, and the two that are none (app/ may import anything). */
 export const FOLDERS = [...Object.keys(LAYERS), "app", "scripts"];
 

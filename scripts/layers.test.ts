@@ -6,7 +6,7 @@ import { ESLint } from "eslint";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { BROWSER_TSCONFIG, browserTsconfigText } from "./browser-tsconfig.mjs";
-import { LAYERS, PURE } from "./layers.mjs";
+import { FENCES, LAYERS, PURE } from "./layers.mjs";
 
 const ROOT = path.resolve(__dirname, "..");
 const isTestSupport = (file: string) => /\.test\.tsx?$/.test(file) || file.split("/").includes("testing");
@@ -55,6 +55,26 @@ describe("the one list of layers", () => {
       }
     }
   }, 120_000);
+
+  it("fences a folder off from its neighbours: ESLint refuses the import, and none is there", async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    for (const [folder, banned] of Object.entries(FENCES)) {
+      for (const other of banned) {
+        const target = sources(other)[0]!;
+        const relative = path.posix.relative(folder, target).replace(/\.tsx?$/, "");
+        const [result] = await eslint.lintText(`export * from "${relative}";\n`, { filePath: path.join(ROOT, folder, "fenced.ts") });
+        expect(
+          result!.messages.map((m) => m.ruleId),
+          `${folder} importing ${target}`,
+        ).toContain("import/no-restricted-paths");
+      }
+      const wrong = ALL.filter((file) => file.startsWith(`${folder}/`)).filter((file) => {
+        const { importedFiles } = ts.preProcessFile(readFileSync(path.join(ROOT, file), "utf8"), true, true);
+        return importedFiles.some(({ fileName }) => banned.some((other) => path.posix.join(path.posix.dirname(file), fileName).startsWith(`${other}/`)));
+      });
+      expect(wrong, folder).toEqual([]);
+    }
+  }, 60_000);
 
   it("is the table docs/ARCHITECTURE.md draws", () => {
     const doc = readFileSync(path.join(ROOT, "docs/ARCHITECTURE.md"), "utf8");

@@ -13,7 +13,8 @@ import { headerSchema, schemaIssues } from "./read/schema";
 import type { SchemaChecked } from "./read/schema-lines";
 import { CURRENT_VERSION, SessionParser } from "./read/parse";
 import { treeShape, type TreeShape } from "./tree/tree-shape";
-import type { LabelState, SessionTree } from "./tree/tree";
+import type { LabelState } from "./rules/coding-agent-0.84/tree-state";
+import type { SessionTree } from "./rules/session-tree";
 import { SessionQueryError, type Diagnostic, type LineAccount, type RuleSetId, type SessionContext, type SessionHeader, type TreeEntry } from "./types";
 
 export interface OpenOptions {
@@ -149,7 +150,7 @@ export class Session implements RuleInput {
         message: `the file holds leaf entries, but pi's harness would refuse it (${choice.harnessError}); read by the coding agent's rules instead`,
       });
     }
-    for (const [targetId, state] of this.tree.caLabels) {
+    for (const [targetId, state] of this.tree.labels("ca")) {
       // (by the index: reading every target's entry would read a big session's labelled entries from its text)
       if (this.tree.slotOf(targetId) === -1)
         out.push({

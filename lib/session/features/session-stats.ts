@@ -1,4 +1,4 @@
-import type { SessionTree } from "../tree/tree";
+import type { SessionTree } from "../rules/session-tree";
 import { StatsTally, type StatsTotals } from "../tree/stats-tally";
 import type { SessionEntry } from "../types";
 

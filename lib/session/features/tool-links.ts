@@ -5,7 +5,7 @@
  * entries above it, a few dozen entries either way, never over the whole file (pi's export scans every entry).
  */
 import { isObject } from "../json";
-import type { SessionTree } from "../tree/tree";
+import type { SessionTree } from "../rules/session-tree";
 import type { JsonObject } from "../types";
 import { toolCallOf, type ToolCallBlock } from "./tool-view";
 

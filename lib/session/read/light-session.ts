@@ -6,7 +6,7 @@ import { LightReader, type LightChunk } from "./light-lines";
 import { LightTextEntries } from "./light-text-entries";
 import { LineReader } from "./lines";
 import { SessionParser } from "./parse";
-import type { SessionTree } from "../tree/tree";
+import type { SessionTree } from "../rules/session-tree";
 import type { SnapshotParts } from "./object-snapshot";
 import { EarlyLightText, type FrameBytes } from "./early-light-text";
 import type { ByteSource } from "./ranged-lines";

@@ -2,7 +2,7 @@ import { isObject } from "../json";
 import { migrateEntries } from "./migrate";
 import type { LineTexts } from "./line-texts";
 import { LineReader, type ReadLine } from "./lines";
-import { SessionTree } from "../tree/tree";
+import { SessionTree } from "../rules/session-tree";
 import { V4Log } from "./v4-log";
 import { schemaIssues } from "./schema";
 import type { SchemaChecked } from "./schema-lines";

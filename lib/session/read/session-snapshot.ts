@@ -4,8 +4,11 @@ import { Interned } from "../tree/interned";
 import { LeafSteps } from "../tree/leaf-steps";
 import { PathStates } from "../tree/path-states";
 import { StatsTally } from "../tree/stats-tally";
-import { SessionTree } from "../tree/tree";
+import { SessionTree } from "../rules/session-tree";
 import { FormatEvidence } from "../rules/format-evidence";
+import { CodingAgentTreeState } from "../rules/coding-agent-0.84/tree-state";
+import { ContextEditTargets } from "../rules/coding-agent-0.87/context-edit-targets";
+import { HarnessTreeState } from "../rules/harness-0.83/tree-state";
 import { LightFrameTable } from "./light-frame-table";
 import { LineKinds } from "./line-kinds";
 import { LineOffsets } from "./line-offsets";
@@ -34,6 +37,9 @@ export const SNAPSHOT_CLASSES: readonly SnapshotClass[] = [
   { name: "LeafSteps", prototype: LeafSteps.prototype },
   { name: "StatsTally", prototype: StatsTally.prototype },
   { name: "FormatEvidence", prototype: FormatEvidence.prototype },
+  { name: "CodingAgentTreeState", prototype: CodingAgentTreeState.prototype },
+  { name: "HarnessTreeState", prototype: HarnessTreeState.prototype },
+  { name: "ContextEditTargets", prototype: ContextEditTargets.prototype },
   { name: "LineReader", prototype: LineReader.prototype },
   { name: "LineOffsets", prototype: LineOffsets.prototype },
   { name: "LineKinds", prototype: LineKinds.prototype },

@@ -1,4 +1,5 @@
 import { isObject } from "../json";
+import type { TreeObserver } from "../tree/tree-observer";
 import type { SessionEntry } from "../types";
 
 /**
@@ -25,8 +26,13 @@ const RANK: Record<FormatTrace["rules"], number> = { "ca-0.86": 1, "ca-0.87": 2 
  * Collects traces of newer writers as entries arrive (one check per entry, so
  * a live tail never rescans the file). Only the first trace of each kind is kept.
  */
-export class FormatEvidence {
+export class FormatEvidence implements TreeObserver {
   private readonly traces = new Map<string, FormatTrace>();
+
+  /** An entry line came (see TreeObserver): one without an id is no trace (pi places it nowhere). */
+  added(entry: SessionEntry, _slot: number, line: number, id: string | undefined): void {
+    if (id !== undefined) this.observe(entry, line);
+  }
 
   observe(entry: SessionEntry, line: number): void {
     const type = entry.type;

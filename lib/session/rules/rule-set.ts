@@ -1,4 +1,5 @@
-import type { SessionTree, LabelState } from "../tree/tree";
+import type { SessionTree } from "./session-tree";
+import type { LabelState } from "./coding-agent-0.84/tree-state";
 import type { ContextMessage, JsonObject, RuleSetId, SessionContext, SessionHeader, TreeEntry } from "../types";
 import type { BranchSummaryPreview } from "./coding-agent-0.84/branch-summary";
 import type { CompactionPreview } from "./coding-agent-0.84/compaction";

@@ -4,11 +4,11 @@ import { isNonEmptyString } from "../json";
 import { SessionParser } from "../read/parse";
 import { Session } from "../session";
 import { listFixtures } from "../testing/golden";
-import type { SessionTree } from "./tree";
+import type { TreeIndex } from "./tree";
 import type { LeafStep } from "./leaf-steps";
 
 /** The cursor after each entry line, read from the entry objects one by one (what the columns must say). */
-function stepsFromEntries(tree: SessionTree): LeafStep[] {
+function stepsFromEntries(tree: TreeIndex): LeafStep[] {
   const out: LeafStep[] = [];
   let leaf: string | null = null;
   for (let slot = 0; slot < tree.entryCount; slot++) {

@@ -1,5 +1,5 @@
 import type { TreeEntry } from "../types";
-import type { SessionTree } from "./tree";
+import type { TreeIndex } from "./tree";
 import type { TreePath } from "./tree-path";
 
 /** What the graph asks of a set of ids: a path's, or the part of it a context leaves out. */
@@ -24,7 +24,7 @@ export class PathIndex implements IdSet {
   private readonly byDepth: boolean;
 
   constructor(
-    private readonly tree: SessionTree,
+    private readonly tree: TreeIndex,
     readonly path: TreePath,
   ) {
     const last = path.idAt(path.length - 1);

@@ -2,6 +2,7 @@ import { isObject, timeOf } from "../json";
 import type { SessionEntry } from "../types";
 import { addUsageInto, entryUsage, type Usage } from "../usage";
 import { modelLabel } from "../model-label";
+import type { TreeObserver } from "./tree-observer";
 
 /** A tally's totals as they stand (copies: the tally goes on counting). */
 export interface StatsTotals {
@@ -37,7 +38,7 @@ const zero = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, t
  * totals are asked for); a path's totals are one more tally over the path. Sums are added in the order the
  * entries come, so the same entries in the same order give the same floating-point totals.
  */
-export class StatsTally {
+export class StatsTally implements TreeObserver {
   private entries = 0;
   private readonly types: Record<string, number> = {};
   private readonly roles: Record<string, number> = {};
@@ -59,6 +60,11 @@ export class StatsTally {
    */
   get emptyIdEntries(): number {
     return this.emptyIds;
+  }
+
+  /** As a tree's observer: every entry line is counted, id-less ones too. */
+  added(entry: SessionEntry): void {
+    this.add(entry);
   }
 
   add(entry: SessionEntry): void {

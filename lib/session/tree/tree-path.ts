@@ -1,6 +1,6 @@
 import type { TreeEntry } from "../types";
 import { reportedContextSize } from "./entry-shapes";
-import type { SessionTree } from "./tree";
+import type { TreeIndex } from "./tree";
 
 /**
  * A root → entry path (what getBranch answers), held as the tree's slots: a deep path holds hundreds of
@@ -9,13 +9,13 @@ import type { SessionTree } from "./tree";
  */
 export class TreePath implements Iterable<TreeEntry> {
   private constructor(
-    private readonly tree: SessionTree | null,
+    private readonly tree: TreeIndex | null,
     private readonly slots: Int32Array | null,
     private readonly given: readonly TreeEntry[] | null,
   ) {}
 
   /** The path through these slots of `tree`, root first. */
-  static ofSlots(tree: SessionTree, slots: Int32Array): TreePath {
+  static ofSlots(tree: TreeIndex, slots: Int32Array): TreePath {
     return new TreePath(tree, slots, null);
   }
 

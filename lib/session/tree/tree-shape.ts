@@ -1,4 +1,4 @@
-import type { SessionTree } from "./tree";
+import type { TreeIndex } from "./tree";
 import type { Diagnostic } from "../types";
 
 export interface TreeShape {
@@ -16,7 +16,7 @@ export interface TreeShape {
  * parent cycles are found here, once per revision, so that nothing is hidden
  * the way pi's own `/tree` hides an unreachable cycle.
  */
-export function treeShape(tree: SessionTree): TreeShape {
+export function treeShape(tree: TreeIndex): TreeShape {
   const diagnostics: Diagnostic[] = [];
   for (const id of tree.orphans()) {
     const node = tree.node(id)!;
@@ -80,7 +80,7 @@ export function treeShape(tree: SessionTree): TreeShape {
   return { roots, cycleRoots, cycles, diagnostics };
 }
 
-function selfParents(tree: SessionTree, diagnostics: Diagnostic[]): void {
+function selfParents(tree: TreeIndex, diagnostics: Diagnostic[]): void {
   for (const slot of tree.nodeSlots()) {
     if (tree.namesItselfAt(slot)) {
       const id = tree.idAt(slot)!;

@@ -4,24 +4,14 @@ import { PathStates } from "./path-states";
 import { grown } from "./columns";
 import { EntryShapes, type NamedModel } from "./entry-shapes";
 import { LeafSteps } from "./leaf-steps";
-import { StatsTally } from "./stats-tally";
 import type { EntrySource } from "./entry-source";
+import type { TreeObserver } from "./tree-observer";
 import { EntryStore, type StoredSlots } from "./entry-store";
 import { IdSlots } from "./id-slots";
 import type { LineTexts } from "../read/line-texts";
-import { FormatEvidence } from "../rules/format-evidence";
 import type { Diagnostic, SessionEntry, TreeEntry } from "../types";
 
 export type { LeafMoveKind, LeafStep } from "./leaf-steps";
-
-export interface LabelState {
-  label: string;
-  /** timestamp of the label entry that set it (pi copies it into forks) */
-  timestamp: unknown;
-  /** id and line of the label entry that set it */
-  entryId: string;
-  line: number;
-}
 
 /** One entry of the tree as `node` describes it (made when asked for: the index keeps its parts in columns). */
 export interface NodeInfo {
@@ -46,15 +36,18 @@ const SELF_PARENT = -3;
 
 /**
  * The tree index of one session, filled one entry at a time (so a live tail can
- * extend it) and answering the questions pi's SessionManager answers. Lookups by
- * id follow pi: the last line with an id wins.
+ * extend it): ids, parents, children in pi's order, what each entry is, and the
+ * entries themselves (its EntryStore). Lookups by id follow pi: the last line
+ * with an id wins. What a rule set keeps as entries come (a leaf cursor, labels)
+ * is kept by the observers it registers (TreeObserver, observe): the tree knows
+ * no rule set (rules/session-tree.ts is the one the app reads).
  *
  * Each entry line has a slot (its position among entry lines); what the index
  * knows per entry sits in columns by slot, not in an object per entry: a deep
  * session has a million entries, and objects cost the page memory and the
  * collector time in proportion.
  */
-export class SessionTree implements StoredSlots {
+export class TreeIndex implements StoredSlots {
   /**
    * the entry objects and their content, made from what the reader supplies: a snapshot leaves it out whole and
    * a restored tree gets a fresh one (restored)
@@ -77,26 +70,12 @@ export class SessionTree implements StoredSlots {
   private idIndex = new IdSlots(this.slotIds);
   private readonly states = new PathStates();
   private readonly shapes = new EntryShapes();
-  /** totals over every entry added, in file order (what the whole file's stats read) */
-  readonly tally = new StatsTally();
   readonly diagnostics: Diagnostic[] = [];
   private readonly history = new LeafSteps(this);
-  /** CA labels: insertion order matters (fork writes them in this order) */
-  readonly caLabels = new Map<string, LabelState>();
-  /** HX labels: trimmed, whitespace-only clears */
-  readonly hxLabels = new Map<string, LabelState>();
-  hasLeafEntries = false;
-  /** traces of newer pi writers (usage, context_edit, …): which rules read the file */
-  readonly evidence = new FormatEvidence();
-  private caLeaf: string | null = null;
-  /** CA's leaf is the last entry line; when that line has no id, pi's leaf is `undefined`. */
-  private caLeafIdless = false;
-  private hxLeaf: string | null = null;
-  private lastSessionInfo: SessionEntry | null = null;
+  /** what keeps state of its own as entries come, told of each in the order registered (observe) */
+  private readonly observers: TreeObserver[] = [];
   /** children of the roots (key null) and of entries with several children, in file order */
   private readonly childLists = new Map<string | null, string[]>();
-  /** the slots of context_edit entries, by the id they name, in file order */
-  private readonly editsByTarget = new Map<unknown, number[]>();
   private readonly waitingForParent = new Map<string, string[]>();
   /** children of entries with several children, sorted as pi sorts them (see children) */
   private sortedChildren = new Map<string | null, string[]>();
@@ -106,6 +85,13 @@ export class SessionTree implements StoredSlots {
   private shapeVersion = 0;
   /** per slot: 1 when the entry was read from a cut light line (its content is read from the store's cut lines) */
   private cut = new Uint8Array(1024);
+
+  /** Tells `observer` of every entry added from now on (before the first add: it is told of every entry line). */
+  protected observe<T extends TreeObserver>(observer: T): T {
+    if (this.slotIds.length) throw new Error("TreeIndex.observe: entries were added already");
+    this.observers.push(observer);
+    return observer;
+  }
 
   /** Bumped on every change; memo tables compare against it. */
   get revision(): number {
@@ -272,7 +258,6 @@ export class SessionTree implements StoredSlots {
       this.times[slot] = timeOf(entry.timestamp);
     }
     this.shapes.set(slot, entry);
-    this.tally.add(entry);
     const parentId = entry.parentId;
     if (typeof parentId !== "string") this.parents[slot] = NO_PARENT;
     else if (parentId === id) this.parents[slot] = SELF_PARENT;
@@ -285,18 +270,19 @@ export class SessionTree implements StoredSlots {
       } else this.parents[slot] = parent;
     }
     if (this.store.isCut(line)) this.cut[slot] = 1;
-    if (entry.type === "context_edit") {
-      // by slot, not by object: an object kept here would be the one full() knows only while the tree that read it lives
-      const edits = this.editsByTarget.get(entry.targetId);
-      if (edits) edits.push(slot);
-      else this.editsByTarget.set(entry.targetId, [slot]);
-    }
-    if (!named) {
-      this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
-      this.caLeafIdless = true;
-      this.caLeaf = null;
-      return;
-    }
+    if (named) this.place(entry, slot, line, id);
+    else this.report(line, "missing-id", "warning", "entry has no id: pi keeps it, but it cannot be placed in the tree");
+    this.tell(entry, slot, line, named ? id : undefined);
+  }
+
+  /** Tells each observer registered (observe) of the entry added in `slot`. */
+  protected tell(entry: SessionEntry, slot: number, line: number, id: string | undefined): void {
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) observers[i]!.added(entry, slot, line, id);
+  }
+
+  /** Places the entry in `slot`, whose id is `id`, in the tree. */
+  private place(entry: SessionEntry, slot: number, line: number, id: string): void {
     this.checkEnvelope(entry, line, id);
 
     const previous = this.slots.get(id);
@@ -324,20 +310,6 @@ export class SessionTree implements StoredSlots {
       this.waitingForParent.delete(id);
       for (const childId of waiting) this.reattach(childId);
     }
-
-    this.trackLabels(entry, id, line);
-    this.evidence.observe(entry, line);
-    if (entry.type === "session_info") this.lastSessionInfo = entry;
-
-    this.caLeaf = id;
-    this.caLeafIdless = false;
-    if (entry.type === "leaf") {
-      this.hasLeafEntries = true;
-      const target = entry.targetId;
-      this.hxLeaf = typeof target === "string" ? target : null;
-      return;
-    }
-    this.hxLeaf = id;
   }
 
   /**
@@ -360,22 +332,6 @@ export class SessionTree implements StoredSlots {
     this.upRevision = grown(this.upRevision, size);
     this.kids = grown(this.kids, size, NO_CHILD);
     this.cut = grown(this.cut, size);
-  }
-
-  /** The context_edit entries (pi ≥ 0.87) that name `id`, anywhere in the file, in file order: each applies on its own branch. */
-  editsOf(id: string): readonly TreeEntry[] {
-    const slots = this.editsByTarget.get(id);
-    return slots ? slots.map((slot) => this.entryAt(slot)) : NO_EDITS;
-  }
-
-  /** The leaf after loading, per reader (spec §6). `null`: before any entry. */
-  leaf(reader: "ca" | "hx"): string | null {
-    return reader === "hx" ? this.hxLeaf : this.caLeaf;
-  }
-
-  /** True when pi's CA leaf is an entry without id (its context is then that line alone). */
-  get leafIsIdless(): boolean {
-    return this.caLeafIdless;
   }
 
   get(id: string): TreeEntry | undefined {
@@ -540,7 +496,7 @@ export class SessionTree implements StoredSlots {
    * entry again: what makes an index to keep (a snapshot) does, not a page (a date parsed per entry).
    */
   keepTimes(): void {
-    if (this.slotIds.length) throw new Error("SessionTree.keepTimes: entries were added already");
+    if (this.slotIds.length) throw new Error("TreeIndex.keepTimes: entries were added already");
     this.times = new Float64Array(1024);
   }
 
@@ -563,17 +519,6 @@ export class SessionTree implements StoredSlots {
     const out: string[] = [];
     for (const ids of this.waitingForParent.values()) out.push(...ids);
     return out;
-  }
-
-  labels(reader: "ca" | "hx"): ReadonlyMap<string, LabelState> {
-    return reader === "hx" ? this.hxLabels : this.caLabels;
-  }
-
-  /** The name of the last session_info entry in file order, trimmed; null if none or empty. */
-  get name(): string | null {
-    const name = this.lastSessionInfo?.name;
-    if (typeof name !== "string") return null;
-    return name.trim() || null;
   }
 
   /** Parent in the tree, or null for roots (missing parents count as roots). */
@@ -647,20 +592,6 @@ export class SessionTree implements StoredSlots {
     list.splice(i, 0, id);
   }
 
-  private trackLabels(entry: SessionEntry, id: string, line: number): void {
-    if (entry.type !== "label") return;
-    const targetId = entry.targetId as string;
-    const raw = entry.label;
-    if (raw) {
-      this.caLabels.set(targetId, { label: raw as string, timestamp: entry.timestamp, entryId: id, line });
-    } else {
-      this.caLabels.delete(targetId);
-    }
-    const trimmed = typeof raw === "string" ? raw.trim() : "";
-    if (trimmed) this.hxLabels.set(targetId, { label: trimmed, timestamp: entry.timestamp, entryId: id, line });
-    else this.hxLabels.delete(targetId);
-  }
-
   private checkEnvelope(entry: SessionEntry, line: number, id: string): void {
     if (typeof entry.type !== "string") this.report(line, "missing-type", "warning", "entry has no type: pi keeps it as a plain node", id);
     if (!("parentId" in entry)) {
@@ -717,4 +648,3 @@ export class SessionTree implements StoredSlots {
 }
 
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
-const NO_EDITS: readonly TreeEntry[] = Object.freeze([]);

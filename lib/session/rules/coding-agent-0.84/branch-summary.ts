@@ -5,7 +5,7 @@
  * budget). The harness and the v4 log have their own copies; the few ways they
  * differ are the options below.
  */
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type JsonObject, type TreeEntry } from "../../types";
 import { asQueryError, FileOps } from "./compaction";
 import { estimateTokens, type TokenRules } from "./tokens";

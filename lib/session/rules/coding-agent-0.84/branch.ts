@@ -1,4 +1,4 @@
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type TreeEntry } from "../../types";
 
 export function cycleError(id: string): SessionQueryError {

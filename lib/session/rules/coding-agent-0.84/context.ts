@@ -1,5 +1,5 @@
 import { CYCLE, ROOT, step, type PathState } from "../../tree/path-state";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import type { Usage } from "../../usage";
 import { SessionQueryError, type ContextMessage, type JsonObject, type SessionContext, type TreeEntry } from "../../types";
 import { caBranch } from "./branch";

@@ -1,7 +1,7 @@
 import { randomEntryId, uuidv7 } from "../../ids";
 import { isObject, jsonlOf } from "../../json";
 import { caBranch } from "./branch";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type JsonObject, type SessionEntry, type SessionHeader } from "../../types";
 
 export interface ForkOptions {

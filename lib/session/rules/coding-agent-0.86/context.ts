@@ -1,6 +1,6 @@
 import { isObject } from "../../json";
 import { roleReadError } from "../../tree/path-state";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type ContextMessage, type JsonObject, type SessionContext, type TreeEntry } from "../../types";
 import { caBranch } from "../coding-agent-0.84/branch";
 import { caContextEntries, caMessages, stateAt } from "../coding-agent-0.84/context";

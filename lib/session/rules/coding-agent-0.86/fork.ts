@@ -1,7 +1,7 @@
 import { forkSession, type ForkOptions, type ForkResult } from "../coding-agent-0.84/fork";
 import { isObject, jsonlOf } from "../../json";
 import { caBranch } from "../coding-agent-0.84/branch";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import type { JsonObject, SessionHeader } from "../../types";
 
 export interface Ca086ForkResult extends ForkResult {

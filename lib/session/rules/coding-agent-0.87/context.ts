@@ -1,4 +1,4 @@
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type ContextMessage, type SessionContext, type TreeEntry } from "../../types";
 import { contextWith, ca086Messages } from "../coding-agent-0.86/context";
 

@@ -7,7 +7,7 @@
  */
 import { jsonlOf } from "../../json";
 import { uuidv7 } from "../../ids";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type JsonObject, type SessionHeader } from "../../types";
 import type { ForkOptions, ForkResult } from "../coding-agent-0.84/fork";
 import { hxBranch } from "./branch";

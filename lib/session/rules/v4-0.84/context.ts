@@ -1,6 +1,6 @@
 import { caBranch } from "../coding-agent-0.84/branch";
 import { harnessSettings } from "../harness-0.83/context";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type ContextMessage, type JsonObject, type SessionContext, type TreeEntry } from "../../types";
 
 /**

@@ -2,7 +2,7 @@ import { uuidv7 } from "../../ids";
 import { isObject, jsonlOf } from "../../json";
 import { v4Branch } from "./context";
 import type { ForkOptions, ForkResult } from "../coding-agent-0.84/fork";
-import type { SessionTree } from "../../tree/tree";
+import type { SessionTree } from "../session-tree";
 import { SessionQueryError, type JsonObject, type SessionHeader } from "../../types";
 import type { V4Log } from "../../read/v4-log";
 

@@ -1,5 +1,5 @@
 import { SessionQueryError } from "../../types";
-import type { LabelState } from "../../tree/tree";
+import type { LabelState } from "../coding-agent-0.84/tree-state";
 import type { RuleSet } from "../rule-set";
 import { TreePath } from "../../tree/tree-path";
 import { v4Branch, v4Context, v4ContextEntries, v4Messages } from "./context";
