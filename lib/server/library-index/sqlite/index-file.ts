@@ -177,8 +177,10 @@ export async function indexFile(
 
 /** The last row of the file holding `entryId` before row `before` (written by an earlier update: its line is not known). */
 function earlierRow(db: Database, fileId: number, entryId: string, before: number): { line: number | null; row: number } | undefined {
-  const row = db.get("SELECT id FROM entries WHERE entry_id = ? AND file_id = ? AND id < ? ORDER BY id DESC LIMIT 1", [entryId, fileId, before]);
-  return row ? { line: null, row: row.id as number } : undefined;
+  // by the id (entries_copy): left to itself SQLite walked the file's rows (entries_file) or every row backwards
+  // by id, all of them for an id no earlier row holds, which is each new entry's case
+  const row = db.get("SELECT max(id) AS id FROM entries WHERE entry_id = ? AND +file_id = ? AND +id < ?", [entryId, fileId, before]);
+  return row && row.id !== null ? { line: null, row: row.id as number } : undefined;
 }
 
 function hashOf(db: Database, rowid: number): unknown {
