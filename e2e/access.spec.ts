@@ -83,16 +83,17 @@ test("a page on another port, in a browser signed in to the viewer, reads nothin
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   const urls = new Map<string, string>();
-  const wire = new Map<string, { url: string; status?: number; cookie?: string; cors?: string }>();
+  // by request id; the url is looked up when read: Chromium may report a request's headers before the request itself
+  const wire = new Map<string, { status?: number; cookie?: string; cors?: string }>();
   cdp.on("Network.requestWillBeSent", (e) => {
     if (e.request.url.startsWith(ORIGIN)) urls.set(e.requestId, `${e.request.method} ${new URL(e.request.url).pathname}`);
   });
   cdp.on("Network.requestWillBeSentExtraInfo", (e) => {
-    wire.set(e.requestId, { ...wire.get(e.requestId), url: urls.get(e.requestId) ?? "", cookie: e.headers.Cookie ?? e.headers.cookie });
+    wire.set(e.requestId, { ...wire.get(e.requestId), cookie: e.headers.Cookie ?? e.headers.cookie });
   });
   cdp.on("Network.responseReceivedExtraInfo", (e) => {
     const cors = Object.entries(e.headers).find(([k]) => k.toLowerCase() === "access-control-allow-origin")?.[1];
-    wire.set(e.requestId, { ...wire.get(e.requestId), url: urls.get(e.requestId) ?? "", status: e.statusCode, cors });
+    wire.set(e.requestId, { ...wire.get(e.requestId), status: e.statusCode, cors });
   });
   try {
     // the browser holds the viewer's cookie, as after the user opened it: same-site pages send it along
@@ -115,7 +116,7 @@ test("a page on another port, in a browser signed in to the viewer, reads nothin
 
     // and the server itself refused every one, the token's cookie sent along notwithstanding, before the browser's
     // own rules came in: nothing was answered, and no CORS header invited the page to read it
-    const seen = () => [...wire.values()].filter((w) => w.url && w.status !== undefined);
+    const seen = () => [...wire].flatMap(([id, w]) => (urls.has(id) && w.status !== undefined ? [{ ...w, url: urls.get(id)! }] : []));
     await expect.poll(() => seen().length).toBe(7);
     expect(
       seen()
