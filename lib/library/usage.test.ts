@@ -5,7 +5,8 @@ import { Session } from "@/lib/session";
 import { listFixtures } from "@/lib/session/testing/golden";
 import { loadPiSessionStats } from "@/lib/session/testing/pi-session-stats";
 import { Rng } from "@/lib/session/testing/rng";
-import { branchUsage, bucketRows, countOnce, dayOf, usageBuckets, usageRecordOf, usageRows, weekOf, zeroUsage, addUsage, type TreeUsageEntry } from "./usage";
+import { branchUsage, bucketRows, countOnce, dayOf, usageBuckets, usageRecordOf, usageRows, weekOf, zeroUsage, type TreeUsageEntry } from "./usage";
+import { addUsageInto } from "@/lib/session/usage";
 
 const E2E = path.resolve(__dirname, "../../e2e/fixtures/sessions");
 
@@ -46,7 +47,7 @@ describe("usageRecordOf", () => {
       const ours = zeroUsage();
       for (const entry of entries) {
         const record = usageRecordOf(entry);
-        if (record) addUsage(ours, record);
+        if (record) addUsageInto(ours, record);
       }
       expect(ours.input, file).toBe(pi.tokens.input);
       expect(ours.output, file).toBe(pi.tokens.output);
@@ -105,14 +106,14 @@ describe("countOnce", () => {
       const { counted, copied } = countOnce(digests);
       // direct: the source's own usage; the forks copied only from it and added nothing
       const direct = zeroUsage();
-      for (const entry of digests[0]!.entries) addUsage(direct, entry.usage);
+      for (const entry of digests[0]!.entries) addUsageInto(direct, entry.usage);
       const [total] = usageRows(counted, "project");
       expect(close(total?.cost ?? 0, direct.cost), fixture.name).toBe(true);
       expect(total?.input ?? 0).toBe(direct.input);
       expect(counted.every((c) => c.file === "source")).toBe(true);
       for (const fork of digests.slice(1)) {
         const sum = zeroUsage();
-        for (const entry of fork.entries) addUsage(sum, entry.usage);
+        for (const entry of fork.entries) addUsageInto(sum, entry.usage);
         expect(copied.get(fork.file)?.input ?? 0).toBe(sum.input);
       }
     }

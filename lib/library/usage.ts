@@ -12,9 +12,6 @@ export type UsageTotals = UsageCounts;
 
 export const zeroUsage = (): UsageTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
 
-/** The one in-place sum of usage (lib/session/usage.ts), by the name the library's callers use. */
-export const addUsage: (into: UsageTotals, usage: UsageTotals) => void = addUsageInto;
-
 /** One entry's usage, with what the library groups it by. */
 export interface UsageRecord extends UsageTotals {
   /** "provider/model"; "(unknown)" when the entry does not say */
@@ -124,7 +121,7 @@ export function usageRows(items: Iterable<CountedUsage>, by: UsageGrouping, sinc
     const key = keyOf(item, by);
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { key, ...zeroUsage(), calls: 0 }));
-    addUsage(row, item.record);
+    addUsageInto(row, item.record);
     row.calls++;
   }
   return sortRows([...rows.values()], by);
@@ -151,7 +148,7 @@ export function usageBuckets(items: Iterable<CountedUsage>): UsageBucket[] {
     const key = `${file}\n${day}\n${record.model}`;
     let bucket = buckets.get(key);
     if (!bucket) buckets.set(key, (bucket = { file, project, day, model: record.model, ...zeroUsage(), calls: 0 }));
-    addUsage(bucket, record);
+    addUsageInto(bucket, record);
     bucket.calls++;
   }
   return [...buckets.values()];
@@ -182,7 +179,7 @@ export function bucketRows(buckets: Iterable<UsageBucket>, by: UsageGrouping, si
               : bucket.file;
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { key, ...zeroUsage(), calls: 0 }));
-    addUsage(row, bucket);
+    addUsageInto(row, bucket);
     row.calls += bucket.calls;
   }
   return sortRows([...rows.values()], by);
@@ -197,7 +194,7 @@ function sortRows(rows: UsageRow[], by: UsageGrouping): UsageRow[] {
 export function totalRow(rows: readonly UsageRow[]): UsageRow {
   const total: UsageRow = { key: "total", ...zeroUsage(), calls: 0 };
   for (const row of rows) {
-    addUsage(total, row);
+    addUsageInto(total, row);
     total.calls += row.calls;
   }
   return total;
@@ -243,7 +240,7 @@ export function branchUsage(entries: readonly TreeUsageEntry[], leafId: string |
     if (!earlier) byId.set(entry.id, entry);
     else {
       const usage = { ...earlier };
-      if (entry.usage) addUsage(usage, entry.usage);
+      if (entry.usage) addUsageInto(usage, entry.usage);
       byId.set(entry.id, { ...entry, usage });
     }
   }
@@ -273,7 +270,7 @@ export function branchUsage(entries: readonly TreeUsageEntry[], leafId: string |
       const entry = byId.get(at)!;
       branch.entries++;
       branch.leafId = at;
-      if (entry.usage) addUsage(branch, entry.usage);
+      if (entry.usage) addUsageInto(branch, entry.usage);
       const next: string[] = children.get(at) ?? [];
       if (next.length === 1) at = next[0];
       else {
@@ -288,7 +285,7 @@ export function branchUsage(entries: readonly TreeUsageEntry[], leafId: string |
   const looped = [...byId.values()].filter((entry) => !seen.has(entry.id));
   if (looped.length) {
     const branch: BranchUsage = { leafId: looped.at(-1)!.id, fromId: null, entries: looped.length, onActivePath: false, ...zeroUsage() };
-    for (const entry of looped) if (entry.usage) addUsage(branch, entry.usage);
+    for (const entry of looped) if (entry.usage) addUsageInto(branch, entry.usage);
     out.push(branch);
   }
   return out.sort((a, b) => Number(b.onActivePath) - Number(a.onActivePath) || b.cost - a.cost || a.leafId.localeCompare(b.leafId));
@@ -327,7 +324,7 @@ export function countOnce(files: readonly FileUsage[]): CountedLibrary {
       else {
         let sum = copied.get(file.file);
         if (!sum) copied.set(file.file, (sum = { ...zeroUsage(), calls: 0 }));
-        addUsage(sum, usage);
+        addUsageInto(sum, usage);
         sum.calls++;
       }
     }

@@ -41,12 +41,12 @@ export function entryUsage(entry: SessionEntry): Usage | null {
  * Adds `usage` into `sum` in place, count by count (`totalTokens` too when `sum` keeps it): the one sum of usage, a
  * path's, a file's or a library's. In place, so a tally over many entries makes no object per entry.
  */
-export function addUsageInto<T extends UsageCounts & { totalTokens?: number }>(sum: T, usage: T): void {
+export function addUsageInto(sum: UsageCounts & { totalTokens?: number }, usage: UsageCounts & { totalTokens?: number }): void {
   sum.input += usage.input;
   sum.output += usage.output;
   sum.cacheRead += usage.cacheRead;
   sum.cacheWrite += usage.cacheWrite;
-  if (sum.totalTokens !== undefined) sum.totalTokens += usage.totalTokens!;
+  if (sum.totalTokens !== undefined) sum.totalTokens += usage.totalTokens ?? 0;
   sum.cost += usage.cost;
 }
 

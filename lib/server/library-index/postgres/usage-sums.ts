@@ -4,7 +4,8 @@
 // again for its file and for every file sharing an entry with what it wrote or dropped: a fork pushed before its
 // source moves the copies' cost to the source when the source comes.
 import type pg from "pg";
-import { addUsage, branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageTotals } from "@/lib/library/usage";
+import { branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageTotals } from "@/lib/library/usage";
+import { addUsageInto } from "@/lib/session/usage";
 import { SCHEMA } from "../../archive/archive-schema";
 import type { StoredUsage } from "../library-index";
 import { olderCopyExists, relOf } from "./older-copy";
@@ -64,7 +65,7 @@ export async function readUsageSums(pool: pg.Pool): Promise<StoredUsage> {
     }
     let sum = copied.get(row.rel);
     if (!sum) copied.set(row.rel, (sum = { ...zeroUsage(), calls: 0 }));
-    addUsage(sum, totals);
+    addUsageInto(sum, totals);
     sum.calls += row.calls;
   }
   return { buckets, copied };

@@ -10,7 +10,8 @@
 // Which file holds an entry first is asked once per entry (its id and content hash), never once per row that holds
 // it: a file that repeats one line a hundred thousand times would otherwise have every row compared with every
 // other (8,000 rows took 20 s), and the whole library wait on it.
-import { addUsage, branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageRecord, type UsageTotals } from "@/lib/library/usage";
+import { branchUsage, zeroUsage, type BranchUsage, type UsageBucket, type UsageRecord, type UsageTotals } from "@/lib/library/usage";
+import { addUsageInto } from "@/lib/session/usage";
 import { dayOf } from "@/lib/library/usage";
 import type { StoredUsage } from "../library-index";
 
@@ -140,7 +141,7 @@ export function readUsageSums(db: Db): StoredUsage {
     }
     let sum = copied.get(file);
     if (!sum) copied.set(file, (sum = { ...zeroUsage(), calls: 0 }));
-    addUsage(sum, totals);
+    addUsageInto(sum, totals);
     sum.calls += row.calls as number;
   }
   return { buckets, copied };
