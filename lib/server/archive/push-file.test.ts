@@ -6,13 +6,11 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resolveSessionPath } from "../safe-path";
 import { SCHEMA } from "./archive-schema";
-import { machineId, openArchive, type Archive } from "./open-archive";
 import { pushFile, type PushFileOptions } from "./push-file";
 import { archivedBytes, firstDifference } from "./testing/archived-file";
-import { testDatabase, type TestDatabase } from "./testing/test-database";
+import { testArchive, type TestArchive } from "./testing/test-archive";
 
-let db: TestDatabase;
-let archive: Archive;
+let archive: TestArchive;
 let dir: string;
 let laptop: number;
 const REL = "--home-u-work--/2026-12-01T10-00-00-000Z_s1.jsonl";
@@ -41,16 +39,12 @@ const row = async () =>
 const lineVersions = async () => (await archive.pool.query(`select xmin::text as v from ${SCHEMA}.lines order by file_id, line`)).rows.map((r) => r.v);
 
 beforeAll(async () => {
-  db = await testDatabase();
-  archive = await openArchive(db.url);
-  laptop = await machineId(archive.pool, "laptop");
+  archive = await testArchive();
+  laptop = await archive.machine("laptop");
 });
-afterAll(async () => {
-  await archive?.close();
-  await db?.drop();
-});
+afterAll(() => archive?.close());
 beforeEach(async () => {
-  await archive.pool.query(`truncate ${SCHEMA}.files cascade`);
+  await archive.clear();
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = mkdtempSync(path.join(tmpdir(), "push-file-"));
   mkdirSync(path.dirname(file()));
@@ -152,7 +146,7 @@ describe("pushFile", () => {
   });
 
   it("keeps a session another machine pushed with that machine, when this one holds the same bytes", async () => {
-    const desktop = await machineId(archive.pool, "desktop");
+    const desktop = await archive.machine("desktop");
     writeFileSync(file(), `${header}\n${lines(1, 10)}`);
     await push({}, desktop);
     expect(await push()).toEqual({ kind: "copy", lines: 0, bytes: 0, detail: "desktop" });

@@ -7,24 +7,20 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Rng } from "@/lib/session/testing/rng";
 import { SCHEMA } from "./archive-schema";
-import { machineId, openArchive, type Archive } from "./open-archive";
 import { pushLibrary } from "./push-library";
 import { watchLibrary } from "./watch-library";
 import { archivedBytes, firstDifference } from "./testing/archived-file";
-import { testDatabase, type TestDatabase } from "./testing/test-database";
+import { testArchive, type TestArchive } from "./testing/test-archive";
 
 const ROOT = path.resolve(__dirname, "../../..");
-let db: TestDatabase;
-let archive: Archive;
+let archive: TestArchive;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  db = await testDatabase();
-  archive = await openArchive(db.url);
+  archive = await testArchive();
 });
 afterAll(async () => {
   await archive?.close();
-  await db?.drop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -68,7 +64,7 @@ const tableVersions = async () => (await archive.pool.query(`select xmin::text a
 describe("pushLibrary", () => {
   it("holds every file of a directory, then writes nothing on a second push", async () => {
     const dir = library(12, 40, 1);
-    const id = await machineId(archive.pool, "solo");
+    const id = await archive.machine("solo");
     const first = await pushLibrary(archive.pool, dir, { machine: "solo", machineId: id });
     expect(first.counts).toMatchObject({ new: 12, unchanged: 0, failed: 0 });
     await expectHeld(dir, "solo");
@@ -82,7 +78,7 @@ describe("pushLibrary", () => {
     // the same paths on every machine, other bytes on each
     const machines = ["ci-1", "ci-2", "ci-3", "laptop"];
     const libraries = machines.map((_, k) => library(6, 30, 100 + k));
-    const ids = await Promise.all(machines.map((name) => machineId(archive.pool, name)));
+    const ids = await Promise.all(machines.map(archive.machine));
     const reports = await Promise.all(machines.map((name, k) => pushLibrary(archive.pool, libraries[k]!, { machine: name, machineId: ids[k]! })));
     for (const report of reports) expect(report).toMatchObject({ counts: { new: 6, copy: 0, failed: 0 } });
     for (const [k, name] of machines.entries()) await expectHeld(libraries[k]!, name);
@@ -90,7 +86,7 @@ describe("pushLibrary", () => {
 
   it("two pushes of one machine at once hold each file once", async () => {
     const dir = library(8, 200, 7);
-    const id = await machineId(archive.pool, "twice");
+    const id = await archive.machine("twice");
     const reports = await Promise.all([1, 2].map(() => pushLibrary(archive.pool, dir, { machine: "twice", machineId: id, batchBytes: 50_000 })));
     expect(reports[0]!.counts.new + reports[1]!.counts.new).toBe(8);
     expect(reports.map((r) => r.counts.failed)).toEqual([0, 0]);
@@ -99,7 +95,7 @@ describe("pushLibrary", () => {
 
   it("leaves the archive whole when the push process is killed at any point, and the next push completes it", async () => {
     const dir = library(10, 400, 9);
-    const url = db.url;
+    const url = archive.url;
     const rng = new Rng(42);
     for (let round = 0; round < 4; round++) {
       if (round > 0)
@@ -128,7 +124,7 @@ describe("pushLibrary", () => {
         expect(held.length === 0 || held[held.length - 1] === 0x0a, rel).toBe(true);
       }
     }
-    const id = await machineId(archive.pool, "killed");
+    const id = await archive.machine("killed");
     const report = await pushLibrary(archive.pool, dir, { machine: "killed", machineId: id });
     expect(report.counts.failed).toBe(0);
     await expectHeld(dir, "killed");
@@ -138,7 +134,7 @@ describe("pushLibrary", () => {
 describe("watchLibrary", () => {
   it("pushes a file shortly after pi appends to it", async () => {
     const dir = library(3, 20, 11);
-    const id = await machineId(archive.pool, "watcher");
+    const id = await archive.machine("watcher");
     await pushLibrary(archive.pool, dir, { machine: "watcher", machineId: id });
     const pushed: (string[] | null)[] = [];
     const stop = watchLibrary(dir, async (only) => {

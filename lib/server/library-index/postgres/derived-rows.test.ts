@@ -6,14 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SCHEMA } from "../../archive/archive-schema";
-import { machineId, openArchive, type Archive } from "../../archive/open-archive";
 import { pushFile } from "../../archive/push-file";
-import { testDatabase, type TestDatabase } from "../../archive/testing/test-database";
+import { testArchive, type TestArchive } from "../../archive/testing/test-archive";
 import { resolveSessionPath } from "../../safe-path";
 import { ON_PATH } from "./search-query";
 
-let db: TestDatabase;
-let archive: Archive;
+let archive: TestArchive;
 let dir: string;
 let laptop: number;
 const REL = "--home-u-work--/2026-12-01T10-00-00-000Z_s1.jsonl";
@@ -52,16 +50,12 @@ const fileRow = async () => (await archive.pool.query(`select project, header_ti
 const active = async () => (await entries()).filter((row) => row.on_active).map((row) => row.entry_id);
 
 beforeAll(async () => {
-  db = await testDatabase();
-  archive = await openArchive(db.url);
-  laptop = await machineId(archive.pool, "laptop");
+  archive = await testArchive();
+  laptop = await archive.machine("laptop");
 });
-afterAll(async () => {
-  await archive?.close();
-  await db?.drop();
-});
+afterAll(() => archive?.close());
 beforeEach(async () => {
-  await archive.pool.query(`truncate ${SCHEMA}.files, ${SCHEMA}.facets cascade`);
+  await archive.clear();
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = mkdtempSync(path.join(tmpdir(), "derived-rows-"));
   mkdirSync(path.dirname(file()));

@@ -6,17 +6,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SCHEMA } from "../../archive/archive-schema";
-import { machineId, openArchive, type Archive } from "../../archive/open-archive";
 import { pushLibrary } from "../../archive/push-library";
-import { testDatabase, type TestDatabase } from "../../archive/testing/test-database";
+import { testArchive, type TestArchive } from "../../archive/testing/test-archive";
 import { appendEntries, generateLibrary } from "@/bench/generate-library";
 import { findSessionFiles } from "../../list-sessions";
 import type { LibraryIndex } from "../library-index";
 import { openLibraryIndex } from "../open-library-index";
 import { refreshUsageSums } from "./usage-sums";
 
-let db: TestDatabase;
-let archive: Archive;
+let archive: TestArchive;
 let dir: string;
 let laptop: number;
 let index: LibraryIndex;
@@ -39,18 +37,16 @@ const found = async (query: string, filters = {}, limit = 100) => {
 };
 
 beforeAll(async () => {
-  db = await testDatabase();
-  archive = await openArchive(db.url);
-  laptop = await machineId(archive.pool, "laptop");
+  archive = await testArchive();
+  laptop = await archive.machine("laptop");
   index = await openLibraryIndex("", { archive: archive.pool });
 });
 afterAll(async () => {
   index?.close();
   await archive?.close();
-  await db?.drop();
 });
 beforeEach(async () => {
-  await archive.pool.query(`truncate ${SCHEMA}.files, ${SCHEMA}.facets cascade`);
+  await archive.clear();
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = mkdtempSync(path.join(tmpdir(), "postgres-index-"));
   write(
@@ -134,7 +130,7 @@ describe("the archive's library index", () => {
   });
 
   it("keeps usage sums right when forks are pushed while their sources grow", async () => {
-    await archive.pool.query(`truncate ${SCHEMA}.files, ${SCHEMA}.facets cascade`);
+    await archive.clear();
     rmSync(dir, { recursive: true, force: true });
     const stats = generateLibrary(dir, { sessions: 24, sizeMB: 1, seed: 3, forkChance: 0.5 });
     expect(stats.forks).toBeGreaterThan(5);
