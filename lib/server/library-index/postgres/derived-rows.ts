@@ -28,6 +28,8 @@ import { refreshUsageSums, sharingFiles } from "./usage-sums";
 
 /** PostgreSQL keeps no more than this of words in a tsvector */
 const MAX_WORDS_BYTES = 1_000_000;
+/** A word this long in UTF-16 units or shorter is at most 3 bytes a unit in UTF-8: within fitsTsvector's limit. */
+const SURELY_FITS = 682;
 
 /** What the archive's row of the file says before this push (push-file.ts reads it). */
 export interface HeldFile {
@@ -276,10 +278,19 @@ export class DerivedRows {
 
 /** The words as a tsvector can hold them, each once; `partial` when some could not be. */
 function fitWords(words: readonly string[]): { words: string[]; partial: boolean } {
+  const distinct = new Set(words);
+  // most entries' words fit by their lengths alone, with no word's UTF-8 measured
+  let most = 0;
+  let short = true;
+  for (const word of distinct) {
+    most += 3 * word.length;
+    short &&= word.length <= SURELY_FITS;
+  }
+  if (short && most <= MAX_WORDS_BYTES) return { words: [...distinct], partial: false };
   const kept: string[] = [];
   let bytes = 0;
   let partial = false;
-  for (const word of new Set(words)) {
+  for (const word of distinct) {
     const size = Buffer.byteLength(word, "utf8");
     if (!fitsTsvector(word) || bytes + size > MAX_WORDS_BYTES) {
       partial = true;
