@@ -27,6 +27,9 @@ create table ${SCHEMA}.files (
   machine_id int not null references ${SCHEMA}.machines (id),
   -- relative to the machine's sessions directory, as the local viewer names it: --<cwd>--/<file>.jsonl
   path text not null,
+  -- that sessions directory, absolute, as the machine named it at the file's last push (a fork's header names its
+  -- source by an absolute path of that machine)
+  root text not null,
   -- replaced files count up, so a reader holding an older generation knows to start again
   generation int not null default 1,
   -- the whole lines held: their bytes (each with its newline) and their count
@@ -50,6 +53,8 @@ create table ${SCHEMA}.files (
   leaf text,
   unique (machine_id, path)
 );
+-- a file no push of this machine holds yet is looked for among the other machines' by its path
+create index files_path on ${SCHEMA}.files (path);
 create table ${SCHEMA}.lines (
   file_id bigint not null references ${SCHEMA}.files (id) on delete cascade,
   -- 1-based, as problems name lines

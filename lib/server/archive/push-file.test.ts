@@ -1,6 +1,6 @@
 // One file into the archive, against a real PostgreSQL: what a push writes, what a second push does not, and
 // that a push stopped anywhere leaves what was there before.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -67,6 +67,16 @@ describe("pushFile", () => {
         expect(at[i]).toEqual({ line: i + 1, at: offset });
         offset += text.length + 1;
       });
+  });
+
+  it("keeps the sessions directory the file was pushed from: the one named, else the real one", async () => {
+    const root = async () => (await archive.pool.query<{ root: string }>(`select root from ${SCHEMA}.files`)).rows[0]!.root;
+    writeFileSync(file(), `${header}\n${lines(1, 3)}`);
+    await push();
+    expect(await root()).toBe(realpathSync(dir));
+    appendFileSync(file(), lines(4, 5));
+    await push({ root: "/home/u/.pi/agent/sessions" });
+    expect(await root()).toBe("/home/u/.pi/agent/sessions");
   });
 
   it("writes nothing when the file has not changed", async () => {

@@ -2,6 +2,7 @@
 // push. A file the archive holds a beginning of (pi appended to it) sends only its new lines; a file rewritten or
 // truncated is replaced whole; bytes after the last newline (a line pi is still writing) are held as pending, not
 // as a line, until their newline comes.
+import path from "node:path";
 import type pg from "pg";
 import { fileLines } from "../file-lines";
 import { formatLimit, maxLineBytes } from "../line-limit";
@@ -36,6 +37,8 @@ export interface PushFileOptions {
   batchBytes?: number;
   /** called after each batch is written, inside the transaction (the tests stop a push midway with it) */
   afterBatch?: (batch: number) => void | Promise<void>;
+  /** the machine's sessions directory, absolute, kept with the file (default: the real directory `file.rel` is in) */
+  root?: string;
 }
 
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
@@ -65,6 +68,7 @@ class Refused extends Error {}
 export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedSessionFile, options: PushFileOptions = {}): Promise<PushOutcome> {
   const maxLine = options.maxLine ?? maxLineBytes();
   const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+  const root = options.root ?? rootOf(file);
   const handle = await openSessionFile(file);
   const client = await pool.connect();
   try {
@@ -79,7 +83,7 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
           await client.query("commit");
           return { kind: "copy", lines: 0, bytes: 0, detail: copy };
         }
-        row = await insertRow(client, machineId, file.rel);
+        row = await insertRow(client, machineId, file.rel, root);
       }
       // a row no push has finished yet: ours, or one whose first push stopped midway (rolled back with it)
       const created = row.seen_mtime_ms === 0 && Number(row.seen_ino) === 0;
@@ -131,7 +135,7 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
       const changed = replace || written.lines > 0 || !written.pending.equals(made.pending);
       await client.query(
         `update ${SCHEMA}.files set generation = generation + $2, size = $3, line_count = $4, pending = $5, seen_size = $6, seen_mtime_ms = $7,
-           seen_ino = $8, head_sha256 = $9, tail_sha256 = $10, pushed_at = case when $11 then now() else pushed_at end where id = $1`,
+           seen_ino = $8, head_sha256 = $9, tail_sha256 = $10, pushed_at = case when $11 then now() else pushed_at end, root = $12 where id = $1`,
         [
           made.id,
           replace ? 1 : 0,
@@ -144,6 +148,7 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
           size > 0 ? hashes.head : null,
           size > 0 ? hashes.tail : null,
           changed,
+          root,
         ],
       );
       if (changed) await client.query(`update ${SCHEMA}.machines set last_push = now() where id = $1`, [machineId]);
@@ -160,6 +165,9 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
     await handle.close();
   }
 }
+
+/** The sessions directory `file` was found in, for a caller that did not name it: the real one. */
+const rootOf = (file: ResolvedSessionFile): string => path.resolve(file.file, ...file.rel.split("/").map(() => ".."));
 
 function seenOf(row: FileRow): SeenState {
   return { seenSize: Number(row.seen_size), seenMtimeMs: row.seen_mtime_ms, seenIno: Number(row.seen_ino) };
@@ -180,8 +188,12 @@ async function lockRow(client: pg.PoolClient, machineId: number, rel: string): P
   return rows[0] ?? null;
 }
 
-async function insertRow(client: pg.PoolClient, machineId: number, rel: string): Promise<FileRow> {
-  await client.query(`insert into ${SCHEMA}.files (machine_id, path) values ($1, $2) on conflict (machine_id, path) do nothing`, [machineId, rel]);
+async function insertRow(client: pg.PoolClient, machineId: number, rel: string, root: string): Promise<FileRow> {
+  await client.query(`insert into ${SCHEMA}.files (machine_id, path, root) values ($1, $2, $3) on conflict (machine_id, path) do nothing`, [
+    machineId,
+    rel,
+    root,
+  ]);
   // made by us, or by another push of the same file that committed first: either way, ours to lock now
   const row = await lockRow(client, machineId, rel);
   if (!row) throw new Error(`the archive lost the row of ${rel} while pushing it`);

@@ -68,6 +68,8 @@ describe("pushLibrary", () => {
     const first = await pushLibrary(archive.pool, dir, { machine: "solo", machineId: id });
     expect(first.counts).toMatchObject({ new: 12, unchanged: 0, failed: 0 });
     await expectHeld(dir, "solo");
+    const roots = await archive.pool.query<{ root: string }>(`select distinct root from ${SCHEMA}.files`);
+    expect(roots.rows).toEqual([{ root: path.resolve(dir) }]);
     const before = { lines: await tableVersions(), files: (await archive.pool.query(`select xmin::text from ${SCHEMA}.files order by id`)).rows };
     const second = await pushLibrary(archive.pool, dir, { machine: "solo", machineId: id });
     expect(second.counts).toMatchObject({ new: 0, grown: 0, replaced: 0, unchanged: 12 });

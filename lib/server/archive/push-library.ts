@@ -1,6 +1,7 @@
 // Pushes a machine's sessions directory into the archive: every session file the local viewer lists, each in a
 // transaction of its own (push-file.ts), a few at a time. A file unchanged since the last push is not opened: the
 // archive's record of what it saw (size, mtime, inode) is fetched once for the whole machine.
+import path from "node:path";
 import type pg from "pg";
 import { findSessionFiles } from "../list-sessions";
 import type { ResolvedSessionFile } from "../safe-path";
@@ -58,7 +59,7 @@ export async function pushLibrary(pool: pg.Pool, dir: string, options: PushLibra
     while (next < changed.length) {
       const file = changed[next++]!;
       try {
-        const outcome = await pushFile(pool, options.machineId, file, options);
+        const outcome = await pushFile(pool, options.machineId, file, { ...options, root: path.resolve(dir) });
         report.counts[outcome.kind]++;
         report.lines += outcome.lines;
         report.bytes += outcome.bytes;
