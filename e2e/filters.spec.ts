@@ -6,7 +6,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { filteredParents, NO_FILTER, TREE_FILTER_MODES, type TreeFilter } from "../lib/layout/tree-filter";
 import type { Session } from "../lib/session";
 import { openFixture } from "./fixtures/core";
-import { fitAll } from "./fixtures/graph";
+import { drawnIds, fitAll } from "./fixtures/graph";
 import { viewUrl, type FixtureName } from "./fixtures/session-files";
 
 const SHOTS = "/tmp/shots-search";
@@ -21,13 +21,9 @@ async function openGraph(page: Page, name: FixtureName, extra = ""): Promise<Loc
 }
 
 /** Every entry id the graph draws (cards, cursor markers, members of folded segments), once the drawing settles. */
-async function drawnIds(graph: Locator): Promise<string[]> {
+async function settledIds(graph: Locator): Promise<string[]> {
   await fitAll(graph);
-  return graph.evaluate((root) =>
-    [...root.querySelectorAll<HTMLElement>("[data-entry-id], [data-entry-ids]")].flatMap((el) =>
-      el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!],
-    ),
-  );
+  return drawnIds(graph);
 }
 
 /** Tree edges as drawn (display keys: entry ids, or `seg:<first id>` for folded runs). */
@@ -67,7 +63,7 @@ for (const name of ["ca-labels", "ca-branching-a"] as const) {
     for (const mode of TREE_FILTER_MODES) {
       await chooseMode(page, mode);
       const expected = expectedShown(session, { ...NO_FILTER, mode });
-      const ids = await drawnIds(graph);
+      const ids = await settledIds(graph);
       expect(ids.length, mode).toBe(expected.size);
       expect(new Set(ids), mode).toEqual(new Set(expected.keys()));
       await expect(page.getByTestId("filter-shown")).toHaveText(`${expected.size}/${session.tree.size}`);
@@ -81,7 +77,7 @@ for (const name of ["ca-labels", "ca-branching-a"] as const) {
       }
     }
     await chooseMode(page, "none");
-    expect(new Set(await drawnIds(graph))).toEqual(new Set(session.tree.ids()));
+    expect(new Set(await settledIds(graph))).toEqual(new Set(session.tree.ids()));
   });
 }
 
@@ -98,7 +94,7 @@ test("hiding entry types and roles redraws the graph, and the filter survives a 
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/filter-panel.png` });
   await page.getByRole("button", { name: "Done" }).click();
-  expect(new Set(await drawnIds(graph))).toEqual(new Set(expected.keys()));
+  expect(new Set(await settledIds(graph))).toEqual(new Set(expected.keys()));
   await expect(page).toHaveURL(/[?&]filter=all/);
   await expect(page).toHaveURL(/[?&]hideTypes=model_change/);
   await expect(page).toHaveURL(/[?&]hideRoles=toolResult/);
@@ -106,7 +102,7 @@ test("hiding entry types and roles redraws the graph, and the filter survives a 
   await page.reload();
   await expect(page.getByTestId("session-graph")).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
   await expect(page.getByTestId("filter-button")).toHaveAttribute("data-filter-mode", "all");
-  expect(new Set(await drawnIds(page.getByTestId("session-graph")))).toEqual(new Set(expected.keys()));
+  expect(new Set(await settledIds(page.getByTestId("session-graph")))).toEqual(new Set(expected.keys()));
 });
 
 test("a selected entry the filter hides is announced, with a way to its nearest shown ancestor or back to everything", async ({ page }) => {

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
-import { fitAll, viewportSettled } from "./fixtures/graph";
+import { drawnIds, fitAll, viewportSettled } from "./fixtures/graph";
 import { sessionFile, viewUrl, type FixtureName } from "./fixtures/session-files";
 
 function load(name: FixtureName): Session {
@@ -18,15 +18,6 @@ async function openGraph(page: Page, name: FixtureName, entry?: string): Promise
   await expect(graph).toHaveAttribute("data-placed", "true", { timeout: 60_000 });
   await expect(graph.locator("[data-selected=true]")).toHaveCount(1);
   return graph;
-}
-
-/** Every entry id the graph draws: entry cards, cursor markers and the members of folded segments. */
-async function drawnIds(graph: Locator): Promise<string[]> {
-  return graph.evaluate((root) =>
-    [...root.querySelectorAll<HTMLElement>("[data-entry-id], [data-entry-ids]")].flatMap((el) =>
-      el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!],
-    ),
-  );
 }
 
 async function idsWhere(graph: Locator, selector: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
-import { fitAll, viewportSettled } from "./fixtures/graph";
+import { drawnIds, fitAll, viewportSettled } from "./fixtures/graph";
 import { serveCli, type ServedApp } from "./fixtures/serve-cli";
 import { sessionFile } from "./fixtures/session-files";
 
@@ -65,15 +65,6 @@ async function open(page: Page, rel: string, entry?: string): Promise<Locator> {
   await expect(graph).toHaveAttribute("data-placed", "true", { timeout: 90_000 });
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 30_000 });
   return graph;
-}
-
-/** Every entry id the graph draws (cards, cursor markers, members of folded segments), with repeats. */
-function drawnIds(graph: Locator): Promise<string[]> {
-  return graph.evaluate((root) =>
-    [...root.querySelectorAll<HTMLElement>("[data-entry-id], [data-entry-ids]")].flatMap((el) =>
-      el.dataset.entryIds !== undefined ? el.dataset.entryIds.split(" ") : [el.dataset.entryId!],
-    ),
-  );
 }
 
 /** The graph shows exactly the entries the file holds now, each once, and the leaf pi would continue from. */

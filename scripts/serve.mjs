@@ -12,9 +12,14 @@ export function isLoopback(host) {
 
 /**
  * What PATH asks for: a directory is read as the sessions directory; a session file opens in the viewer, its
- * folder as the library. Returns the environment to add and the page to open, or throws with the reason.
+ * folder as the library. Returns the environment to add and the page to open, or throws with the reason. A PATH
+ * with PI_VIEWER_DATABASE_URL set is refused: the server would read the archive, not it.
+ * @param {string | null} arg
+ * @param {Record<string, string | undefined>} [env]
  */
-export function serveTarget(arg) {
+export function serveTarget(arg, env = process.env) {
+  if (arg && env.PI_VIEWER_DATABASE_URL?.trim())
+    throw new Error(`PI_VIEWER_DATABASE_URL is set: the server reads the archive there, not ${arg} (unset it to read a directory or a file)`);
   if (!arg) return { env: {}, openPath: "/" };
   const target = path.resolve(arg);
   const stat = statSync(target, { throwIfNoEntry: false });
@@ -65,9 +70,11 @@ export function viewerUrl(host, port, openPath, token = null) {
  * @param {string | undefined} target
  * @param {string | null} [token]
  */
-export function announce(host, url, target, token = null) {
+export function announce(host, url, target, token = null, env = process.env) {
   console.log(`pi session viewer: ${url}`);
   if (target) console.log(`Target: ${target}`);
+  const archive = env.PI_VIEWER_DATABASE_URL?.trim();
+  if (archive) console.log(`Archive: ${shownDatabaseUrl(archive)}`);
   if (token === null) {
     console.warn("WARNING: no token (--no-token): every program and user of this machine that can reach the port can read your sessions.");
   }
@@ -76,6 +83,17 @@ export function announce(host, url, target, token = null) {
     if (["0.0.0.0", "::", "[::]"].includes(host)) {
       console.warn("It answers only to loopback names until PI_VIEWER_ALLOWED_HOSTS lists the names others use to reach it.");
     }
+  }
+}
+
+/** A database URL as it may be printed: its password replaced. */
+export function shownDatabaseUrl(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
   }
 }
 

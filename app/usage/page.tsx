@@ -17,10 +17,10 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   const by: UsageGrouping = (USAGE_GROUPINGS as readonly string[]).includes(byParam) ? (byParam as UsageGrouping) : "day";
   const sinceParam = typeof params.since === "string" ? params.since : null;
   const since = sinceParam === null ? null : parseUsageSince(sinceParam);
-  const { files, dir } = await libraryRoot();
+  const { files, dir, archive } = await libraryRoot();
   // a first index of a large library takes a while: the page is sent without rows then and shows the index's
   // progress; the work goes on, and the page's own request for the rows waits its turn behind it
-  const work = libraryUsage(dir, files, by, since);
+  const work = libraryUsage(dir, files, by, since, { archive });
   work.catch(() => {}); // a failure after the page was sent is the page's own request's to report
   const rows = await Promise.race([work, new Promise<null>((resolve) => setTimeout(resolve, RENDER_WAIT_MS, null))]);
   return (

@@ -49,8 +49,8 @@ export function ContentSearchPanel({ search, onChange, projects, sessions }: Pro
     <section aria-label="Search results" data-testid="content-search" className="mt-3">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs" data-testid="search-filters">
         <FilterSelect label="Project" value={search.project} onChange={(project) => set({ project })} testId="filter-project" width="w-44">
-          {projects.map((group) => (
-            <option key={group.key} value={group.key}>
+          {[...new Map(projects.map((group) => [group.cwd ?? (group.project || "(top level)"), group])).entries()].map(([key, group]) => (
+            <option key={key} value={key}>
               {group.cwd ?? group.project}
             </option>
           ))}

@@ -14,7 +14,7 @@ import { useFileDrop } from "@/components/ui/use-file-drop";
 import { setPendingUpload } from "@/lib/client/pending-upload";
 import { ContentSearchPanel } from "./ContentSearchPanel";
 import { contentSearchParams, EMPTY_SEARCH, type ContentSearch } from "./content-search";
-import { filterSessions, groupByProject } from "./group-sessions";
+import { filterSessions, groupByProject, machinesOf } from "./group-sessions";
 import type { LibrarySession, LibrarySource } from "./library-types";
 import { OpenPanel } from "./OpenPanel";
 import { SessionList } from "./SessionList";
@@ -26,18 +26,38 @@ interface Props {
   configuredDir: string;
   /** the content search the URL asks for, or null to list sessions */
   initialSearch?: ContentSearch | null;
+  /** the machine the URL lists the sessions of (an archive's library), or null for all */
+  initialMachine?: string | null;
 }
 
-export function LibraryView({ sessions, source, configuredDir, initialSearch = null }: Props) {
+/** The page's own state in its URL (not a navigation: the list stays as the server rendered it). */
+function showInUrl(search: ContentSearch | null, machine: string | null): void {
+  const params = search ? contentSearchParams(search) : new URLSearchParams();
+  if (machine !== null) params.set("machine", machine);
+  const text = params.toString();
+  window.history.replaceState(window.history.state, "", text ? `/?${text}` : "/");
+}
+
+export function LibraryView({ sessions, source, configuredDir, initialSearch = null, initialMachine = null }: Props) {
   const router = useRouter();
   const [query, setQuery] = useState("");
   const [search, setSearchState] = useState<ContentSearch | null>(initialSearch);
-  const setSearch = useCallback((next: ContentSearch | null) => {
-    setSearchState(next);
-    // the page's own state, not a navigation: the list stays as the server rendered it
-    const params = next ? contentSearchParams(next).toString() : "";
-    window.history.replaceState(window.history.state, "", params ? `/?${params}` : "/");
-  }, []);
+  const machines = useMemo(() => machinesOf(sessions), [sessions]);
+  const [machine, setMachineState] = useState<string | null>(initialMachine !== null && machines.includes(initialMachine) ? initialMachine : null);
+  const setSearch = useCallback(
+    (next: ContentSearch | null) => {
+      setSearchState(next);
+      showInUrl(next, machine);
+    },
+    [machine],
+  );
+  const setMachine = useCallback(
+    (next: string | null) => {
+      setMachineState(next);
+      showInUrl(search, next);
+    },
+    [search],
+  );
   const sessionsByPath = useMemo(() => new Map(sessions.map((session) => [session.path, session])), [sessions]);
   const filterInput = useRef<HTMLInputElement>(null);
 
@@ -51,10 +71,11 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
   const openUrl = useCallback((url: string) => router.push(`/view?src=${encodeURIComponent(url)}`), [router]);
   const dragging = useFileDrop(openFile);
 
-  const visible = useMemo(() => filterSessions(sessions, query), [sessions, query]);
+  const onMachine = useMemo(() => (machine === null ? sessions : sessions.filter((session) => session.machine === machine)), [sessions, machine]);
+  const visible = useMemo(() => filterSessions(onMachine, query), [onMachine, query]);
   const groups = useMemo(() => groupByProject(visible), [visible]);
   const allGroups = useMemo(() => groupByProject(sessions), [sessions]);
-  const projectCount = allGroups.length;
+  const projectCount = useMemo(() => new Set(groupByProject(onMachine).map((group) => group.cwd ?? group.key)).size, [onMachine]);
   const forkPoints = useForkPoints(sessions);
 
   // before paint: "/" pressed as soon as the list shows must already reach the filter
@@ -78,8 +99,11 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
           <Link href="/usage" prefetch={false} className="ml-4 text-xs font-medium text-muted hover:text-foreground" data-testid="usage-link">
             Usage
           </Link>
-          <span className="ml-auto flex min-w-0 items-center gap-1.5 text-xs text-muted" title="Sessions directory (PI_SESSIONS_DIR)">
-            <Icon name="folder" size={14} className="shrink-0 text-subtle" />
+          <span
+            className="ml-auto flex min-w-0 items-center gap-1.5 text-xs text-muted"
+            title={source === "archive" ? "Archive (PI_VIEWER_DATABASE_URL)" : "Sessions directory (PI_SESSIONS_DIR)"}
+          >
+            <Icon name={source === "archive" ? "database" : "folder"} size={14} className="shrink-0 text-subtle" />
             <span className="truncate font-mono" data-testid="sessions-dir">
               {configuredDir}
             </span>
@@ -163,11 +187,30 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
               );
             })}
           </div>
+          {!search && machines.length > 1 && (
+            <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
+              <Icon name="machine" size={14} className="text-subtle" />
+              <select
+                value={machine ?? ""}
+                onChange={(event) => setMachine(event.target.value === "" ? null : event.target.value)}
+                aria-label="Machine"
+                data-testid="machine-filter"
+                className="h-8 rounded-md border border-border-strong bg-background px-2 text-xs text-foreground focus:border-accent focus:outline-none"
+              >
+                <option value="">All {machines.length} machines</option>
+                {machines.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           {!search && (
             <p className="ml-auto text-xs text-muted tabular-nums" data-testid="session-count">
-              {query
+              {query || machine !== null
                 ? `${visible.length} of ${sessions.length} sessions`
-                : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}`}
+                : `${sessions.length} sessions in ${projectCount} ${projectCount === 1 ? "project" : "projects"}${machines.length > 1 ? ` on ${machines.length} machines` : ""}`}
             </p>
           )}
         </div>
@@ -176,7 +219,12 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
           <ContentSearchPanel search={search} onChange={setSearch} projects={allGroups} sessions={sessionsByPath} />
         ) : (
           <div className="mt-3">
-            {sessions.length === 0 ? (
+            {sessions.length === 0 && source === "archive" ? (
+              <p className="rounded-lg border border-border px-4 py-10 text-center text-muted" data-testid="archive-empty">
+                The archive at <code className="font-mono">{configuredDir}</code> holds no sessions yet. Send a machine&apos;s with{" "}
+                <code className="font-mono">pi-session-viewer push --to URL</code>.
+              </p>
+            ) : sessions.length === 0 ? (
               <p className="rounded-lg border border-border px-4 py-10 text-center text-muted">
                 No sessions found in <code className="font-mono">{configuredDir}</code>. Open a file above, or run pi to create one.
               </p>

@@ -31,8 +31,23 @@ export function SessionList({ groups, forkPoints }: { groups: ProjectGroup[]; fo
         <span className="text-right">Created</span>
       </div>
       {groups.map((group) => (
-        <section key={group.key} aria-label={group.cwd ?? (group.project || "top level")} data-testid="project-group" className="mt-3">
+        <section
+          key={group.key}
+          aria-label={`${group.machine === undefined ? "" : `${group.machine}: `}${group.cwd ?? (group.project || "top level")}`}
+          data-testid="project-group"
+          className="mt-3"
+        >
           <h2 className="flex items-center gap-2 px-3 pb-1 text-xs text-muted">
+            {group.machine !== undefined && (
+              <span
+                className="flex shrink-0 items-center gap-1 rounded border border-border px-1.5 py-px font-mono text-[11px] text-foreground"
+                title="The machine that pushed these sessions"
+                data-testid="group-machine"
+              >
+                <Icon name="machine" size={12} className="text-subtle" />
+                {group.machine}
+              </span>
+            )}
             <Icon name="folder" size={14} className="text-subtle" />
             <span className="truncate font-mono font-medium text-foreground" data-testid="project-cwd">
               {group.cwd ?? (group.project || "(top level)")}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { familyRows, filterSessions, groupByProject } from "./group-sessions";
+import { familyRows, filterSessions, groupByProject, machinesOf } from "./group-sessions";
 import type { LibrarySession } from "./library-types";
 
 const session = (path: string, cwd: string | null, name: string | null): LibrarySession => ({
@@ -81,5 +81,32 @@ describe("familyRows", () => {
       ["s", 0],
       ["f", 1],
     ]);
+  });
+});
+
+describe("an archive's library", () => {
+  const on = (machine: string, rel: string, cwd: string | null): LibrarySession => ({ ...session(rel, cwd, rel), path: `${machine}/${rel}`, machine });
+  const archived = [
+    on("laptop", "--a--/1.jsonl", "/home/dev/a"),
+    on("ci-7", "--a--/2.jsonl", "/home/dev/a"),
+    on("laptop", "--a--/headerless.jsonl", null),
+    on("ci-7", "--b--/3.jsonl", "/home/dev/b"),
+    on("ci-7", "--a--/headerless.jsonl", null),
+  ];
+
+  it("groups by machine, then project: one project on two machines is two groups, a headerless file joins its machine's", () => {
+    const groups = groupByProject(archived);
+    expect(groups.map((g) => [g.machine, g.cwd, g.sessions.map((s) => s.path)])).toEqual([
+      ["laptop", "/home/dev/a", ["laptop/--a--/1.jsonl", "laptop/--a--/headerless.jsonl"]],
+      ["ci-7", "/home/dev/a", ["ci-7/--a--/2.jsonl", "ci-7/--a--/headerless.jsonl"]],
+      ["ci-7", "/home/dev/b", ["ci-7/--b--/3.jsonl"]],
+    ]);
+    expect(new Set(groups.map((g) => g.key)).size).toBe(3);
+  });
+
+  it("names its machines once each, sorted; a directory's library has none", () => {
+    expect(machinesOf(archived)).toEqual(["ci-7", "laptop"]);
+    expect(machinesOf(list)).toEqual([]);
+    expect(groupByProject(list).every((g) => g.machine === undefined)).toBe(true);
   });
 });

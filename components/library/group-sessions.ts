@@ -2,18 +2,25 @@
 import type { FamilyRow, LibrarySession, ProjectGroup } from "./library-types";
 
 /**
- * Groups by header cwd (pi's folder name is a lossy encoding of it), keeping the input's order inside and
- * between groups. A file without a readable header joins the cwd of its folder's other sessions.
+ * Groups by machine (an archive's library) and header cwd (pi's folder name is a lossy encoding of it), keeping the
+ * input's order inside and between groups. A file without a readable header joins the cwd of its folder's other
+ * sessions on its machine.
  */
 export function groupByProject(sessions: readonly LibrarySession[]): ProjectGroup[] {
+  const folderOf = (session: LibrarySession) => `${session.machine ?? ""}\u0000${session.project}`;
   const folderCwd = new Map<string, string>();
-  for (const session of sessions) if (session.cwd && session.project && !folderCwd.has(session.project)) folderCwd.set(session.project, session.cwd);
+  for (const session of sessions) if (session.cwd && session.project && !folderCwd.has(folderOf(session))) folderCwd.set(folderOf(session), session.cwd);
   const groups = new Map<string, ProjectGroup>();
   for (const session of sessions) {
-    const cwd = session.cwd ?? folderCwd.get(session.project) ?? null;
-    const key = cwd ?? (session.project || "(top level)");
+    const cwd = session.cwd ?? folderCwd.get(folderOf(session)) ?? null;
+    const place = cwd ?? (session.project || "(top level)");
+    const key = session.machine === undefined ? place : `${session.machine}\u0000${place}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, cwd, project: session.project, sessions: [], rows: [] }));
+    if (!group) {
+      group = { key, cwd, project: session.project, sessions: [], rows: [] };
+      if (session.machine !== undefined) group.machine = session.machine;
+      groups.set(key, group);
+    }
     group.sessions.push(session);
   }
   for (const group of groups.values()) group.rows = familyRows(group.sessions);
@@ -64,6 +71,11 @@ export function familyRows(sessions: readonly LibrarySession[]): FamilyRow[] {
   // sessions only reachable through a loop of links (the library breaks loops, a hand-made list may not)
   for (const session of sessions) walk(session, 0);
   return rows;
+}
+
+/** The machines of an archive's library, by name (none for a directory's). */
+export function machinesOf(sessions: readonly LibrarySession[]): string[] {
+  return [...new Set(sessions.flatMap((session) => (session.machine === undefined ? [] : [session.machine])))].sort();
 }
 
 /** Sessions whose name, cwd or path contain every word of the query (case-insensitive). */

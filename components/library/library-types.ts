@@ -3,11 +3,13 @@ import type { SessionListing } from "@/lib/library/session-listing";
 
 export type LibrarySession = SessionListing;
 
-export type LibrarySource = "directory" | "samples";
+export type LibrarySource = "directory" | "samples" | "archive";
 
 export interface ProjectGroup {
-  /** the header cwd, or the project folder when no header says */
+  /** the machine and the header cwd, or the project folder when no header says */
   key: string;
+  /** the machine that pushed the sessions, in an archive's library */
+  machine?: string;
   cwd: string | null;
   project: string;
   /** newest first */

@@ -19,7 +19,7 @@ const viewParams = host === "share" ? { ...params, file: null, src: null, upload
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <ViewerHostProvider value={host}>
-      <ViewerApp params={viewParams} samples={false} sessionsDir={null} share={share} shareKey={fragmentKey(window.location.hash)} />
+      <ViewerApp params={viewParams} samples={false} fileOnDisk={null} share={share} shareKey={fragmentKey(window.location.hash)} />
     </ViewerHostProvider>
   </StrictMode>,
 );

@@ -1,6 +1,6 @@
 "use client";
 
-// The usage page: tokens and cost across every session of the library, by day, week, model, project or session,
+// The usage page: tokens and cost across every session of the library, by day, week, model, project, machine or session,
 // from a date on; a chart and a table of the same numbers. What is counted is what pi's /session counts, with an
 // entry a fork copied counted once, in its source. The choices live in the URL (?by=…&since=…&metric=…).
 import Link from "next/link";
@@ -27,7 +27,7 @@ const RANGES: { label: string; days: number | null }[] = [
   { label: "Last year", days: 365 },
 ];
 
-const GROUP_LABELS: Record<UsageGrouping, string> = { day: "Day", week: "Week", model: "Model", project: "Project", session: "Session" };
+const GROUP_LABELS: Record<UsageGrouping, string> = { day: "Day", week: "Week", model: "Model", project: "Project", machine: "Machine", session: "Session" };
 
 const sinceDays = (days: number | null) => (days === null ? null : new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10));
 const fileName = (p: string) => p.slice(p.lastIndexOf("/") + 1);

@@ -3,8 +3,10 @@ import { planFor } from "./load-plan";
 import { setPendingUpload } from "@/lib/client/pending-upload";
 import { readViewParams } from "./view-params";
 
-const plan = (query: string, samples = false, sessionsDir: string | null = "/home/dev/.pi/agent/sessions") =>
-  planFor({ params: readViewParams(new URLSearchParams(query)), samples, sessionsDir });
+const plan = (query: string, samples = false, sessionsDir: string | null = "/home/dev/.pi/agent/sessions") => {
+  const params = readViewParams(new URLSearchParams(query));
+  return planFor({ params, samples, fileOnDisk: sessionsDir && params.file ? `${sessionsDir}/${params.file}` : null });
+};
 
 describe("planFor", () => {
   it("loads a library file through the raw API, keeping the deep-linked entry and tab", () => {

@@ -15,8 +15,8 @@ export interface PlanInput {
   params: ViewParams;
   /** the library is the bundled samples (their paths are served from public/samples) */
   samples: boolean;
-  /** the sessions directory on the server's disk, for a fork's parentSession */
-  sessionsDir: string | null;
+  /** where the file (`params.file`) is on its machine's disk, for a fork's parentSession */
+  fileOnDisk: string | null;
   /** the largest file the viewer opens (PI_VIEWER_MAX_FILE_MB); checked before a picked file is read */
   maxFileBytes?: number;
   /** the page is a share file: its payload text (lib/share) */
@@ -47,7 +47,7 @@ export function uploadTarget(file: File, maxFileBytes?: number): LoadTarget {
   return refusal ? { ...target, refusal } : target;
 }
 
-export function planFor({ params, samples, sessionsDir, maxFileBytes, share, shareKey }: PlanInput): Plan {
+export function planFor({ params, samples, fileOnDisk, maxFileBytes, share, shareKey }: PlanInput): Plan {
   const restore = { entryId: params.entry, tab: params.tab };
   const secret = shareKey ? { key: shareKey } : undefined;
   if (share)
@@ -61,7 +61,7 @@ export function planFor({ params, samples, sessionsDir, maxFileBytes, share, sha
     const light = `/api/sessions/light?path=${encodeURIComponent(params.file)}`;
     const source = samples
       ? { kind: "sample" as const, path: params.file }
-      : { kind: "server" as const, path: params.file, ...(sessionsDir ? { absolutePath: `${sessionsDir}/${params.file}` } : {}) };
+      : { kind: "server" as const, path: params.file, ...(fileOnDisk ? { absolutePath: fileOnDisk } : {}) };
     return { kind: "load", target: { request: { kind: "url", url, light }, source, fileName: baseName(params.file), ...restore } };
   }
   if (params.src) {

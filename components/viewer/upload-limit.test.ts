@@ -22,7 +22,7 @@ describe("the upload size limit", () => {
 
   it("applies to a file handed over from the library page", () => {
     setPendingUpload(new File(["x".repeat(2048)], "handed.jsonl"));
-    const plan = planFor({ params: readViewParams(new URLSearchParams("upload=handed.jsonl")), samples: false, sessionsDir: null, maxFileBytes: 1024 });
+    const plan = planFor({ params: readViewParams(new URLSearchParams("upload=handed.jsonl")), samples: false, fileOnDisk: null, maxFileBytes: 1024 });
     expect(plan.kind === "load" && plan.target.refusal).toContain("viewer opens files up to 1.0 KB");
   });
 });

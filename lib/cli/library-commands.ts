@@ -1,7 +1,7 @@
 // The CLI's commands over a whole sessions directory rather than one file:
 //   family FILE [--dir DIR] [--json]: the fork family FILE belongs to, from its first file down;
 //   search QUERY [--dir DIR] [filters] [--json]: entries of every session that hold the query's terms;
-//   usage [--dir DIR] [--by day|week|model|project|session] [--since DATE] [--json]: tokens and cost over time.
+//   usage [--dir DIR] [--by day|week|model|project|machine|session] [--since DATE] [--json]: tokens and cost over time.
 // Paths in the output are relative to the sessions directory, as the HTTP API gives them.
 import { statSync } from "node:fs";
 import path from "node:path";
@@ -22,7 +22,7 @@ export const LIBRARY_USAGE = `search QUERY [--dir DIR] [--project CWD] [--since 
                           whole words, the last as a prefix; N from 1 to 500, 50 by default):
                           [{file, entryId, onActivePath, snippet, score, alsoIn, role, time}]
   family FILE [--dir DIR] [--json]  the fork family FILE belongs to: {root, forks: [{file, fromEntryId, forks}]}
-  usage [--dir DIR] [--by day|week|model|project|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
+  usage [--dir DIR] [--by day|week|model|project|machine|session] [--since YYYY-MM-DD] [--json]  tokens and cost (what pi's
                           /session counts; an entry a fork copied counts once, in its source): rows of
                           {key, input, output, cacheRead, cacheWrite, cost, calls}; a table without --json
                           (DIR: the sessions directory, PI_SESSIONS_DIR or ~/.pi/agent/sessions by default;

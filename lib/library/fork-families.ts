@@ -17,6 +17,11 @@ export interface FamilyMember {
   file: string;
   /** where the file is on disk, as a fork written on this machine names it */
   absolutePath: string;
+  /**
+   * the machine it is on, in an archive of several: a fork's header path names a file of its own machine (two
+   * machines often have the same home directory), so paths match within a machine; session ids match across
+   */
+  machine?: string;
   /** the header's session id */
   sessionId: string | null;
   /** header timestamp, else file time (ISO): families list newest first */
@@ -68,6 +73,8 @@ export function sessionIdOfFileName(p: string): string | null {
   return match ? match[1]! : null;
 }
 
+const pathKey = (machine: string | undefined, p: string) => `${machine ?? ""}\u0000${comparablePath(p)}`;
+
 const byTimeThenFile = (a: FamilyMember, b: FamilyMember) => a.time.localeCompare(b.time) || a.file.localeCompare(b.file);
 
 export function resolveFamilies(members: readonly FamilyMember[]): Families {
@@ -76,7 +83,7 @@ export function resolveFamilies(members: readonly FamilyMember[]): Families {
   const byFile = new Map<string, FamilyMember>();
   for (const member of members) {
     byFile.set(member.file, member);
-    byPath.set(comparablePath(member.absolutePath), member);
+    byPath.set(pathKey(member.machine, member.absolutePath), member);
     if (member.sessionId !== null) {
       const list = byId.get(member.sessionId);
       if (list) list.push(member);
@@ -94,7 +101,7 @@ export function resolveFamilies(members: readonly FamilyMember[]): Families {
     if (!ref || (ref.path === null && ref.sessionId === null)) continue;
     let source: ResolvedSource | null = null;
     if (ref.path !== null) {
-      const exact = byPath.get(comparablePath(ref.path));
+      const exact = byPath.get(pathKey(member.machine, ref.path));
       if (exact && exact !== member) source = { file: exact.file, by: "path" };
       else {
         const id = sessionIdOfFileName(ref.path);

@@ -62,7 +62,12 @@ describe("the library's parameters", () => {
   it("take usage's grouping (day when not given) and family's path", () => {
     expect(parse(usageParams, "")).toEqual({ ok: true, value: { by: "day" } });
     expect(parse(usageParams, "by=session&since=2026-02-01")).toEqual({ ok: true, value: { by: "session", since: Date.UTC(2026, 1, 1) } });
-    expect(parse(usageParams, "by=month")).toEqual({ ok: false, param: "by", error: "by must be one of day, week, model, project, session", given: "month" });
+    expect(parse(usageParams, "by=month")).toEqual({
+      ok: false,
+      param: "by",
+      error: "by must be one of day, week, model, project, machine, session",
+      given: "month",
+    });
     expect(parse(familyParams, "path=--w--%2Fa.jsonl")).toEqual({ ok: true, value: { path: "--w--/a.jsonl" } });
     expect(parse(familyParams, "")).toMatchObject({ ok: false, param: "path" });
   });

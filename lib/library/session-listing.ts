@@ -6,6 +6,8 @@ export interface SessionListing {
   path: string;
   /** the project folder (`--home-dev-app--`), "" for files at the top */
   project: string;
+  /** the machine that pushed it, when the library is an archive's (then `path` begins with it) */
+  machine?: string;
   id: string | null;
   cwd: string | null;
   /** header timestamp (creation), ISO */

@@ -60,8 +60,8 @@ export function usageRecordOf(entry: unknown): UsageRecord | null {
   return null;
 }
 
-export type UsageGrouping = "day" | "week" | "model" | "project" | "session";
-export const USAGE_GROUPINGS: readonly UsageGrouping[] = ["day", "week", "model", "project", "session"];
+export type UsageGrouping = "day" | "week" | "model" | "project" | "machine" | "session";
+export const USAGE_GROUPINGS: readonly UsageGrouping[] = ["day", "week", "model", "project", "machine", "session"];
 
 /** One counted entry: its usage and where it is counted. */
 export interface CountedUsage {
@@ -70,10 +70,12 @@ export interface CountedUsage {
   file: string;
   /** that file's project (its cwd, else its folder) */
   project: string;
+  /** the machine the file is on, when the library knows (an archive's) */
+  machine?: string;
 }
 
 export interface UsageRow extends UsageTotals {
-  /** the day (YYYY-MM-DD, UTC), the week's Monday (YYYY-MM-DD), the model, the project or the session file */
+  /** the day (YYYY-MM-DD, UTC), the week's Monday (YYYY-MM-DD), the model, the project, the machine or the session file */
   key: string;
   /** entries that recorded usage */
   calls: number;
@@ -105,6 +107,8 @@ function keyOf(item: CountedUsage, by: UsageGrouping): string {
       return item.record.model;
     case "project":
       return item.project;
+    case "machine":
+      return item.machine ?? NO_MACHINE;
     case "session":
       return item.file;
   }
@@ -129,11 +133,13 @@ export function usageRows(items: Iterable<CountedUsage>, by: UsageGrouping, sinc
 
 /**
  * Usage summed by file, UTC day and model: what an index keeps so a library's rows come from a few thousand sums
- * rather than every entry. Rows by day, week, model, project or session follow from them (`bucketRows`).
+ * rather than every entry. Rows by day, week, model, project, machine or session follow from them (`bucketRows`).
  */
 export interface UsageBucket extends UsageTotals {
   file: string;
   project: string;
+  /** the machine the file is on (an archive's file: the machine that pushed it); rows by machine need it */
+  machine?: string;
   /** YYYY-MM-DD (UTC), or "(no date)" */
   day: string;
   model: string;
@@ -143,11 +149,15 @@ export interface UsageBucket extends UsageTotals {
 /** The entries' usage as buckets. */
 export function usageBuckets(items: Iterable<CountedUsage>): UsageBucket[] {
   const buckets = new Map<string, UsageBucket>();
-  for (const { record, file, project } of items) {
+  for (const { record, file, project, machine } of items) {
     const day = dayOf(record.time);
     const key = `${file}\n${day}\n${record.model}`;
     let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = { file, project, day, model: record.model, ...zeroUsage(), calls: 0 }));
+    if (!bucket) {
+      bucket = { file, project, day, model: record.model, ...zeroUsage(), calls: 0 };
+      if (machine !== undefined) bucket.machine = machine;
+      buckets.set(key, bucket);
+    }
     addUsageInto(bucket, record);
     bucket.calls++;
   }
@@ -155,6 +165,9 @@ export function usageBuckets(items: Iterable<CountedUsage>): UsageBucket[] {
 }
 
 const NO_DATE = dayOf(NaN);
+
+/** What rows by machine name a bucket no machine was given for. */
+export const NO_MACHINE = "(this machine)";
 
 /**
  * `usageRows` from buckets: the same rows for a `since` at a UTC midnight (what a date gives), the sums added in
@@ -176,7 +189,9 @@ export function bucketRows(buckets: Iterable<UsageBucket>, by: UsageGrouping, si
             ? bucket.model
             : by === "project"
               ? bucket.project
-              : bucket.file;
+              : by === "machine"
+                ? (bucket.machine ?? NO_MACHINE)
+                : bucket.file;
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { key, ...zeroUsage(), calls: 0 }));
     addUsageInto(row, bucket);

@@ -1,5 +1,5 @@
 // Bytes as web streams, for answers sent as they are read: a file's bytes by range, and streams one after another.
-import type { FileHandle } from "node:fs/promises";
+import type { SessionFileHandle } from "./safe-path";
 
 /** The parts' bytes one after another (cancelling the stream cancels the streams not yet read). */
 export function chained(parts: (Uint8Array | ReadableStream<Uint8Array>)[]): ReadableStream<Uint8Array> {
@@ -27,7 +27,7 @@ export function chained(parts: (Uint8Array | ReadableStream<Uint8Array>)[]): Rea
 }
 
 /** The file's bytes from `start`, or up to `end`; the file is closed at the end (or when the stream is cancelled). */
-export function streamOf(handle: FileHandle, end?: number, start = 0): ReadableStream<Uint8Array> {
+export function streamOf(handle: SessionFileHandle, end?: number, start = 0): ReadableStream<Uint8Array> {
   if (end === start) {
     void handle.close();
     return new ReadableStream({ start: (controller) => controller.close() });

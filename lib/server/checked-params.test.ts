@@ -39,7 +39,7 @@ describe("the library's routes refuse a bad parameter, naming it, before any wor
   });
 
   it("GET /api/usage: the grouping and the day", async () => {
-    expect(await ask(usageResponse, "by=month")).toEqual({ status: 400, param: "by", error: "by must be one of day, week, model, project, session" });
+    expect(await ask(usageResponse, "by=month")).toEqual({ status: 400, param: "by", error: "by must be one of day, week, model, project, machine, session" });
     expect(await ask(usageResponse, "since=2026-02-01T12:00:00Z")).toMatchObject({ status: 400, param: "since" });
     expect(await ask(usageResponse, "since=2025-02-29")).toMatchObject({ status: 400, param: "since" });
     expect(await ask(usageResponse, "by=day&by=week")).toMatchObject({ status: 400, param: "by" });

@@ -4,16 +4,15 @@
 // of the fork from the bytes read of it, never from what the library read earlier. A file that changed between
 // the library's look and this read (pi appended, a file rewritten) gives an answer that holds together, as of the
 // read; one that changes during it is read up to the size it had when opened.
-import type { FileHandle } from "node:fs/promises";
 import { entryFingerprint } from "@/lib/library/inherited-entries";
 import { isObject } from "@/lib/session/json";
 import { fileLines, type PositionalReader } from "./file-lines";
-import { libraryRoot, sessionRoot } from "./library";
+import { libraryRoot, type SessionStore } from "./library";
 import { libraryFamilies } from "./library-families";
 import { maxFileBytes } from "./limits";
 import { maxLineBytes } from "./line-limit";
 import { parseLine } from "./parse-line";
-import { openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
+import { openSessionFile, SessionPathError, type SessionFileHandle } from "./safe-path";
 import { errorResponse, tooLargeMessage } from "./serve-session";
 
 const NO_STORE = { "cache-control": "no-store" };
@@ -24,14 +23,13 @@ const BATCH = 1 << 18;
 /** The fork `rel` and its source as one session (forkWithSource), for comparing the two in one view. */
 export async function forkWithSourceResponse(rel: unknown, maxBytes: number = maxFileBytes()): Promise<Response> {
   try {
-    const root = await sessionRoot();
-    const fork = await resolveSessionPath(root.dir, rel);
-    const { files, dir } = await libraryRoot();
-    const source = (await libraryFamilies(dir, files)).families.sourceOf.get(fork.rel);
+    const root = await libraryRoot();
+    const fork = await root.resolve(rel);
+    const source = (await libraryFamilies(root.dir, root.files)).families.sourceOf.get(fork.rel);
     if (!source) return Response.json({ error: "the file is no fork of a session in the library", code: "not-found" }, { status: 404, headers: NO_STORE });
     // resolved again now: the library's look at the source may be older than its file
-    const from = await opened(dir, source.file);
-    const into = await opened(root.dir, fork.rel).catch(async (error: unknown) => {
+    const from = await opened(root, source.file);
+    const into = await opened(root, fork.rel).catch(async (error: unknown) => {
       await from.handle.close();
       throw error;
     });
@@ -59,12 +57,12 @@ export async function forkWithSourceResponse(rel: unknown, maxBytes: number = ma
 
 /** A session file opened as it is now, and its size then: what is read of it. */
 export interface OpenedFile {
-  handle: FileHandle;
+  handle: SessionFileHandle;
   size: number;
 }
 
-async function opened(dir: string, rel: string): Promise<OpenedFile> {
-  const handle = await openSessionFile(await resolveSessionPath(dir, rel));
+async function opened(root: SessionStore, rel: string): Promise<OpenedFile> {
+  const handle = await openSessionFile(await root.resolve(rel));
   return { handle, size: (await handle.stat()).size };
 }
 

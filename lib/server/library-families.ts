@@ -54,9 +54,12 @@ export async function libraryFamilies(dir: string, files: readonly ResolvedSessi
 }
 
 export function familyMember(dir: string, { resolved, summary }: FamilyFile): FamilyMember {
+  const { archived } = resolved;
   return {
     file: resolved.rel,
-    absolutePath: path.join(dir, ...resolved.rel.split("/")),
+    // an archived file's path on its machine: where it was pushed from, then its path after the machine's name
+    absolutePath: archived ? path.posix.join(archived.root, ...resolved.rel.split("/").slice(1)) : path.join(dir, ...resolved.rel.split("/")),
+    ...(archived ? { machine: archived.machine } : {}),
     sessionId: summary.sessionId,
     time: summary.timestamp ?? new Date(resolved.mtimeMs).toISOString(),
     source: summary.source,

@@ -1,5 +1,6 @@
 // Search over every session of a sessions directory: the library's index (library-index/library-index.ts),
 // brought up to date with the library, then asked. What the CLI's `search` and GET /api/search share.
+import type pg from "pg";
 import type { SearchParams } from "@/lib/library/library-params";
 import { cacheDir } from "./light-index";
 import { privateDir } from "./private-dir";
@@ -22,6 +23,8 @@ export interface LibrarySearch {
 
 export interface IndexOptions {
   cacheRoot?: string;
+  /** the archive's pool when the library is the archive's: its index is the archive's own, kept by the pushes */
+  archive?: pg.Pool | null;
   /** settings other than the defaults (tests, benches) */
   tuning?: Partial<LibraryIndexTuning>;
   onProgress?: (progress: IndexProgress) => void;
@@ -86,12 +89,7 @@ async function withIndex<T>(
   options: IndexOptions,
   ask: (index: LibraryIndex, report: IndexReport) => Promise<T>,
 ): Promise<T> {
-  const root = privateCacheRoot(options);
-  if (root === null)
-    throw new Error(
-      `the cache folder ${options.cacheRoot ?? cacheDir()} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
-    );
-  const index = await openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
+  const index = await openIndex(dir, options);
   try {
     const report = await index.update(described(files), options.onProgress);
     options.onReport?.(report);
@@ -99,6 +97,17 @@ async function withIndex<T>(
   } finally {
     index.release();
   }
+}
+
+/** The archive's index, or the index of `dir` kept under the user's own cache folder. */
+function openIndex(dir: string, options: IndexOptions): Promise<LibraryIndex> {
+  if (options.archive) return openLibraryIndex(dir, { archive: options.archive, tuning: options.tuning });
+  const root = privateCacheRoot(options);
+  if (root === null)
+    throw new Error(
+      `the cache folder ${options.cacheRoot ?? cacheDir()} belongs to another user or cannot be made: the search index is not kept there (PI_VIEWER_CACHE_DIR names another)`,
+    );
+  return openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
 }
 
 /** A search's filters as the index takes them (what the CLI's options give too). */
@@ -146,10 +155,9 @@ export function withLibraryIndex<T>(
  * The index of `dir`'s status (LibraryIndex.status): the update under way, what the last one could not read. With
  * no cache folder of the user's there is no index, nor anything known of one.
  */
-export async function libraryIndexStatus(dir: string, options: Pick<IndexOptions, "cacheRoot" | "tuning"> = {}): Promise<SearchStatus> {
-  const root = privateCacheRoot(options);
-  if (root === null) return { progress: null, unreadable: null };
-  const index = await openLibraryIndex(dir, { cacheRoot: root, tuning: options.tuning });
+export async function libraryIndexStatus(dir: string, options: Pick<IndexOptions, "cacheRoot" | "tuning" | "archive"> = {}): Promise<SearchStatus> {
+  if (!options.archive && privateCacheRoot(options) === null) return { progress: null, unreadable: null };
+  const index = await openIndex(dir, options);
   try {
     return await index.status();
   } finally {

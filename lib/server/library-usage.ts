@@ -24,7 +24,10 @@ export function libraryUsage(
   options: IndexOptions = {},
 ): Promise<UsageRow[] | SessionUsageRow[]> {
   return withLibraryIndex(dir, files, options, async (index) => {
-    const { buckets, copied } = await index.usageSums();
+    const sums = await index.usageSums();
+    const { copied } = sums;
+    // an archive's file is `<machine>/<path>`: its machine is the first part
+    const buckets = options.archive ? sums.buckets.map((bucket) => ({ ...bucket, machine: bucket.file.slice(0, bucket.file.indexOf("/")) })) : sums.buckets;
     const rows = bucketRows(buckets, by, since);
     if (by !== "session") return rows;
     const byRel = new Map(files.map((f) => [f.rel, f]));

@@ -1,41 +1,75 @@
-// The library the app shows: the configured sessions directory, or the bundled samples when it holds none.
+// The library the app shows: the archive when PI_VIEWER_DATABASE_URL names one, else the configured sessions
+// directory, or the bundled samples when it holds none. Whichever it is, routes list its files, resolve the path a
+// page names, and open what they resolved (safe-path.ts openSessionFile) the same way.
+import type pg from "pg";
+import { archivedSessionFiles, resolveArchivedPath } from "./archive/archive-store";
+import { servedArchive, shownArchive } from "./archive/served-archive";
 import { describeSessions, findSessionFiles, holdsSessionFile, type SessionListing } from "./list-sessions";
-import type { ResolvedSessionFile } from "./safe-path";
+import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import { displayDir, samplesDir, sessionsDir } from "./sessions-dir";
 
-export type LibrarySource = "directory" | "samples";
+export type LibrarySource = "directory" | "samples" | "archive";
 
-export interface LibraryRoot {
+/** Where sessions come from right now, and how a path a page names is found there. */
+export interface SessionStore {
   source: LibrarySource;
-  /** the directory the sessions are read from (absolute) */
+  /** the directory the sessions are read from (absolute); for the archive a key naming it (nothing is read there) */
   dir: string;
-  /** the configured sessions directory, as shown to the user (`~/…`) */
+  /** where the sessions come from, as shown to the user (`~/…`, or the archive's URL without its password) */
   configuredDir: string;
+  /** the archive's pool when the sessions are the archive's (its index is asked there), else null */
+  archive: pg.Pool | null;
+  /** the file a page names, checked (a typed SessionPathError when it is refused or missing) */
+  resolve(rel: unknown): Promise<ResolvedSessionFile>;
+}
+
+export interface LibraryRoot extends SessionStore {
   files: ResolvedSessionFile[];
 }
 
-export interface Library extends Omit<LibraryRoot, "files"> {
+export interface Library extends Omit<LibraryRoot, "files" | "resolve" | "archive"> {
   sessions: SessionListing[];
 }
 
-/**
- * Where session files are served from right now: libraryRoot without its files, found without listing them all
- * (the configured directory's first session file decides).
- */
-export async function sessionRoot(configured: string = sessionsDir(), samples: string = samplesDir()): Promise<Omit<LibraryRoot, "files">> {
-  if (await holdsSessionFile(configured)) return { source: "directory", dir: configured, configuredDir: displayDir(configured) };
-  return { source: "samples", dir: samples, configuredDir: displayDir(configured) };
+function directoryStore(source: "directory" | "samples", dir: string, configured: string): SessionStore {
+  return { source, dir, configuredDir: displayDir(configured), archive: null, resolve: (rel) => resolveSessionPath(dir, rel) };
 }
 
-/** Where sessions come from right now; cheap (directory listings and stats, no file is read). */
+async function archiveStore(): Promise<SessionStore | null> {
+  const opening = servedArchive();
+  if (!opening) return null;
+  const { pool, url } = await opening;
+  return {
+    source: "archive",
+    dir: `archive:${shownArchive(url)}`,
+    configuredDir: shownArchive(url),
+    archive: pool,
+    resolve: (rel) => resolveArchivedPath(pool, rel),
+  };
+}
+
+/**
+ * Where session files are served from right now, found without listing them all (the configured directory's first
+ * session file decides).
+ */
+export async function sessionRoot(configured: string = sessionsDir(), samples: string = samplesDir()): Promise<SessionStore> {
+  const archive = await archiveStore();
+  if (archive) return archive;
+  if (await holdsSessionFile(configured)) return directoryStore("directory", configured, configured);
+  return directoryStore("samples", samples, configured);
+}
+
+/** Where sessions come from right now, with their files; cheap (listings and stats, or one query; no file is read). */
 export async function libraryRoot(configured: string = sessionsDir(), samples: string = samplesDir()): Promise<LibraryRoot> {
+  const archive = await archiveStore();
+  if (archive) return { ...archive, files: await archivedSessionFiles(archive.archive!) };
   const files = await findSessionFiles(configured);
-  if (files.length > 0) return { source: "directory", dir: configured, configuredDir: displayDir(configured), files };
-  return { source: "samples", dir: samples, configuredDir: displayDir(configured), files: await findSessionFiles(samples) };
+  if (files.length > 0) return { ...directoryStore("directory", configured, configured), files };
+  return { ...directoryStore("samples", samples, configured), files: await findSessionFiles(samples) };
 }
 
 /** The library with every session described (summaries are cached by path, size and mtime). */
 export async function loadLibrary(configured?: string, samples?: string): Promise<Library> {
-  const { files, ...root } = await libraryRoot(configured, samples);
-  return { ...root, sessions: await describeSessions(files, root.dir) };
+  const { source, dir, configuredDir, files } = await libraryRoot(configured, samples);
+  return { source, dir, configuredDir, sessions: await describeSessions(files, dir) };
 }

@@ -2,7 +2,6 @@
 // file grew), and keeps it once all of it was sent and the file did not change meanwhile: the frames written to a
 // temp file as they go out, and put in place with their trailer as one file (kept-light-index.ts).
 import { createHash, randomUUID } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
 import { endFrame, LightFormatCheck, LightFrameWriter } from "../session/read/light-frames";
 import { LightReader, type LightChunk } from "../session/read/light-lines";
 import { streamOf } from "./byte-streams";
@@ -10,7 +9,7 @@ import { buildSnapshot } from "./index-snapshot";
 import { KeptWriter } from "./kept-file";
 import { FORMAT, trailer, type KeptIndex, type LightMeta } from "./kept-light-index";
 import { pruneKept } from "./prune-kept";
-import type { ResolvedSessionFile } from "./safe-path";
+import type { ResolvedSessionFile, SessionFileHandle } from "./safe-path";
 
 export const CONTENT_TYPE = "application/x-pi-light-index";
 
@@ -30,7 +29,7 @@ export interface KeptPaths {
 const TAIL = 4096;
 
 /** Hashes the bytes at either end of what was indexed: an index goes on only where they are still the same. */
-export async function tailOf(handle: FileHandle, complete: number): Promise<string> {
+export async function tailOf(handle: SessionFileHandle, complete: number): Promise<string> {
   const hash = createHash("sha256");
   for (const start of [0, Math.max(0, complete - TAIL)]) {
     const bytes = Buffer.alloc(Math.min(TAIL, complete - start));
@@ -49,7 +48,7 @@ export async function lightIndexStream(
   resolved: ResolvedSessionFile,
   where: KeptPaths,
   headers: Record<string, string>,
-  handle: FileHandle,
+  handle: SessionFileHandle,
   from: KeptIndex | null,
   budget: number,
 ): Promise<Response> {

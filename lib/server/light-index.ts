@@ -16,7 +16,7 @@ import { sessionRoot } from "./library";
 import { CONTENT_TYPE, lightIndexStream, tailOf, type KeptPaths } from "./light-index-stream";
 import { maxFileBytes } from "./limits";
 import { privateDir } from "./private-dir";
-import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
+import { openSessionFile, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { byteRange, errorResponse, tooLargeMessage } from "./serve-session";
 
 /**
@@ -51,7 +51,7 @@ const sameFile = (meta: LightMeta, r: ResolvedSessionFile): boolean =>
 export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFileBytes(), dir: string = cacheDir()): Promise<Response> {
   try {
     const library = await sessionRoot();
-    const resolved = await resolveSessionPath(library.dir, rel);
+    const resolved = await library.resolve(rel);
     if (resolved.size > maxBytes) throw new SessionPathError("too-large", tooLargeMessage(resolved.size, maxBytes));
     const headers = { "content-type": CONTENT_TYPE, "cache-control": "no-store", "x-sessions-source": library.source, "x-file-size": String(resolved.size) };
     const where = cachePaths(dir, resolved.file);
@@ -93,7 +93,7 @@ export async function lightIndexResponse(rel: unknown, maxBytes: number = maxFil
 export async function lightFramesResponse(rel: unknown, id: string, range: string | null, dir: string = cacheDir()): Promise<Response> {
   try {
     const library = await sessionRoot();
-    const resolved = await resolveSessionPath(library.dir, rel);
+    const resolved = await library.resolve(rel);
     const where = cachePaths(dir, resolved.file);
     let kept = where.ours ? await readKeptIndex(where.data) : null;
     if (kept && (kept.meta.id !== id || kept.meta.file !== resolved.file)) {

@@ -149,9 +149,9 @@ describe("loadLibrary", () => {
     symlinkSync(path.join(root, "outside", "secret.jsonl"), path.join(refused, "link-out.jsonl"));
     symlinkSync(path.join(root, "outside"), path.join(refused, "--linked-out--"));
     for (const configured of [dir, refused, path.join(root, "empty"), path.join(root, "missing")]) {
-      const { files, ...listed } = await libraryRoot(configured, path.join(root, "samples"));
-      void files;
-      expect(await sessionRoot(configured, path.join(root, "samples")), configured).toEqual(listed);
+      const { source, dir: listedDir, configuredDir } = await libraryRoot(configured, path.join(root, "samples"));
+      const found = await sessionRoot(configured, path.join(root, "samples"));
+      expect({ source: found.source, dir: found.dir, configuredDir: found.configuredDir }, configured).toEqual({ source, dir: listedDir, configuredDir });
     }
     expect((await sessionRoot(refused, path.join(root, "samples"))).source).toBe("samples");
   });

@@ -74,11 +74,14 @@ async function describe(resolved: ResolvedSessionFile, dir: string): Promise<{ l
   // opened as the raw endpoint opens it: a link, a FIFO or another file put at the path since the check is refused
   const summary = await cachedSummary(resolved).catch(() => null);
   if (!summary) return null; // unreadable (permissions, vanished, swapped): not listed
-  const rel = resolved.rel;
-  const slash = rel.indexOf("/");
+  const { rel, archived } = resolved;
+  // an archived file's path begins with its machine, then is a directory's
+  const inDir = archived ? rel.slice(archived.machine.length + 1) : rel;
+  const slash = inDir.indexOf("/");
   const listing: SessionListing = {
     path: rel,
-    project: slash === -1 ? "" : rel.slice(0, slash),
+    project: slash === -1 ? "" : inDir.slice(0, slash),
+    ...(archived ? { machine: archived.machine } : {}),
     id: summary.id,
     cwd: summary.cwd,
     timestamp: summary.timestamp,

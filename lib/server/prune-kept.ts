@@ -6,6 +6,7 @@ import type { Stats } from "node:fs";
 import { lstat, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { readKeptIndex } from "./kept-light-index";
+import { ARCHIVED_KEY } from "./safe-path";
 
 /** a temp file this old was left by a server that stopped while making it */
 const LEFT_MS = 3_600_000;
@@ -63,6 +64,8 @@ async function sourceKept(data: string): Promise<boolean> {
   const kept = await readKeptIndex(data);
   if (!kept) return false;
   await kept.handle.close();
+  // an archived file's key names no file here: the archive keeps what it holds, so its index stays while the budget allows
+  if (kept.meta.file.startsWith(ARCHIVED_KEY)) return true;
   return (await stat(kept.meta.file).catch(() => null)) !== null;
 }
 

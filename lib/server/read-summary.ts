@@ -2,9 +2,9 @@
 // (path, size, mtime, inode). Small files are scanned whole (exact counts); a big file is read only at its start
 // (header, first user message, early name) and its end (a later rename), and its entry count is estimated,
 // so listing a directory of huge sessions costs the same as listing small ones.
-import { open, type FileHandle } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { FileStateCache } from "./file-state-cache";
-import { openSessionFile, type ResolvedSessionFile } from "./safe-path";
+import { openSessionFile, type ResolvedSessionFile, type SessionFileHandle } from "./safe-path";
 import { SummaryScanner, type SessionSummary } from "./session-summary";
 
 export interface SummaryLimits {
@@ -28,14 +28,14 @@ export interface BoundedSummary {
 }
 
 /** How a file is opened: by its path, or (in the server) by a guarded open of the file a path check passed. */
-export type OpenFile = () => Promise<FileHandle>;
+export type OpenFile = () => Promise<SessionFileHandle>;
 
 export async function readSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS, openFile?: OpenFile): Promise<SessionSummary> {
   return (await readBoundedSummary(file, size, limits, openFile)).summary;
 }
 
 export async function readBoundedSummary(file: string, size: number, limits: SummaryLimits = SUMMARY_LIMITS, openFile?: OpenFile): Promise<BoundedSummary> {
-  const handle = await (openFile ? openFile() : open(file, "r"));
+  const handle: SessionFileHandle = await (openFile ? openFile() : open(file, "r"));
   try {
     let bytesRead = 0;
     const read = async (position: number, length: number): Promise<Buffer> => {

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
+import { httpStatus, openLocalSessionFile, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
 
 let root: string;
 let dir: string;
@@ -181,7 +181,7 @@ describe("resolveSessionPath", () => {
 
 describe("openSessionFile", () => {
   it("opens the file that was checked", async () => {
-    const handle = await openSessionFile(await resolveSessionPath(dir, "top.jsonl"));
+    const handle = await openLocalSessionFile(await resolveSessionPath(dir, "top.jsonl"));
     try {
       expect(await handle.readFile("utf8")).toBe('{"type":"session","id":"t"}\n');
     } finally {

@@ -4,6 +4,7 @@
 import { constants, type Stats } from "node:fs";
 import { open, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 
 export type SessionPathErrorCode = "invalid" | "forbidden" | "not-found" | "too-large";
 
@@ -23,9 +24,48 @@ export function httpStatus(error: SessionPathError): number {
   return STATUS[error.code];
 }
 
-/** pi's layout is `<project folder>/<file>.jsonl` or a file at the top; nothing deeper is listed or served. */
-const MAX_SEGMENTS = 2;
+/**
+ * pi's layout is `<project folder>/<file>.jsonl` or a file at the top; nothing deeper is listed or served. An
+ * archive's files have their machine in front (`<machine>/<project folder>/<file>.jsonl`): one segment more.
+ */
+export const DIRECTORY_SEGMENTS = 2;
+export const ARCHIVE_SEGMENTS = 3;
 const MAX_LENGTH = 1024;
+
+/** What a session file's identity and size are read as: a local file's Stats, or an archived file's. */
+export interface SessionFileStats {
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+/**
+ * What lib/server reads a session file through, whatever holds it: a local file's FileHandle, or an archived
+ * file's reader (lib/server/archive/archived-file-handle.ts), which answers the same calls.
+ */
+export interface SessionFileHandle {
+  read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: T }>;
+  stat(): Promise<SessionFileStats>;
+  close(): Promise<void>;
+  createReadStream(options?: { start?: number; end?: number; highWaterMark?: number; autoClose?: boolean }): Readable;
+}
+
+/** How an archived file's `file` begins (`archive:<machine>/<path>`): a key in the server's caches, never a path. */
+export const ARCHIVED_KEY = "archive:";
+
+/** A file held by the archive, not this machine's: how to open it, and where it came from. */
+export interface ArchivedSource {
+  machine: string;
+  /** the sessions directory it was pushed from, absolute on its machine */
+  root: string;
+  /** opens the file as the archive holds it now; refused (SessionPathError "forbidden") when it was replaced since */
+  open(): Promise<SessionFileHandle>;
+  /** its size and identity as the archive holds it now, null when it holds it no more */
+  stat(): Promise<SessionFileStats | null>;
+  /** calls `changed` after each push that wrote it, until the returned stop is called */
+  watch(changed: () => void): () => void;
+}
 
 export interface ResolvedSessionFile {
   /** real absolute path (symlinks resolved) */
@@ -37,6 +77,8 @@ export interface ResolvedSessionFile {
   /** identity of the checked file: the file opened later must be this one */
   dev: number;
   ino: number;
+  /** set for a file the archive holds (then `file` is a key, `archive:<rel>`, never a path) */
+  archived?: ArchivedSource;
 }
 
 /**
@@ -44,7 +86,7 @@ export interface ResolvedSessionFile {
  * once already; anything still percent-encoded is refused, never decoded again,
  * so `%2e%2e%2f` (or `%252e`, encoded twice) cannot turn into `../` behind the check.
  */
-export function checkSessionPath(rel: unknown): string[] {
+export function checkSessionPath(rel: unknown, maxSegments: number = DIRECTORY_SEGMENTS): string[] {
   if (typeof rel !== "string" || rel.length === 0) throw new SessionPathError("invalid", "a session path is required");
   if (rel.length > MAX_LENGTH) throw new SessionPathError("invalid", "the session path is too long");
   // C0/C1 controls (NUL ends a C string early), and invisible format characters that make a name look like another
@@ -54,7 +96,11 @@ export function checkSessionPath(rel: unknown): string[] {
   if (rel.startsWith("/") || /^[A-Za-z]:/.test(rel)) throw new SessionPathError("invalid", "the path must be relative to the sessions directory");
   if (/%[0-9A-Fa-f]{2}/.test(rel)) throw new SessionPathError("invalid", "the session path contains percent-encoded characters");
   const segments = rel.split("/");
-  if (segments.length > MAX_SEGMENTS) throw new SessionPathError("invalid", "session files sit at most one folder deep");
+  if (segments.length > maxSegments)
+    throw new SessionPathError(
+      "invalid",
+      maxSegments === DIRECTORY_SEGMENTS ? "session files sit at most one folder deep" : "archived session files are named <machine>/<project folder>/<file>",
+    );
   for (const segment of segments) {
     if (segment === "" || segment === "." || segment === "..") throw new SessionPathError("invalid", "empty, . and .. path segments are not allowed");
   }
@@ -108,7 +154,13 @@ export async function resolveSessionPath(dir: string, rel: unknown): Promise<Res
  * place after the check, O_NONBLOCK keeps a FIFO put there from blocking the
  * open, and the opened file must be the very file that was checked.
  */
-export async function openSessionFile(resolved: ResolvedSessionFile): Promise<FileHandle> {
+export function openSessionFile(resolved: ResolvedSessionFile): Promise<SessionFileHandle> {
+  return resolved.archived ? resolved.archived.open() : openLocalSessionFile(resolved);
+}
+
+/** openSessionFile for a file of this machine (what a push reads), as a FileHandle. */
+export async function openLocalSessionFile(resolved: ResolvedSessionFile): Promise<FileHandle> {
+  if (resolved.archived) throw new SessionPathError("invalid", "an archived session is not a file of this machine");
   let handle: FileHandle;
   try {
     handle = await open(resolved.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -4,9 +4,8 @@ import { familyParams } from "@/lib/library/library-params";
 import type { SessionFamily } from "@/lib/library/session-family";
 import { displayTitle } from "@/lib/session/features/title";
 import { checkedParams } from "./checked-params";
-import { libraryRoot, sessionRoot } from "./library";
+import { libraryRoot } from "./library";
 import { forkInfo, libraryFamilies, type ForkInfo, type LibraryFamilies } from "./library-families";
-import { resolveSessionPath } from "./safe-path";
 import { errorResponse } from "./serve-session";
 
 export interface ForkPointJson {
@@ -24,10 +23,9 @@ export async function familyParamsResponse(params: URLSearchParams): Promise<Res
 
 export async function familyResponse(rel: unknown): Promise<Response> {
   try {
-    const root = await sessionRoot();
-    const resolved = await resolveSessionPath(root.dir, rel);
-    const { files, dir } = await libraryRoot();
-    const library = await libraryFamilies(dir, files);
+    const root = await libraryRoot();
+    const resolved = await root.resolve(rel);
+    const library = await libraryFamilies(root.dir, root.files);
     const info = await forkInfo(library, resolved.rel);
     if (!info) return Response.json({ error: "the file is not a session of the library", code: "not-found" }, { status: 404, headers: NO_STORE });
     return Response.json(familyJson(library, info), { headers: NO_STORE });

@@ -3,7 +3,7 @@
 // checks them: a bad one is a 400 naming it.
 import { facetsParams, searchParams } from "@/lib/library/library-params";
 import { checkedParams } from "./checked-params";
-import { libraryRoot } from "./library";
+import { libraryRoot, sessionRoot } from "./library";
 import { libraryFacets, libraryIndexStatus, searchFilters, searchLibrary } from "./library-search";
 import { errorResponse } from "./serve-session";
 
@@ -14,8 +14,8 @@ export async function searchResponse(params: URLSearchParams): Promise<Response>
   if (checked instanceof Response) return checked;
   const { q, limit, ...filters } = checked;
   try {
-    const { files, dir, source } = await libraryRoot();
-    const { hits, total, capped } = await searchLibrary(dir, files, q, searchFilters(filters), { limit });
+    const { files, dir, source, archive } = await libraryRoot();
+    const { hits, total, capped } = await searchLibrary(dir, files, q, searchFilters(filters), { limit, archive });
     // the body is the CLI's JSON; how many hits there are in all rides beside it
     return Response.json(hits, {
       headers: { ...NO_STORE, "x-sessions-source": source, "x-search-total": String(total), "x-search-capped": capped ? "1" : "0" },
@@ -33,8 +33,8 @@ export async function searchStatusResponse(params: URLSearchParams = new URLSear
   const checked = checkedParams(facetsParams, params);
   if (checked instanceof Response) return checked;
   try {
-    const { dir } = await libraryRoot();
-    return Response.json(await libraryIndexStatus(dir), { headers: NO_STORE });
+    const { dir, archive } = await sessionRoot();
+    return Response.json(await libraryIndexStatus(dir, { archive }), { headers: NO_STORE });
   } catch (error) {
     return errorResponse(error);
   }
@@ -45,8 +45,8 @@ export async function searchFacetsResponse(params: URLSearchParams = new URLSear
   const checked = checkedParams(facetsParams, params);
   if (checked instanceof Response) return checked;
   try {
-    const { files, dir } = await libraryRoot();
-    return Response.json(await libraryFacets(dir, files), { headers: NO_STORE });
+    const { files, dir, archive } = await libraryRoot();
+    return Response.json(await libraryFacets(dir, files, { archive }), { headers: NO_STORE });
   } catch (error) {
     return errorResponse(error);
   }

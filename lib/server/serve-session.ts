@@ -1,9 +1,10 @@
 // HTTP answers for the session API: a session file streamed as NDJSON, and typed errors as JSON.
 import { Readable } from "node:stream";
+import { ArchiveError } from "./archive/archive-error";
 import { LibraryIndexBusyError } from "./library-index/library-index-busy-error";
 import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
-import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } from "./safe-path";
+import { httpStatus, openSessionFile, SessionPathError } from "./safe-path";
 
 /**
  * The raw text of one session of the library, streamed; the path is checked by resolveSessionPath. With a
@@ -13,7 +14,7 @@ import { httpStatus, openSessionFile, resolveSessionPath, SessionPathError } fro
 export async function sessionFileResponse(rel: unknown, maxBytes: number = maxFileBytes(), range: string | null = null): Promise<Response> {
   try {
     const library = await sessionRoot();
-    const resolved = await resolveSessionPath(library.dir, rel);
+    const resolved = await library.resolve(rel);
     const headers = {
       "content-type": "application/x-ndjson",
       "cache-control": "no-store",
@@ -76,6 +77,12 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof LibraryIndexBusyError)
     return Response.json(
       { error: "the search index is being updated by another process: try again shortly", code: "busy" },
+      { status: 503, headers: { "retry-after": String(INDEX_BUSY_RETRY_SECONDS), "cache-control": "no-store" } },
+    );
+  // the archive could not be reached or read: its message says what to change, and names the URL without its password
+  if (error instanceof ArchiveError)
+    return Response.json(
+      { error: error.message, code: "archive" },
       { status: 503, headers: { "retry-after": String(INDEX_BUSY_RETRY_SECONDS), "cache-control": "no-store" } },
     );
   // never echo the cause: it can hold absolute paths

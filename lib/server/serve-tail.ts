@@ -7,7 +7,7 @@
 // The `id` is the byte offset to resume from, so EventSource's own reconnect (Last-Event-ID) loses and repeats nothing.
 import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
-import { openSessionFile, resolveSessionPath, SessionPathError, type ResolvedSessionFile } from "./safe-path";
+import { openSessionFile, SessionPathError, type ResolvedSessionFile } from "./safe-path";
 import { errorResponse, tooLargeMessage } from "./serve-session";
 import { tailFile, type Tail, type TailHandlers, type TailOptions } from "./tail-file";
 
@@ -59,7 +59,13 @@ export interface TailRequest {
  * never read, and ends the tail.
  */
 export function tailSession(resolved: ResolvedSessionFile, offset: number, handlers: TailHandlers, options: TailOptions = {}): Promise<Tail> {
-  return tailFile(resolved.file, offset, handlers, { maxBytes: maxFileBytes(), ...options, open: () => openSessionFile(resolved) });
+  const { archived } = resolved;
+  return tailFile(resolved.file, offset, handlers, {
+    maxBytes: maxFileBytes(),
+    ...options,
+    open: () => openSessionFile(resolved),
+    ...(archived ? { stat: archived.stat, watch: archived.watch } : {}),
+  });
 }
 
 export async function sessionTailResponse(request: TailRequest, options: TailOptions & { heartbeatMs?: number } = {}): Promise<Response> {
@@ -68,7 +74,7 @@ export async function sessionTailResponse(request: TailRequest, options: TailOpt
   try {
     offset = parseOffset(request.lastEventId || request.offset);
     const library = await sessionRoot();
-    resolved = await resolveSessionPath(library.dir, request.path);
+    resolved = await library.resolve(request.path);
   } catch (error) {
     return errorResponse(error);
   }

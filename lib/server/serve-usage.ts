@@ -1,4 +1,4 @@
-// GET /api/usage?by=day|week|model|project|session&since=YYYY-MM-DD: the library's usage as the CLI's
+// GET /api/usage?by=day|week|model|project|machine|session&since=YYYY-MM-DD: the library's usage as the CLI's
 // `usage --json` gives it, for the sessions directory (or the bundled samples) the app serves. Parameters as
 // lib/library/library-params.ts checks them: a bad one is a 400 naming it.
 import { usageParams } from "@/lib/library/library-params";
@@ -13,8 +13,8 @@ export async function usageResponse(params: URLSearchParams): Promise<Response> 
   const checked = checkedParams(usageParams, params);
   if (checked instanceof Response) return checked;
   try {
-    const { files, dir, source } = await libraryRoot();
-    const rows = await libraryUsage(dir, files, checked.by, checked.since ?? null);
+    const { files, dir, source, archive } = await libraryRoot();
+    const rows = await libraryUsage(dir, files, checked.by, checked.since ?? null, { archive });
     return Response.json(rows, { headers: { ...NO_STORE, "x-sessions-source": source } });
   } catch (error) {
     return errorResponse(error);

@@ -2,7 +2,8 @@
 // when the file is cut, replaced or removed (then whoever reads it must start over), or grows past the limit the
 // viewer opens. Each byte is read once: a line still being written is kept as it comes, not read again. Node only.
 import { watch, type FSWatcher } from "node:fs";
-import { open, stat, type FileHandle } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
+import type { SessionFileHandle, SessionFileStats } from "./safe-path";
 
 /** Complete lines: the bytes [offset, end) of the file, decoded; `end` is just after a "\n". */
 export interface TailChunk {
@@ -38,7 +39,11 @@ export interface TailOptions {
    * or another file swapped in after its checks (lib/server/safe-path openSessionFile); a refusal ends the
    * tail as "replaced".
    */
-  open?: () => Promise<FileHandle>;
+  open?: () => Promise<SessionFileHandle>;
+  /** the file's size and identity now, null when it is gone (default: a stat of its path); an archived file's come from the archive */
+  stat?: () => Promise<SessionFileStats | null>;
+  /** calls `changed` whenever the file may have changed, until the returned stop is called (default: fs.watch of its path) */
+  watch?: (changed: () => void) => () => void;
   /** the largest the file may be (PI_VIEWER_MAX_FILE_MB for a server): past it the tail stops ("too-large") */
   maxBytes?: number;
   /**
@@ -72,6 +77,7 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   const maxBytes = options.maxBytes ?? Infinity;
   const maxPending = options.maxPendingBytes ?? 16 * 1024 * 1024;
   const openFile = options.open ?? (() => open(file, "r"));
+  const statFile = options.stat ?? (() => stat(file));
   /** where the lines sent end */
   let pos = offset;
   /** the bytes read after `pos`, a line without its newline yet: kept (while at most maxPending), and where they end */
@@ -80,7 +86,7 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   let scanned = offset;
   let closed = false;
   let again = false;
-  let watcher: FSWatcher | null = null;
+  let unwatch: (() => void) | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
 
   // the identity is the opened file's, not the path's: the path may name another file by now
@@ -102,7 +108,7 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   const close = () => {
     if (closed) return;
     closed = true;
-    watcher?.close();
+    unwatch?.();
     if (timer) clearInterval(timer);
   };
 
@@ -113,18 +119,14 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
 
   /** One look at the file: send what was appended, or stop if it no longer continues what was sent. */
   const step = async () => {
-    let st;
-    try {
-      st = await stat(file);
-    } catch {
-      return stop("removed");
-    }
+    const st = await statFile().catch(() => null);
+    if (!st) return stop("removed");
     if (st.ino !== identity.ino || st.dev !== identity.dev) return stop("replaced");
     // (bytes read past the last newline are gone too: what was read is no longer there)
     if (st.size < scanned) return stop("truncated", st.size);
     if (st.size > maxBytes) return stop("too-large", st.size);
     if (st.size === scanned) return;
-    let handle: FileHandle;
+    let handle: SessionFileHandle;
     try {
       handle = await openFile();
     } catch {
@@ -193,15 +195,7 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
     return next;
   };
 
-  try {
-    watcher = watch(file, { persistent: false }, () => void check());
-    watcher.on("error", () => {
-      watcher?.close();
-      watcher = null; // the poll goes on
-    });
-  } catch {
-    watcher = null;
-  }
+  unwatch = (options.watch ?? watchPath(file))(() => void check());
   timer = setInterval(() => void check(), pollMs);
   timer.unref?.();
   void check(); // lines written between the caller's read and now
@@ -215,7 +209,24 @@ export async function tailFile(file: string, offset: number, handlers: TailHandl
   };
 }
 
-async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
+/** fs.watch of the path; a watch that fails or ends leaves the poll to notice changes. */
+function watchPath(file: string): (changed: () => void) => () => void {
+  return (changed) => {
+    let watcher: FSWatcher | null = null;
+    try {
+      watcher = watch(file, { persistent: false }, changed);
+      watcher.on("error", () => {
+        watcher?.close();
+        watcher = null;
+      });
+    } catch {
+      watcher = null;
+    }
+    return () => watcher?.close();
+  };
+}
+
+async function readRange(handle: SessionFileHandle, start: number, end: number): Promise<Buffer> {
   if (end <= start) return Buffer.alloc(0);
   const buffer = Buffer.alloc(end - start);
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);

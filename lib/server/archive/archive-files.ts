@@ -20,6 +20,8 @@ export interface ArchivedFile {
   lineCount: number;
   /** the file's modification time on its machine */
   mtimeMs: number;
+  /** the sessions directory it was pushed from, absolute on its machine */
+  root: string;
 }
 
 interface FileRow {
@@ -31,9 +33,10 @@ interface FileRow {
   pending_length: number;
   line_count: number;
   seen_mtime_ms: number;
+  root: string;
 }
 
-const FILE_COLUMNS = `m.name as machine, f.path, f.id, f.generation, f.size, octet_length(f.pending) as pending_length, f.line_count, f.seen_mtime_ms`;
+const FILE_COLUMNS = `m.name as machine, f.path, f.id, f.generation, f.size, octet_length(f.pending) as pending_length, f.line_count, f.seen_mtime_ms, f.root`;
 const FILES_FROM = `${SCHEMA}.files f join ${SCHEMA}.machines m on m.id = f.machine_id`;
 
 function archived(row: FileRow): ArchivedFile {
@@ -48,6 +51,7 @@ function archived(row: FileRow): ArchivedFile {
     held,
     lineCount: row.line_count,
     mtimeMs: row.seen_mtime_ms,
+    root: row.root,
   };
 }
 
@@ -65,6 +69,12 @@ export async function findArchivedFile(pool: pg.Pool, rel: string): Promise<Arch
     rel.slice(0, slash),
     rel.slice(slash + 1),
   ]);
+  return rows[0] ? archived(rows[0]) : null;
+}
+
+/** The file `fileId` as the archive holds it now, or null. */
+export async function findArchivedFileById(pool: pg.Pool, fileId: number): Promise<ArchivedFile | null> {
+  const { rows } = await pool.query<FileRow>(`select ${FILE_COLUMNS} from ${FILES_FROM} where f.id = $1`, [fileId]);
   return rows[0] ? archived(rows[0]) : null;
 }
 

@@ -3,6 +3,7 @@
 // refused with how to go on, never read half-right.
 import type pg from "pg";
 import { libraryIndexTables } from "../library-index/postgres/index-tables";
+import { ARCHIVE_CHANNEL } from "./archive-changes";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
 export const ARCHIVE_SCHEMA_VERSION = 1;
@@ -67,6 +68,16 @@ create table ${SCHEMA}.lines (
 );
 -- a byte range of a file is read by where its lines start
 create index lines_at on ${SCHEMA}.lines (file_id, at);
+-- a file whose bytes changed is announced when its push commits (archive-changes.ts): the serving processes' tails
+-- hear it from the database, whoever wrote it
+create function ${SCHEMA}.announce_file() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('${ARCHIVE_CHANNEL}', new.id::text);
+  return null;
+end $$;
+create trigger files_changed after update on ${SCHEMA}.files for each row
+  when (old.size is distinct from new.size or old.generation is distinct from new.generation or old.pending is distinct from new.pending)
+  execute function ${SCHEMA}.announce_file();
 ${libraryIndexTables(SCHEMA)}
 `;
 

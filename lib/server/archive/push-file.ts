@@ -6,7 +6,7 @@ import path from "node:path";
 import type pg from "pg";
 import { fileLines } from "../file-lines";
 import { formatLimit, maxLineBytes } from "../line-limit";
-import { openSessionFile, type ResolvedSessionFile } from "../safe-path";
+import { openLocalSessionFile, type ResolvedSessionFile } from "../safe-path";
 import { DerivedRows } from "../library-index/postgres/derived-rows";
 import { SCHEMA } from "./archive-schema";
 import { HeldEnds, heldEnds, sha256 } from "./held-bytes";
@@ -69,7 +69,7 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
   const maxLine = options.maxLine ?? maxLineBytes();
   const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   const root = options.root ?? rootOf(file);
-  const handle = await openSessionFile(file);
+  const handle = await openLocalSessionFile(file);
   const client = await pool.connect();
   try {
     const stat = await handle.stat();

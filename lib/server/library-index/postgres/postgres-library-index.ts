@@ -31,12 +31,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** What the archive holds: the files as pushed, whatever `files` lists (they are a local directory's). */
   async update(_files: readonly LibraryFile[], onProgress?: (progress: IndexProgress) => void): Promise<IndexReport> {
     const [counts, unreadable] = await this.ask(() =>
-      Promise.all([
-        this.pool.query<{ files: number; entries: number }>(
-          `select (select count(*) from ${SCHEMA}.files)::int as files, (select count(*) from ${SCHEMA}.entries)::int as entries`,
-        ),
-        this.problems(),
-      ]),
+      Promise.all([this.pool.query<{ files: number }>(`select count(*)::int as files from ${SCHEMA}.files`), this.problems()]),
     );
     const { files } = counts.rows[0]!;
     onProgress?.({ done: files, total: files, file: "" });

@@ -1,0 +1,68 @@
+// An archived session file opened as the server opens a local one: the same four calls (read by position, stat,
+// a read stream, close), so summaries, digests, the light index, raw ranges, shares and the tail read it unchanged.
+import { Readable } from "node:stream";
+import type pg from "pg";
+import { SessionPathError, type SessionFileHandle, type SessionFileStats } from "../safe-path";
+import { ArchivedFileReader, findArchivedFileById, type ArchivedFile } from "./archive-files";
+
+/** The most bytes one read of a stream asks the database for: fewer, larger questions for a whole file. */
+const STREAM_PIECE = 4 << 20;
+
+/** The stats of an archived file: its generation stands for the inode, so a replaced file is another file. */
+export function archivedStats(file: ArchivedFile): SessionFileStats {
+  return { size: file.size, mtimeMs: file.mtimeMs, dev: 0, ino: file.generation };
+}
+
+/**
+ * Opens the archived file `fileId` as it is now, refused as a local file swapped since its check is when it is no
+ * longer `generation` (replaced in the archive since it was listed).
+ */
+export async function openArchivedFile(pool: pg.Pool, fileId: number, generation: number): Promise<SessionFileHandle> {
+  const now = await findArchivedFileById(pool, fileId);
+  if (!now) throw new SessionPathError("not-found", "no such session file");
+  if (now.generation !== generation) throw new SessionPathError("forbidden", "the session file changed while it was being opened");
+  return new ArchivedFileHandle(new ArchivedFileReader(pool, now));
+}
+
+class ArchivedFileHandle implements SessionFileHandle {
+  private closed = false;
+
+  constructor(private readonly reader: ArchivedFileReader) {}
+
+  async read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: T }> {
+    this.open();
+    const { bytesRead } = await this.reader.read(buffer, offset, length, position);
+    return { bytesRead, buffer };
+  }
+
+  stat(): Promise<SessionFileStats> {
+    this.open();
+    return Promise.resolve(archivedStats(this.reader.file));
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+
+  createReadStream(options: { start?: number; end?: number; highWaterMark?: number; autoClose?: boolean } = {}): Readable {
+    this.open();
+    const reader = this.reader;
+    const start = options.start ?? 0;
+    // `end` is inclusive, as fs's
+    const end = Math.min(options.end === undefined ? Infinity : options.end + 1, reader.file.size);
+    const size = options.highWaterMark ?? 64 * 1024;
+    async function* pieces(): AsyncGenerator<Buffer> {
+      for (let at = start; at < end;) {
+        const piece = await reader.bytes(at, Math.min(end, at + Math.max(size, STREAM_PIECE)));
+        for (let i = 0; i < piece.length; i += size) yield piece.subarray(i, i + size);
+        at += piece.length;
+      }
+    }
+    return Readable.from(pieces(), { objectMode: false, highWaterMark: size });
+  }
+
+  private open(): void {
+    if (this.closed) throw new Error(`${this.reader.file.rel}: read after close`);
+  }
+}
