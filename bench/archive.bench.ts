@@ -1,6 +1,6 @@
 /**
  * Archive benchmark (`npm run bench:archive`): pushing a generated library (bench/generate-library.ts, as the library
- * bench makes it) into a PostgreSQL on this machine, started for the run (scripts/test-postgres.mjs) with its
+ * bench makes it) into a PostgreSQL on this machine, started for the run (scripts/test-postgres.cjs) with its
  * durability settings left on, as a real server keeps them.
  *
  *   first push     every session of the library, from an empty archive, in a child process (what
@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { machineId, openArchive } from "../lib/server/archive/open-archive";
 import { pushLibrary, type PushReport } from "../lib/server/archive/push-library";
-import { startPostgres } from "../scripts/test-postgres.mjs";
+import { startPostgres } from "../scripts/test-postgres.cjs";
 import { benchChild, benchLibrary, benchLibrarySettings } from "./bench-library";
 import { appendEntries } from "./generate-library";
 

@@ -9,7 +9,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { Session } from "../lib/session";
 import { pushLibrary } from "../lib/server/archive/push-library";
 import { testArchive, type TestArchive } from "../lib/server/archive/testing/test-archive";
-import { drawnIds } from "./fixtures/graph";
+import { drawnIds, fitAll } from "./fixtures/graph";
 import { serveCli, type ServedApp } from "./fixtures/serve-cli";
 import { sessionFile } from "./fixtures/session-files";
 
@@ -90,6 +90,7 @@ test("a session opens from the archive, and a line its machine pushes reaches th
   await expect(graph).toHaveAttribute("data-placed", "true", { timeout: 90_000 });
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 30_000 });
   const before = Session.fromText(readFileSync(runnerFile(), "utf8"));
+  await fitAll(graph);
   await expect.poll(async () => new Set(await drawnIds(graph)).size, { timeout: 30_000 }).toBe([...before.tree.ids()].length);
   await page.screenshot({ path: test.info().outputPath("archive-viewer.png") });
 
@@ -104,7 +105,15 @@ test("a session opens from the archive, and a line its machine pushes reaches th
   });
   appendFileSync(runnerFile(), `${line}\n`);
   await push(runner, RUNNER);
-  await expect.poll(async () => (await drawnIds(graph)).includes(id), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await fitAll(graph);
+        return (await drawnIds(graph)).includes(id);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 });
 
 test("usage sums each machine's sessions", async ({ page }) => {

@@ -3,7 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { databaseUrl, startPostgres } from "./test-postgres.mjs";
+import { databaseUrl, startPostgres } from "./test-postgres.cjs";
 
 describe("startPostgres", () => {
   it("starts a server on a private socket that a fresh database can be made on, and removes it all on stop", async () => {

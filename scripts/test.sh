@@ -33,9 +33,9 @@ if ! node scripts/test-setup.mjs; then
   exit 1
 fi
 
-# one throwaway PostgreSQL for the whole run (scripts/test-postgres.mjs): the archive's tests make a database each on it
+# one throwaway PostgreSQL for the whole run (scripts/test-postgres.cjs): the archive's tests make a database each on it
 pg_out=$(mktemp)
-node scripts/test-postgres.mjs >"$pg_out" 2>&1 &
+node scripts/test-postgres.cjs >"$pg_out" 2>&1 &
 pg_pid=$!
 trap 'kill -INT $pg_pid 2>/dev/null; wait $pg_pid 2>/dev/null; rm -f "$pg_out"' EXIT
 for _ in $(seq 1 300); do grep -q '^postgresql://' "$pg_out" && break; kill -0 $pg_pid 2>/dev/null || break; sleep 0.1; done

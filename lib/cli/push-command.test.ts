@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ARCHIVE_SCHEMA_VERSION, SCHEMA } from "@/lib/server/archive/archive-schema";
-import { databaseUrl } from "@/scripts/test-postgres.mjs";
+import { databaseUrl } from "@/scripts/test-postgres.cjs";
 import { testDatabase, type TestDatabase } from "@/lib/server/archive/testing/test-database";
 import { runPush } from "./push-command";
 

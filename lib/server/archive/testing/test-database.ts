@@ -3,7 +3,7 @@
 // `npx vitest run <one file>` works as well as the whole suite.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { databaseUrl, startPostgres } from "../../../../scripts/test-postgres.mjs";
+import { databaseUrl, startPostgres } from "../../../../scripts/test-postgres.cjs";
 
 export interface TestDatabase {
   /** the URL of a fresh, empty database */

@@ -4,14 +4,11 @@
 // user (PostgreSQL refuses to run as root), and everything removed on stop. No test touches a server the machine
 // already runs. Run as a command it prints the URL and keeps the server until Ctrl-C (for `npm run bench:archive`
 // or a look with psql).
-import { spawn, spawnSync } from "node:child_process";
-import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const require = createRequire(import.meta.url);
+// CommonJS, so that every loader takes it: vitest, tsx, and Playwright's, which turns an .mjs into what Node refuses.
+const { spawn, spawnSync } = require("node:child_process");
+const { chownSync, mkdtempSync, readdirSync, rmSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const path = require("node:path");
 const { requirementPath } = require("./requirements.cjs");
 
 /** The user to run the server as: ourselves, or when we are root, Debian's `postgres` user, else `nobody`. */
@@ -37,7 +34,7 @@ function chownTree(dir, user) {
  * @param {{ settings?: Record<string, string> }} [options] extra `-c` settings (the bench keeps durability on)
  * @returns {Promise<{ url: string, dir: string, stop: () => Promise<void> }>}
  */
-export async function startPostgres({ settings = {} } = {}) {
+async function startPostgres({ settings = {} } = {}) {
   const initdb = requirementPath("postgresql", 0);
   const postgres = requirementPath("postgresql", 1);
   const dir = mkdtempSync(path.join(tmpdir(), "pi-viewer-pg-"));
@@ -89,14 +86,15 @@ export async function startPostgres({ settings = {} } = {}) {
 }
 
 /** A fresh database on the server at `url`, for one test file: its URL. */
-export function databaseUrl(url, name) {
+function databaseUrl(url, name) {
   const at = new URL(url);
   at.pathname = `/${name}`;
   return at.toString();
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // no top-level await: the benches load this file through tsx as CommonJS
+module.exports = { startPostgres, databaseUrl };
+
+if (require.main === module) {
   startPostgres().then((server) => {
     console.log(server.url);
     const end = () => void server.stop().then(() => process.exit(0));
