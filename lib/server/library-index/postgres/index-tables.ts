@@ -1,8 +1,9 @@
 // The library index's tables in the archive, beside its lines: what the push derives from each entry line
 // (derived-rows.ts), in the transaction that writes the line, so the index is never behind or ahead of the lines.
 // A row holds what a row of SQLite's index holds (sqlite/schema.ts), keyed by the line it comes from (its on-path
-// flag apart, in off_path); the words are
-// a tsvector made from searchWords' words (array_to_tsvector), so PostgreSQL compares only words this project cut.
+// flag apart, in off_path); the words are a tsvector made from searchWords' words (array_to_tsvector), so
+// PostgreSQL compares only words this project cut. Like the lines, a line's rows name their file without a foreign
+// key (archive-schema.ts).
 
 /** The tables, in the archive's schema `schema`. */
 export function libraryIndexTables(schema: string): string {
@@ -10,7 +11,7 @@ export function libraryIndexTables(schema: string): string {
 -- the order entries were pushed in: a capped search shows the newest (what was pushed last) first
 create sequence ${schema}.entry_seq;
 create table ${schema}.entries (
-  file_id bigint not null references ${schema}.files (id) on delete cascade,
+  file_id bigint not null,
   line int not null,
   seq bigint not null default nextval('${schema}.entry_seq'),
   -- where the line starts in the file: an entry without an id is named by it (line@AT)
@@ -37,12 +38,12 @@ create index entries_copy on ${schema}.entries (entry_id, hash);
 -- the entries not on the path to their file's leaf (most are on it): kept apart from the entries, whose rows a
 -- moved leaf would otherwise rewrite, words and all
 create table ${schema}.off_path (
-  file_id bigint not null references ${schema}.files (id) on delete cascade,
+  file_id bigint not null,
   line int not null,
   primary key (file_id, line)
 );
 create table ${schema}.usage (
-  file_id bigint not null references ${schema}.files (id) on delete cascade,
+  file_id bigint not null,
   line int not null,
   time double precision,
   day text not null,
@@ -71,7 +72,7 @@ create table ${schema}.usage_sums (
 create index usage_sums_file on ${schema}.usage_sums (file_id);
 -- the lines a search cannot find, and why; indexed: read all the same, suspect (an id used again)
 create table ${schema}.unreadable (
-  file_id bigint not null references ${schema}.files (id) on delete cascade,
+  file_id bigint not null,
   line int not null,
   message text not null,
   indexed boolean not null default false
