@@ -30,9 +30,9 @@ export async function heldEnds(handle: FileHandle, held: number): Promise<{ head
 }
 
 /**
- * The ends of a held part as it grows: what was held (its checked ends) and the bytes appended after it, a line
- * at a time. Keeps no more than HELD_END_BYTES of each end (the tail as the pieces that make it up, so a line
- * costs no copy of the tail).
+ * The ends of a held part as it grows: what was held (its checked ends) and the bytes appended after it, a batch
+ * of lines at a time. Keeps no more than HELD_END_BYTES of each end (the tail as the pieces that make it up, so a
+ * piece costs no copy of the tail).
  */
 export class HeldEnds {
   private readonly head: Buffer[] = [];

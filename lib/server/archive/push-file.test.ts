@@ -69,6 +69,19 @@ describe("pushFile", () => {
       });
   });
 
+  it("numbers and places every line across batches, from a push that grew the file too", async () => {
+    writeFileSync(file(), `${header}\n${lines(1, 40)}`);
+    await push({ batchBytes: 700 });
+    appendFileSync(file(), lines(41, 90));
+    expect(await push({ batchBytes: 900, bulk: true })).toMatchObject({ kind: "grown", lines: 50 });
+    const starts = [0];
+    const bytes = readFileSync(file());
+    for (let at = bytes.indexOf(0x0a); at !== -1 && at < bytes.length - 1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+    const places = (await archive.pool.query(`select line, at::int from ${SCHEMA}.lines order by line`)).rows;
+    expect(places).toEqual(starts.map((at, i) => ({ line: i + 1, at })));
+    expect(firstDifference(await held(), bytes)).toBeNull();
+  });
+
   it("keeps the sessions directory the file was pushed from: the one named, else the real one", async () => {
     const root = async () => (await archive.pool.query<{ root: string }>(`select root from ${SCHEMA}.files`)).rows[0]!.root;
     writeFileSync(file(), `${header}\n${lines(1, 3)}`);

@@ -2,6 +2,7 @@
 // push. A file the archive holds a beginning of (pi appended to it) sends only its new lines; a file rewritten or
 // truncated is replaced whole; bytes after the last newline (a line pi is still writing) are held as pending, not
 // as a line, until their newline comes.
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type pg from "pg";
 import { fileLines } from "../file-lines";
@@ -39,6 +40,8 @@ export interface PushFileOptions {
   afterBatch?: (batch: number) => void | Promise<void>;
   /** the machine's sessions directory, absolute, kept with the file (default: the real directory `file.rel` is in) */
   root?: string;
+  /** one of many files pushed at once (a first push): the search index's new words are merged in bigger runs */
+  bulk?: boolean;
 }
 
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
@@ -66,95 +69,15 @@ class Refused extends Error {}
 
 /** Pushes `file` (found in the machine's sessions directory) as `machineId`'s file at `file.rel`. */
 export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedSessionFile, options: PushFileOptions = {}): Promise<PushOutcome> {
-  const maxLine = options.maxLine ?? maxLineBytes();
-  const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
-  const root = options.root ?? rootOf(file);
   const handle = await openLocalSessionFile(file);
   const client = await pool.connect();
   try {
     const stat = await handle.stat();
-    const now = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
     await client.query("begin");
     try {
-      let row = await lockRow(client, machineId, file.rel);
-      if (!row) {
-        const copy = await copyHeldElsewhere(client, machineId, file.rel, handle, now.size);
-        if (copy) {
-          await client.query("commit");
-          return { kind: "copy", lines: 0, bytes: 0, detail: copy };
-        }
-        row = await insertRow(client, machineId, file.rel, root);
-      }
-      // a row no push has finished yet: ours, or one whose first push stopped midway (rolled back with it)
-      const created = row.seen_mtime_ms === 0 && Number(row.seen_ino) === 0;
-      if (!created && sameAsSeen(seenOf(row), now)) {
-        await client.query("commit");
-        return { kind: "unchanged", lines: 0, bytes: 0 };
-      }
-      const made = row;
-      const held = Number(made.size);
-      // still the file the archive holds a beginning of?
-      let ends: HeldEnds | null = null;
-      if (held === 0) ends = new HeldEnds();
-      else if (now.size >= held && made.head_sha256 && made.tail_sha256) {
-        const read = await heldEnds(handle, held);
-        if (read && sha256(read.head).equals(made.head_sha256) && sha256(read.tail).equals(made.tail_sha256)) ends = new HeldEnds(read);
-      }
-      const replace = ends === null;
-      if (replace) {
-        await client.query(`delete from ${SCHEMA}.lines where file_id = $1`, [made.id]);
-        ends = new HeldEnds();
-      }
-      const from = replace ? 0 : held;
-      const firstLine = replace ? 1 : made.line_count + 1;
-      // the library index's rows of the lines, written with them (derived-rows.ts)
-      const derived = await DerivedRows.start(client, {
-        fileId: made.id,
-        path: file.rel,
-        firstLine,
-        replaced: replace && held > 0,
-        leaf: replace ? null : made.leaf,
-        described: !replace && made.header_time !== null,
-        mtimeMs: now.mtimeMs,
-        maxLine,
-      });
-      const written = await writeLines(client, made.id, handle, {
-        from,
-        firstLine,
-        derived,
-        ends: ends!,
-        maxLine,
-        batchBytes,
-        afterBatch: options.afterBatch,
-        rel: file.rel,
-      });
-      if (replace || written.lines > 0) await derived.finish();
-      const hashes = ends!.hashes();
-      const size = from + written.bytes;
-      const lineCount = firstLine - 1 + written.lines;
-      const changed = replace || written.lines > 0 || !written.pending.equals(made.pending);
-      await client.query(
-        `update ${SCHEMA}.files set generation = generation + $2, size = $3, line_count = $4, pending = $5, seen_size = $6, seen_mtime_ms = $7,
-           seen_ino = $8, head_sha256 = $9, tail_sha256 = $10, pushed_at = case when $11 then now() else pushed_at end, root = $12 where id = $1`,
-        [
-          made.id,
-          replace ? 1 : 0,
-          size,
-          lineCount,
-          written.pending,
-          now.size,
-          now.mtimeMs,
-          now.ino,
-          size > 0 ? hashes.head : null,
-          size > 0 ? hashes.tail : null,
-          changed,
-          root,
-        ],
-      );
-      if (changed) await client.query(`update ${SCHEMA}.machines set last_push = now() where id = $1`, [machineId]);
+      const outcome = await pushInTransaction(client, machineId, file, handle, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, options);
       await client.query("commit");
-      const kind: PushKind = created ? "new" : replace ? "replaced" : changed ? "grown" : "unchanged";
-      return { kind, lines: written.lines, bytes: written.bytes + written.pending.length };
+      return outcome;
     } catch (error) {
       await client.query("rollback").catch(() => undefined);
       if (error instanceof Refused) return { kind: "refused", lines: 0, bytes: 0, detail: error.message };
@@ -166,8 +89,97 @@ export async function pushFile(pool: pg.Pool, machineId: number, file: ResolvedS
   }
 }
 
+async function pushInTransaction(
+  client: pg.PoolClient,
+  machineId: number,
+  file: ResolvedSessionFile,
+  handle: FileHandle,
+  now: { size: number; mtimeMs: number; ino: number },
+  options: PushFileOptions,
+): Promise<PushOutcome> {
+  const maxLine = options.maxLine ?? maxLineBytes();
+  const root = options.root ?? rootOf(file);
+  let row = await lockRow(client, machineId, file.rel);
+  if (!row) {
+    const copy = await copyHeldElsewhere(client, machineId, file.rel, handle, now.size);
+    if (copy) return { kind: "copy", lines: 0, bytes: 0, detail: copy };
+    row = await insertRow(client, machineId, file.rel, root);
+  }
+  // a row no push has finished yet: ours, or one whose first push stopped midway (rolled back with it)
+  const created = row.seen_mtime_ms === 0 && Number(row.seen_ino) === 0;
+  if (!created && sameAsSeen(seenOf(row), now)) return { kind: "unchanged", lines: 0, bytes: 0 };
+  // the GIN index on the entries' words takes new rows into its pending list and merges them in memory: merged in
+  // bigger runs, a bulk push spends much less on it (push-library.ts cleans the list once the push is done)
+  await client.query("select set_config('work_mem', $1, true), set_config('gin_pending_list_limit', $2, true)", ["64MB", options.bulk ? "64MB" : "4MB"]);
+  const held = Number(row.size);
+  const kept = await stillHeld(handle, row, now.size);
+  const replace = kept === null;
+  if (replace) await client.query(`delete from ${SCHEMA}.lines where file_id = $1`, [row.id]);
+  const ends = kept ?? new HeldEnds();
+  const from = replace ? 0 : held;
+  const firstLine = replace ? 1 : row.line_count + 1;
+  // the library index's rows of the lines, written with them (derived-rows.ts)
+  const derived = await DerivedRows.start(client, {
+    fileId: row.id,
+    path: file.rel,
+    firstLine,
+    replaced: replace && held > 0,
+    leaf: replace ? null : row.leaf,
+    described: !replace && row.header_time !== null,
+    mtimeMs: now.mtimeMs,
+    maxLine,
+  });
+  const written = await writeLines(client, row.id, handle, {
+    from,
+    firstLine,
+    derived,
+    ends,
+    maxLine,
+    batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES,
+    afterBatch: options.afterBatch,
+    rel: file.rel,
+  });
+  if (replace || written.lines > 0) await derived.finish();
+  const hashes = ends.hashes();
+  const size = from + written.bytes;
+  const changed = replace || written.lines > 0 || !written.pending.equals(row.pending);
+  await client.query(
+    `update ${SCHEMA}.files set generation = generation + $2, size = $3, line_count = $4, pending = $5, seen_size = $6, seen_mtime_ms = $7,
+       seen_ino = $8, head_sha256 = $9, tail_sha256 = $10, pushed_at = case when $11 then now() else pushed_at end, root = $12 where id = $1`,
+    [
+      row.id,
+      replace ? 1 : 0,
+      size,
+      firstLine - 1 + written.lines,
+      written.pending,
+      now.size,
+      now.mtimeMs,
+      now.ino,
+      size > 0 ? hashes.head : null,
+      size > 0 ? hashes.tail : null,
+      changed,
+      root,
+    ],
+  );
+  if (changed) await client.query(`update ${SCHEMA}.machines set last_push = now() where id = $1`, [machineId]);
+  const kind: PushKind = created ? "new" : replace ? "replaced" : changed ? "grown" : "unchanged";
+  return { kind, lines: written.lines, bytes: written.bytes + written.pending.length };
+}
+
 /** The sessions directory `file` was found in, for a caller that did not name it: the real one. */
 const rootOf = (file: ResolvedSessionFile): string => path.resolve(file.file, ...file.rel.split("/").map(() => ".."));
+
+/**
+ * The ends of the part of the file the archive holds, when the file still begins with that part (pi appended to
+ * it, or nothing changed); null when it was rewritten or truncated.
+ */
+async function stillHeld(handle: FileHandle, row: FileRow, size: number): Promise<HeldEnds | null> {
+  const held = Number(row.size);
+  if (held === 0) return new HeldEnds();
+  if (size < held || !row.head_sha256 || !row.tail_sha256) return null;
+  const read = await heldEnds(handle, held);
+  return read && sha256(read.head).equals(row.head_sha256) && sha256(read.tail).equals(row.tail_sha256) ? new HeldEnds(read) : null;
+}
 
 function seenOf(row: FileRow): SeenState {
   return { seenSize: Number(row.seen_size), seenMtimeMs: row.seen_mtime_ms, seenIno: Number(row.seen_ino) };
@@ -204,13 +216,7 @@ async function insertRow(client: pg.PoolClient, machineId: number, rel: string, 
  * A session the archive already holds, byte for byte, from another machine (a sessions folder synced or copied
  * between machines): it stays that machine's, and is not held twice. Returns that machine's name, or null.
  */
-async function copyHeldElsewhere(
-  client: pg.PoolClient,
-  machineId: number,
-  rel: string,
-  handle: import("node:fs/promises").FileHandle,
-  size: number,
-): Promise<string | null> {
+async function copyHeldElsewhere(client: pg.PoolClient, machineId: number, rel: string, handle: FileHandle, size: number): Promise<string | null> {
   const { rows } = await client.query<{ name: string; size: string; pending: Buffer; head_sha256: Buffer | null; tail_sha256: Buffer | null }>(
     `select m.name, f.size, f.pending, f.head_sha256, f.tail_sha256 from ${SCHEMA}.files f join ${SCHEMA}.machines m on m.id = f.machine_id
       where f.path = $1 and f.machine_id <> $2 order by f.id`,
@@ -227,7 +233,7 @@ async function copyHeldElsewhere(
   return null;
 }
 
-async function readTail(handle: import("node:fs/promises").FileHandle, at: number, length: number): Promise<Buffer> {
+async function readTail(handle: FileHandle, at: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   const { bytesRead } = await handle.read(buffer, 0, length, at);
   return buffer.subarray(0, bytesRead);
@@ -239,11 +245,13 @@ interface Written {
   pending: Buffer;
 }
 
+const NEWLINE = Buffer.from("\n");
+
 /** Writes the whole lines from byte `from` on, in batches; returns what it wrote and the bytes after the last newline. */
 async function writeLines(
   client: pg.PoolClient,
   fileId: string,
-  handle: import("node:fs/promises").FileHandle,
+  handle: FileHandle,
   at: {
     from: number;
     firstLine: number;
@@ -255,30 +263,42 @@ async function writeLines(
     rel: string;
   },
 ): Promise<Written> {
-  let numbers: number[] = [];
-  let offsets: number[] = [];
-  let texts: Buffer[] = [];
+  // a batch's lines go as one bytea, each with its newline as in the file, and where each starts in it: sent as
+  // bytes, where an array of bytea would go as hex text, to be encoded here and decoded by the server
+  let pieces: Buffer[] = [];
+  let starts: number[] = [];
+  let lengths: number[] = [];
   let batchBytes = 0;
   let batches = 0;
   let lines = 0;
   let bytes = 0;
   let pending = Buffer.alloc(0);
+  // the batch the server is writing while the next one is read and parsed here
+  let writing: Promise<unknown> = Promise.resolve();
   const flush = async () => {
-    if (numbers.length === 0) return;
-    await client.query(`insert into ${SCHEMA}.lines (file_id, line, at, bytes) select $1, * from unnest($2::int[], $3::bigint[], $4::bytea[])`, [
-      fileId,
-      numbers,
-      offsets,
-      texts,
-    ]);
-    await at.derived.flush();
-    numbers = [];
-    offsets = [];
-    texts = [];
+    if (starts.length === 0) return;
+    const batch = Buffer.concat(pieces, batchBytes);
+    const values = [fileId, at.firstLine + lines - starts.length, at.from + bytes, batch, starts, lengths];
+    at.ends.append(batch);
+    bytes += batchBytes;
+    pieces = [];
+    starts = [];
+    lengths = [];
     batchBytes = 0;
-    await at.afterBatch?.(++batches);
+    await writing;
+    const batchNumber = ++batches;
+    // the derived rows are taken now, before the next lines are read; the client sends the queries in turn
+    writing = Promise.all([
+      client.query(
+        `insert into ${SCHEMA}.lines (file_id, line, at, bytes)
+         select $1, $2::int + n - 1, $3::bigint + s, substr($4::bytea, s + 1, l) from unnest($5::int[], $6::int[]) with ordinality as u(s, l, n)`,
+        values,
+      ),
+      at.derived.flush(),
+    ]).then(() => at.afterBatch?.(batchNumber));
+    // its failure is met by the next wait for it; until then it must not count as unhandled
+    writing.catch(() => undefined);
   };
-  const newline = Buffer.from("\n");
   for await (const line of fileLines(handle, at.from, at.maxLine)) {
     const number = at.firstLine + lines;
     if (line.bytes === null)
@@ -287,17 +307,15 @@ async function writeLines(
       pending = Buffer.from(line.bytes);
       break;
     }
-    numbers.push(number);
     at.derived.line(number, line);
-    offsets.push(line.offset);
-    texts.push(line.bytes);
-    at.ends.append(line.bytes);
-    at.ends.append(newline);
+    starts.push(batchBytes);
+    lengths.push(line.length);
+    pieces.push(line.bytes, NEWLINE);
     lines++;
-    bytes += line.length + 1;
     batchBytes += line.length + 1;
-    if (batchBytes >= at.batchBytes || numbers.length >= BATCH_LINES) await flush();
+    if (batchBytes >= at.batchBytes || starts.length >= BATCH_LINES) await flush();
   }
   await flush();
+  await writing;
   return { lines, bytes, pending };
 }

@@ -39,6 +39,9 @@ export interface PushLibraryOptions extends PushFileOptions {
   onProgress?: (progress: PushProgress) => void;
 }
 
+/** Changed bytes from which a push counts as bulk (PushFileOptions.bulk): a first push, not a watcher's. */
+const BULK_BYTES = 32 * 1024 * 1024;
+
 export const emptyCounts = (): PushReport["counts"] => ({ unchanged: 0, new: 0, grown: 0, replaced: 0, copy: 0, refused: 0, failed: 0 });
 
 /** Pushes the session files under `dir`. */
@@ -54,12 +57,14 @@ export async function pushLibrary(pool: pg.Pool, dir: string, options: PushLibra
   }
   const progress: PushProgress = { files: changed.length, filesDone: 0, bytes: changed.reduce((sum, file) => sum + file.size, 0), bytesDone: 0 };
   options.onProgress?.({ ...progress });
+  const bulk = options.bulk ?? progress.bytes >= BULK_BYTES;
+  const fileOptions: PushFileOptions = { ...options, root: path.resolve(dir), bulk };
   let next = 0;
   const worker = async () => {
     while (next < changed.length) {
       const file = changed[next++]!;
       try {
-        const outcome = await pushFile(pool, options.machineId, file, { ...options, root: path.resolve(dir) });
+        const outcome = await pushFile(pool, options.machineId, file, fileOptions);
         report.counts[outcome.kind]++;
         report.lines += outcome.lines;
         report.bytes += outcome.bytes;
@@ -76,6 +81,7 @@ export async function pushLibrary(pool: pg.Pool, dir: string, options: PushLibra
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 3, Math.max(1, changed.length)) }, worker));
+  if (bulk) await mergePendingWords(pool);
   return report;
 }
 
@@ -85,6 +91,14 @@ async function seenStates(pool: pg.Pool, machineId: number): Promise<Map<string,
     [machineId],
   );
   return new Map(rows.map((row) => [row.path, { seenSize: Number(row.seen_size), seenMtimeMs: row.seen_mtime_ms, seenIno: Number(row.seen_ino) }]));
+}
+
+/**
+ * Merges the words a bulk push left in the search index's pending list, which every search reads through whole
+ * until then. Only the index's owner may: another role's push leaves it to autovacuum.
+ */
+async function mergePendingWords(pool: pg.Pool): Promise<void> {
+  await pool.query("select gin_clean_pending_list($1::regclass)", [`${SCHEMA}.entries_words`]).catch(() => undefined);
 }
 
 /** Errors that end the whole push (the server is gone, the disk is full, no right to write), not one file's. */

@@ -137,10 +137,17 @@ export class DerivedRows {
     };
   }
 
-  /** Writes the rows of the lines read since the last flush. */
+  /**
+   * Writes the rows of the lines read since the last flush. What it writes is taken before its first wait, so the
+   * next lines may be read while it writes; the next flush must wait for this one (it reads the ids this one sets).
+   */
   async flush(): Promise<void> {
     const batch = this.queued;
+    const usageRows = this.usage;
+    const unreadable = this.unreadable;
     this.queued = [];
+    this.usage = [];
+    this.unreadable = [];
     if (!this.file.replaced && this.file.firstLine > 1) await this.lookUpEarlier(batch);
     const columns: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const row of batch) {
@@ -148,7 +155,7 @@ export class DerivedRows {
       if (row.entryId !== null) {
         const earlier = this.ids.get(row.entryId);
         if (earlier && earlier.hash === row.hash) echo = true;
-        else if (earlier) this.unreadable.push([row.line, reusedIdMessage(row.entryId, earlier.line), true]);
+        else if (earlier) unreadable.push([row.line, reusedIdMessage(row.entryId, earlier.line), true]);
         this.ids.set(row.entryId, { line: row.line, hash: row.hash });
       }
       const { parentId, time, role, model, tools } = row.facts;
@@ -178,23 +185,19 @@ export class DerivedRows {
            $12::text[], $13::bool[]) as u(l, a, i, p, h, t, r, m, tl, ec, w, pa)`,
         [this.file.fileId, ...columns],
       );
-    if (this.usage.length) {
-      const usage: unknown[][] = Array.from({ length: 10 }, (_, i) => this.usage.map((row) => row[i]));
-      this.usage = [];
+    if (usageRows.length) {
+      const usage: unknown[][] = Array.from({ length: 10 }, (_, i) => usageRows.map((row) => row[i]));
       await this.client.query(
         `insert into ${SCHEMA}.usage (file_id, line, time, day, model, source, input, output, cache_read, cache_write, cost)
          select $1, * from unnest($2::int[], $3::float8[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[])`,
         [this.file.fileId, ...usage],
       );
     }
-    if (this.unreadable.length) {
-      const rows = this.unreadable;
-      this.unreadable = [];
+    if (unreadable.length)
       await this.client.query(
         `insert into ${SCHEMA}.unreadable (file_id, line, message, indexed) select $1, * from unnest($2::int[], $3::text[], $4::bool[])`,
-        [this.file.fileId, rows.map((row) => row[0]), rows.map((row) => text(row[1])), rows.map((row) => row[2])],
+        [this.file.fileId, unreadable.map((row) => row[0]), unreadable.map((row) => text(row[1])), unreadable.map((row) => row[2])],
       );
-    }
   }
 
   /** The last earlier line of the file holding each id of `batch` that this push has not read yet. */
