@@ -24,7 +24,7 @@ import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
 import { fitsTsvector, ON_PATH } from "./search-query";
-import { refreshUsageSums, sharingFiles } from "./usage-sums";
+import { refreshUsageSums, sharingFiles, writeOwnUsageSums } from "./usage-sums";
 
 /** PostgreSQL keeps no more than this of words in a tsvector */
 const MAX_WORDS_BYTES = 1_000_000;
@@ -231,6 +231,7 @@ export class DerivedRows {
     await writeFacets(this.client, [...this.facets].sort(), this.file.replaced);
     const sharers = await sharingFiles(this.client, this.file.fileId, this.file.replaced ? 1 : this.file.firstLine);
     for (const other of this.formerSharers) sharers.add(other);
+    if (sharers.size === 0 && this.file.firstLine === 1) return writeOwnUsageSums(this.client, this.file.fileId);
     sharers.add(this.file.fileId);
     await refreshUsageSums(this.client, [...sharers]);
   }

@@ -35,6 +35,20 @@ export async function refreshUsageSums(client: pg.ClientBase | pg.Pool, fileIds:
   );
 }
 
+/**
+ * Makes the sums of a file whose every line this push wrote, when no other file holds an entry of it with usage:
+ * no older copy can exist, so all of it counts here, and no other file's sums change.
+ */
+export async function writeOwnUsageSums(client: pg.ClientBase, fileId: string): Promise<void> {
+  await client.query(`delete from ${SCHEMA}.usage_sums where file_id = $1`, [fileId]);
+  await client.query(
+    `insert into ${SCHEMA}.usage_sums (file_id, day, model, counted, input, output, cache_read, cache_write, cost, calls)
+     select file_id, day, model, true, sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), count(*)
+     from ${SCHEMA}.usage where file_id = $1 group by 1, 2, 3`,
+    [fileId],
+  );
+}
+
 interface SumRow {
   rel: string;
   project: string;
