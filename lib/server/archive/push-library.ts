@@ -40,7 +40,7 @@ export interface PushLibraryOptions extends PushFileOptions {
 }
 
 /** Changed bytes from which a push counts as bulk (PushFileOptions.bulk): a first push, not a watcher's. */
-const BULK_BYTES = 32 * 1024 * 1024;
+const BULK_BYTES = 256 * 1024 * 1024;
 
 export const emptyCounts = (): PushReport["counts"] => ({ unchanged: 0, new: 0, grown: 0, replaced: 0, copy: 0, refused: 0, failed: 0 });
 
