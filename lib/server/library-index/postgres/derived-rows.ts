@@ -24,7 +24,7 @@ import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
 import { fitsTsvector, ON_PATH } from "./search-query";
-import { refreshUsageSums, sharingFiles, writeOwnUsageSums } from "./usage-sums";
+import { filesHolding, refreshUsageSums, sharingFiles, writeOwnUsageSums } from "./usage-sums";
 
 /** PostgreSQL keeps no more than this of words in a tsvector */
 const MAX_WORDS_BYTES = 1_000_000;
@@ -62,6 +62,9 @@ const text = (value: string | null): string | null => (value !== null && value.i
 export class DerivedRows {
   private queued: Queued[] = [];
   private usage: unknown[][] = [];
+  /** the id and content hash of each entry with usage this push read: what another file may hold a copy of */
+  private readonly usageIds: string[] = [];
+  private readonly usageHashes: number[] = [];
   private unreadable: [number, string, boolean][] = [];
   /** the entry ids this push read, with the line last holding each and its hash */
   private readonly ids = new Map<string, { line: number; hash: number | null }>();
@@ -107,6 +110,10 @@ export class DerivedRows {
     const hash = entryId === null ? null : (entryFingerprint(value)?.hash ?? null);
     const usage = usageRecordOf(value);
     if (usage) {
+      if (entryId !== null && hash !== null) {
+        this.usageIds.push(text(entryId)!);
+        this.usageHashes.push(hash);
+      }
       const time = Number.isNaN(usage.time) ? null : usage.time;
       this.usage.push([
         number,
@@ -229,7 +236,8 @@ export class DerivedRows {
     ]);
     await this.client.query("select pg_advisory_xact_lock(hashtext($1))", [`${SCHEMA}.library-index`]);
     await writeFacets(this.client, [...this.facets].sort(), this.file.replaced);
-    const sharers = await sharingFiles(this.client, this.file.fileId, this.file.replaced ? 1 : this.file.firstLine);
+    // this push's lines are every line from firstLine on: their copies are looked up by the ids read, not by its rows
+    const sharers = await filesHolding(this.client, this.file.fileId, this.usageIds, this.usageHashes);
     for (const other of this.formerSharers) sharers.add(other);
     if (sharers.size === 0 && this.file.firstLine === 1) return writeOwnUsageSums(this.client, this.file.fileId);
     sharers.add(this.file.fileId);

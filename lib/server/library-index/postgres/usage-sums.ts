@@ -21,6 +21,17 @@ export async function sharingFiles(client: pg.ClientBase, fileId: string, fromLi
   return new Set(rows.map((row) => row.file_id));
 }
 
+/** The files other than `fileId` holding an entry of these ids and content hashes. */
+export async function filesHolding(client: pg.ClientBase, fileId: string, ids: readonly string[], hashes: readonly number[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await client.query<{ file_id: string }>(
+    `select distinct c.file_id from unnest($2::text[], $3::float8[]) as u(id, hash) join ${SCHEMA}.entries c on c.entry_id = u.id and c.hash = u.hash
+     where c.file_id <> $1`,
+    [fileId, ids, hashes],
+  );
+  return new Set(rows.map((row) => row.file_id));
+}
+
 /** Makes the sums of `fileIds` again from their entries' usage. */
 export async function refreshUsageSums(client: pg.ClientBase | pg.Pool, fileIds: readonly string[]): Promise<void> {
   await client.query(`delete from ${SCHEMA}.usage_sums where file_id = any($1::bigint[])`, [fileIds]);
