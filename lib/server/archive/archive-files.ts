@@ -125,10 +125,14 @@ export class ArchivedFileReader {
              and at >= coalesce((select max(at) from ${SCHEMA}.lines where file_id = $1 and at <= $3), 0) order by at`,
           [fileId, Math.min(end, held), start],
         );
+        const until = Math.min(end, held);
         for (const line of rows) {
+          // the part of the line and its newline within [start, until)
           const at = Number(line.at);
-          const whole = Buffer.concat([line.bytes, NEWLINE]);
-          parts.push(whole.subarray(Math.max(0, start - at), Math.min(whole.length, Math.min(end, held) - at)));
+          const from = Math.max(0, start - at);
+          const to = Math.min(line.bytes.length + 1, until - at);
+          if (from < line.bytes.length) parts.push(line.bytes.subarray(from, Math.min(to, line.bytes.length)));
+          if (to > line.bytes.length) parts.push(NEWLINE);
         }
       }
       if (row.pending) parts.push(row.pending);

@@ -52,11 +52,17 @@ class ArchivedFileHandle implements SessionFileHandle {
     // `end` is inclusive, as fs's
     const end = Math.min(options.end === undefined ? Infinity : options.end + 1, reader.file.size);
     const size = options.highWaterMark ?? 64 * 1024;
+    const step = Math.max(size, STREAM_PIECE);
     async function* pieces(): AsyncGenerator<Buffer> {
-      for (let at = start; at < end;) {
-        const piece = await reader.bytes(at, Math.min(end, at + Math.max(size, STREAM_PIECE)));
-        for (let i = 0; i < piece.length; i += size) yield piece.subarray(i, i + size);
+      // the next piece is asked for while this one is read: the database's time and the reader's overlap
+      let next: Promise<Buffer> | null = start < end ? reader.bytes(start, Math.min(end, start + step)) : null;
+      for (let at = start; next !== null;) {
+        const piece = await next;
         at += piece.length;
+        next = at < end && piece.length > 0 ? reader.bytes(at, Math.min(end, at + step)) : null;
+        // a piece not taken (the stream destroyed) must not fail unheard
+        next?.catch(() => undefined);
+        for (let i = 0; i < piece.length; i += size) yield piece.subarray(i, i + size);
       }
     }
     return Readable.from(pieces(), { objectMode: false, highWaterMark: size });
