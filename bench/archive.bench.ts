@@ -6,21 +6,26 @@
  *   first push     every session of the library, from an empty archive, in a child process (what
  *                  `pi-session-viewer push` does): wall time and the child's peak RSS     (targets ≤ 120 s, ≤ 500 MB)
  *   second push    nothing changed: what a push that finds nothing to send costs (stat pass included)
- *   +1,000 entries the largest session grows by 1,000 entries; the push of that file alone, as --watch sends it
- *                  (target, with the search index: ≤ 2 s until searchable through the server)
+ *   served         the archive as a server reads it (bench/archive-serving.ts): the library listed, 50 mixed
+ *                  queries (p95 ≤ 100 ms), usage by day and by session (≤ 300 ms, ≤ 1 s), and 1,000 entries appended
+ *                  to the largest session, pushed as --watch sends it, until searchable (≤ 2 s)
+ *   opened         a 100k-entry session opened in Chromium from the archive and from a directory
+ *                  (bench/archive-open.ts; archive ≤ 1.5× directory)
  *
  * Environment: BENCH_SESSIONS (1000), BENCH_SIZE_MB (1000), BENCH_SEED (1), BENCH_DIR (the library is kept there
  * and used again, as by bench:library), BENCH_ARCHIVE_URL (push into this database instead of a server of the
- * run's own: it must be empty). The last line of the output is one JSON object.
+ * run's own: it must be empty), BENCH_OPEN=0 (no browser), BENCH_OPEN_ENTRIES (100000). The last line of the
+ * output is one JSON object.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { machineId, openArchive } from "../lib/server/archive/open-archive";
 import { pushLibrary, type PushReport } from "../lib/server/archive/push-library";
 import { startPostgres } from "../scripts/test-postgres.cjs";
 import { benchChild, benchLibrary, benchLibrarySettings } from "./bench-library";
-import { appendEntries } from "./generate-library";
+import { measureArchiveOpen, type OpenFigures } from "./archive-open";
+import { measureServing } from "./archive-serving";
 
 const SETTINGS = benchLibrarySettings();
 const SEED = SETTINGS.seed;
@@ -72,24 +77,19 @@ async function main(): Promise<void> {
 
     const archive = await openArchive(url);
     const id = await machineId(archive.pool, MACHINE);
-    let started = performance.now();
+    const started = performance.now();
     const again = await pushLibrary(archive.pool, dir, { machine: MACHINE, machineId: id });
     const secondMs = performance.now() - started;
     if (again.counts.unchanged !== stats.sessions) throw new Error(`a second push found changes: ${JSON.stringify(again.counts)}`);
 
-    const grown = path.join(dir, stats.largest);
-    const size = statSync(grown).size;
-    let appendMs: number;
-    try {
-      appendEntries(grown, 1000, SEED);
-      started = performance.now();
-      const report = await pushLibrary(archive.pool, dir, { machine: MACHINE, machineId: id, only: new Set([stats.largest]) });
-      appendMs = performance.now() - started;
-      if (report.counts.grown !== 1) throw new Error(`the grown session was not pushed as grown: ${JSON.stringify(report.counts)}`);
-    } finally {
-      truncateSync(grown, size);
-    }
     const dbBytes = Number((await archive.pool.query<{ size: string }>("select pg_database_size(current_database()) as size")).rows[0]!.size);
+    console.log("served from the archive (the routes, in this process):");
+    const serving = await measureServing({ url, pool: archive.pool, dir, stats, machine: MACHINE, machineId: id, seed: SEED });
+    let open: OpenFigures | null = null;
+    if (process.env.BENCH_OPEN !== "0") {
+      console.log("a big session opened from the directory and from the archive (Chromium):");
+      open = await measureArchiveOpen(root, url, archive.pool, (name) => machineId(archive.pool, name));
+    }
     await archive.close();
 
     const summary = {
@@ -98,13 +98,49 @@ async function main(): Promise<void> {
       firstPushS: Number((first.ms / 1000).toFixed(1)),
       firstPushRssMB: Math.round(first.maxRssMB),
       secondPushMs: Number(secondMs.toFixed(1)),
-      append1000Ms: Number(appendMs.toFixed(1)),
+      append1000PushMs: Number(serving.appendPushMs.toFixed(1)),
+      append1000SearchableMs: Number(serving.appendSearchableMs.toFixed(1)),
       databaseMB: Math.round(dbBytes / 1e6),
+      listFirstMs: Math.round(serving.listFirstMs),
+      listAgainMs: Number(serving.listAgainMs.toFixed(1)),
+      queryP50Ms: Number(serving.queryP50Ms.toFixed(1)),
+      queryP95Ms: Number(serving.queryP95Ms.toFixed(1)),
+      queryMaxMs: Number(serving.queryMaxMs.toFixed(1)),
+      usageByDayMs: Number(serving.usageByDayMs.toFixed(1)),
+      usageBySessionMs: Number(serving.usageBySessionMs.toFixed(1)),
+      openEntries: open?.entries ?? null,
+      openDirectoryMs: open ? Math.round(open.directory.firstMs) : null,
+      openArchiveMs: open ? Math.round(open.archive.firstMs) : null,
+      reopenDirectoryMs: open ? Math.round(open.directory.reopenMs) : null,
+      reopenArchiveMs: open ? Math.round(open.archive.reopenMs) : null,
     };
+    const ms = (n: number) => `${n} ms`;
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
     const rows: [string, string, string][] = [
       ["first push", `${summary.firstPushS} s, peak RSS ${summary.firstPushRssMB} MB`, "≤ 120 s, ≤ 500 MB"],
       ["second push (nothing changed)", `${summary.secondPushMs} ms`, "(info)"],
-      ["+1,000 entries pushed", `${summary.append1000Ms} ms`, "≤ 2 s to searchable"],
+      ["+1,000 entries → searchable through the server", `${ms(summary.append1000SearchableMs)} (pushed in ${ms(summary.append1000PushMs)})`, "≤ 2 s"],
+      [
+        "50 mixed queries through the server, p50 / p95 / max",
+        `${ms(summary.queryP50Ms)} / ${ms(summary.queryP95Ms)} / ${ms(summary.queryMaxMs)}`,
+        "p95 ≤ 100 ms",
+      ],
+      ["usage by day / by session", `${ms(summary.usageByDayMs)} / ${ms(summary.usageBySessionMs)}`, "≤ 300 ms / ≤ 1 s"],
+      ["the library listed, first / again", `${ms(summary.listFirstMs)} / ${ms(summary.listAgainMs)}`, "(info)"],
+      ...(open
+        ? ([
+            [
+              `${open.entries.toLocaleString("en-US")}-entry session opened, directory → archive`,
+              `${ms(summary.openDirectoryMs!)} → ${ms(summary.openArchiveMs!)} (${ratio(open.archive.firstMs, open.directory.firstMs)})`,
+              "≤ 1.5×",
+            ],
+            [
+              "… opened again (index kept), directory → archive",
+              `${ms(summary.reopenDirectoryMs!)} → ${ms(summary.reopenArchiveMs!)} (${ratio(open.archive.reopenMs, open.directory.reopenMs)})`,
+              "(info)",
+            ],
+          ] as [string, string, string][])
+        : []),
       ["database", `${summary.databaseMB} MB for a ${summary.libraryMB} MB library`, ""],
     ];
     const width = Math.max(...rows.map((row) => row[0].length));

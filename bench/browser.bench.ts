@@ -139,7 +139,7 @@ interface SizeResult {
   reopen: ReopenTiming;
 }
 
-interface ReopenTiming {
+export interface ReopenTiming {
   /** the library file opened by its link (/view?file=…): navigation start → graph interactive */
   firstMs: number;
   /** the same link opened again, once the server's snapshot of the index was made */
@@ -164,11 +164,11 @@ interface ShareTiming {
 // ---------------------------------------------------------------- files
 
 /** The bench sessions: the generator's defaults plus a few huge tool results and more images. */
-function sessionOptions(entries: number): GenerateOptions {
+export function sessionOptions(entries: number): GenerateOptions {
   return { entries, seed: SEED, hugeResultEvery: Math.max(2500, Math.round(entries / 8)), hugeResultChars: 2 * 1024 * 1024, imageChance: 0.01 };
 }
 
-function writeSession(file: string, options: GenerateOptions): GenerateStats {
+export function writeSession(file: string, options: GenerateOptions): GenerateStats {
   let stats!: GenerateStats;
   const fd = openSync(file, "w");
   try {
@@ -206,7 +206,8 @@ async function waitForHttp(url: string, child: ChildProcess | null, timeoutMs: n
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
-async function startApp(sessionsDir: string): Promise<{ url: string; stop(): void }> {
+/** The app serving `sessionsDir` (or what `env` names instead: an archive), its cache beside that directory. */
+export async function startApp(sessionsDir: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): void }> {
   if (process.env.BENCH_URL) {
     await waitForHttp(process.env.BENCH_URL, null, 10_000);
     return { url: process.env.BENCH_URL.replace(/\/$/, ""), stop() {} };
@@ -224,6 +225,7 @@ async function startApp(sessionsDir: string): Promise<{ url: string; stop(): voi
       PI_VIEWER_CACHE_DIR: join(sessionsDir, "..", "cache"),
       NEXT_TELEMETRY_DISABLED: "1",
       PI_VIEWER_MAX_FILE_MB: "65536",
+      ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // its own process group: stopping it stops `next start` too
@@ -461,7 +463,7 @@ async function snapshotMade(cache: string, since: number): Promise<void> {
  * second open comes once the server has made the snapshot of the file's index (with `cache`, the server's cache
  * folder), as when a session is opened again later.
  */
-async function measureReopen(browser: Browser, url: string, relative: string, cache: string | null): Promise<ReopenTiming> {
+export async function measureReopen(browser: Browser, url: string, relative: string, cache: string | null): Promise<ReopenTiming> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript("window.__name = (f) => f;");
   await context.addInitScript(instrumentShare);
@@ -837,7 +839,10 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// run as the bench, not when the archive bench takes its pieces
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -24,18 +24,14 @@
  * directory), BENCH_REUSE_INDEX=1 (keep the index BENCH_DIR holds: the query timings alone). The grown session is
  * cut back to its size afterwards. The last line of the output is one JSON object.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { entrySearchText, searchWords } from "../lib/library/library-search";
-import type { SessionEntry } from "../lib/session/types";
 import { searchLibrary } from "../lib/server/library-search";
 import { libraryUsage } from "../lib/server/library-usage";
 import { findSessionFiles } from "../lib/server/list-sessions";
-import type { SearchFilters } from "../lib/server/library-index/library-index";
-import { appendEntries, type LibraryStats } from "./generate-library";
-import { benchChild, benchLibrary, benchLibrarySettings } from "./bench-library";
-import { Rng } from "../lib/session/testing/rng";
+import { appendEntries } from "./generate-library";
+import { benchChild, benchLibrary, benchLibrarySettings, mixedQueries, percentile } from "./bench-library";
 
 const SETTINGS = benchLibrarySettings();
 const SEED = SETTINGS.seed;
@@ -84,67 +80,6 @@ function runChild(library: string, cacheRoot: string): Promise<ChildResult> {
   return benchChild<ChildResult>(__filename, "--index-child", [library, cacheRoot]);
 }
 
-interface Query {
-  kind: string;
-  q: string;
-  filters: SearchFilters;
-}
-
-/** 50 queries from the words of one project's sessions: common, rare, prefixes, phrases, two terms, filtered. */
-function mixedQueries(dir: string, stats: LibraryStats): Query[] {
-  const r = new Rng(SEED * 7919);
-  const counts = new Map<string, number>();
-  const pairs: string[] = [];
-  const folder = readdirSync(dir).sort()[0]!;
-  let bytes = 0;
-  for (const name of readdirSync(path.join(dir, folder)).sort()) {
-    if (bytes > 40e6) break;
-    const text = readFileSync(path.join(dir, folder, name), "utf8");
-    bytes += text.length;
-    for (const line of text.split("\n").slice(1)) {
-      if (!line) continue;
-      const words = searchWords(entrySearchText(JSON.parse(line) as SessionEntry));
-      for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
-      if (words.length > 3 && r.chance(0.01)) {
-        const at = r.range(0, words.length - 2);
-        pairs.push(`"${words[at]} ${words[at + 1]}"`);
-      }
-    }
-  }
-  const byCount = [...counts.entries()].filter(([w]) => /^[a-z]/.test(w)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const common = byCount.slice(0, 40).map(([w]) => w);
-  const middle = byCount.slice(200, 3000).map(([w]) => w);
-  const rare = byCount.filter(([w, n]) => n <= 2 && w.length >= 6).map(([w]) => w);
-  const pick = (words: string[]) => r.pick(words);
-  const month = Date.UTC(2025, r.range(3, 11), 1);
-  const date = { from: month, to: month + 30 * 86_400_000 };
-  const project = (i: number) => stats.projects[i % stats.projects.length]!;
-  const queries: Query[] = [];
-  const add = (kind: string, n: number, make: (i: number) => [string, SearchFilters?]) => {
-    for (let i = 0; i < n; i++) {
-      const [q, filters = {}] = make(i);
-      queries.push({ kind, q, filters });
-    }
-  };
-  add("common word", 6, (i) => [common[i * 3]!]);
-  add("rare word", 6, () => [pick(rare)]);
-  add("short prefix", 5, () => [pick(common.filter((w) => w.length >= 4)).slice(0, 3)]);
-  add("long prefix", 5, () => [pick(middle.filter((w) => w.length >= 7)).slice(0, 5 + r.range(0, 2))]);
-  add("phrase", 6, () => [pick(pairs)]);
-  add("two terms", 6, (i) => [i % 2 ? `${pick(common)} ${pick(rare)}` : `${pick(common)} ${pick(middle)}`]);
-  add("common + project", 2, (i) => [pick(common), { project: project(i) }]);
-  add("common + role", 2, (i) => [pick(common), { role: i ? "user" : "toolResult" }]);
-  add("middle + tool", 2, (i) => [pick(middle), { tool: i ? "bash" : "edit" }]);
-  add("common + model", 2, (i) => [pick(common), { model: i ? "google/gemini-3-pro-preview" : "openai/gpt-5.1-codex" }]);
-  add("common + dates", 2, () => [pick(common), date]);
-  add("common + active", 2, () => [pick(common), { activeOnly: true }]);
-  add("phrase + role", 1, () => [pick(pairs), { role: "assistant" }]);
-  add("prefix + project + active", 1, () => [pick(middle).slice(0, 4), { project: project(3), activeOnly: true }]);
-  add("two terms + tool + dates", 2, () => [`${pick(common)} ${pick(middle)}`, { tool: "read", ...date }]);
-  return queries;
-}
-
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
@@ -188,7 +123,7 @@ async function main(): Promise<void> {
   listed = await findSessionFiles(dir);
   await searchLibrary(dir, listed, "warm", {}, { cacheRoot, limit: LIMIT });
 
-  const queries = mixedQueries(dir, stats);
+  const queries = mixedQueries(dir, stats, SEED);
   const times: number[] = [];
   const lists: number[] = [];
   console.log(`${queries.length} queries (limit ${LIMIT}):`);
