@@ -53,7 +53,12 @@ interface Queued {
   entryId: string | null;
   hash: number | null;
   facts: ReturnType<typeof entryFacts>;
-  words: string[];
+  /**
+   * the words a tsvector holds of it, joined by spaces (null: none), made as the line is read: a batch waiting to be
+   * written then holds a string a row, not every word
+   */
+  words: string | null;
+  partial: boolean;
 }
 
 /** PostgreSQL's text holds no NUL: one a line's string holds is kept as U+FFFD. */
@@ -128,7 +133,8 @@ export class DerivedRows {
         usage.cost,
       ]);
     }
-    this.queued.push({ line: number, at: line.offset, entryId, hash, facts, words: searchWords(entrySearchText(value as SessionEntry)) });
+    const words = fitWords(searchWords(entrySearchText(value as SessionEntry)));
+    this.queued.push({ line: number, at: line.offset, entryId, hash, facts, words: words.words.length ? words.words.join(" ") : null, partial: words.partial });
     this.mine.push({ line: number, entryId, parentId: facts.parentId });
   }
 
@@ -166,7 +172,7 @@ export class DerivedRows {
         this.ids.set(row.entryId, { line: row.line, hash: row.hash });
       }
       const { parentId, time, role, model, tools } = row.facts;
-      const words = echo ? null : fitWords(row.words);
+
       const values: unknown[] = [
         row.line,
         row.at,
@@ -178,7 +184,7 @@ export class DerivedRows {
         text(model),
         tools.length ? text(tools.join(" ")) : null,
       ];
-      values.push(echo, words && words.words.length ? words.words.join(" ") : null, words?.partial ?? false);
+      values.push(echo, echo ? null : row.words, !echo && row.partial);
       values.forEach((value, i) => columns[i]!.push(value));
       if (role !== null) this.facets.add(`role ${role}`);
       if (model !== null) this.facets.add(`model ${model}`);
