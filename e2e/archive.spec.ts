@@ -116,6 +116,24 @@ test("a session opens from the archive, and a line its machine pushes reaches th
     .toBe(true);
 });
 
+test("search finds every machine's sessions, or one machine's", async ({ page }) => {
+  const hits = async (query: string) => (await (await page.request.get(`${app.url}/api/search?${query}`)).json()) as { file: string }[];
+  const all = await hits("q=the&limit=500");
+  expect(new Set(all.map((hit) => hit.file.split("/")[0])).size).toBe(2);
+  const runnerHits = await hits(`q=the&limit=500&machine=${RUNNER}`);
+  expect(runnerHits.length).toBeGreaterThan(0);
+  expect(runnerHits.every((hit) => hit.file.startsWith(`${RUNNER}/`))).toBe(true);
+  // the page's machine filter narrows its content search too
+  await openLibrary(page, `?machine=${RUNNER}`);
+  await page.getByTestId("search-mode-contents").click();
+  await page.getByTestId("filter").fill("the");
+  await expect(page.getByTestId("search-hit").first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`machine=${RUNNER}`));
+  const shown = await page.getByTestId("search-hit").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+  expect(shown.length).toBeGreaterThan(0);
+  expect(shown.every((href) => new URL(href, "http://x").searchParams.get("file")!.startsWith(`${RUNNER}/`))).toBe(true);
+});
+
 test("usage sums each machine's sessions", async ({ page }) => {
   const response = await page.request.get(`${app.url}/api/usage?by=machine`);
   expect(response.status()).toBe(200);

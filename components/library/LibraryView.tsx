@@ -44,6 +44,7 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
   const [search, setSearchState] = useState<ContentSearch | null>(initialSearch);
   const machines = useMemo(() => machinesOf(sessions), [sessions]);
   const [machine, setMachineState] = useState<string | null>(initialMachine !== null && machines.includes(initialMachine) ? initialMachine : null);
+  const searchOf = useCallback((q: string): ContentSearch => ({ ...EMPTY_SEARCH, q, machine: machine ?? "" }), [machine]);
   const setSearch = useCallback(
     (next: ContentSearch | null) => {
       setSearchState(next);
@@ -54,7 +55,10 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
   const setMachine = useCallback(
     (next: string | null) => {
       setMachineState(next);
-      showInUrl(search, next);
+      // a search under way is narrowed (or widened) with the list
+      const narrowed = search && { ...search, machine: next ?? "" };
+      if (narrowed) setSearchState(narrowed);
+      showInUrl(narrowed, next);
     },
     [search],
   );
@@ -173,7 +177,7 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
                   onClick={() => {
                     if (checked) return;
                     // the words typed carry over: a name not found in the list may be in a session's text
-                    if (mode === "contents") setSearch({ ...EMPTY_SEARCH, q: query });
+                    if (mode === "contents") setSearch(searchOf(query));
                     else {
                       setQuery(search?.q ?? "");
                       setSearch(null);
@@ -187,7 +191,7 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
               );
             })}
           </div>
-          {!search && machines.length > 1 && (
+          {machines.length > 1 && (
             <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
               <Icon name="machine" size={14} className="text-subtle" />
               <select
@@ -231,7 +235,7 @@ export function LibraryView({ sessions, source, configuredDir, initialSearch = n
             ) : visible.length === 0 ? (
               <p className="px-3 py-10 text-center text-muted">
                 No sessions match “{query}”.{" "}
-                <button type="button" className="text-accent hover:underline" onClick={() => setSearch({ ...EMPTY_SEARCH, q: query })}>
+                <button type="button" className="text-accent hover:underline" onClick={() => setSearch(searchOf(query))}>
                   Search their contents
                 </button>
               </p>

@@ -27,9 +27,12 @@ describe("content search state", () => {
       tool: "bash",
       model: "a/b",
       active: true,
+      machine: "ci-7",
     };
     const params = contentSearchParams(search);
-    expect(params.toString()).toBe("q=parse+%22line+ending%22&project=%2Fsrv%2Fapp&since=2026-01-02&to=2026-02-03&role=user&tool=bash&model=a%2Fb&active=1");
+    expect(params.toString()).toBe(
+      "q=parse+%22line+ending%22&project=%2Fsrv%2Fapp&since=2026-01-02&to=2026-02-03&role=user&tool=bash&model=a%2Fb&machine=ci-7&active=1",
+    );
     expect(contentSearchFromParams(params)).toEqual(search);
     expect(contentSearchParams({ ...EMPTY_SEARCH, q: "x" }).toString()).toBe("q=x");
   });

@@ -18,14 +18,16 @@ export interface ContentSearch {
   model: string;
   /** only entries on their session's active path */
   active: boolean;
+  /** only sessions one machine pushed (an archive's library; the page's machine filter, shared with its list) */
+  machine: string;
 }
 
 /** A hit as GET /api/search gives it. */
 export type ContentHit = LibrarySearchHit;
 
-export const EMPTY_SEARCH: ContentSearch = { q: "", project: "", since: "", to: "", role: "", tool: "", model: "", active: false };
+export const EMPTY_SEARCH: ContentSearch = { q: "", project: "", since: "", to: "", role: "", tool: "", model: "", active: false, machine: "" };
 
-const TEXT_KEYS = ["q", "project", "since", "to", "role", "tool", "model"] as const;
+const TEXT_KEYS = ["q", "project", "since", "to", "role", "tool", "model", "machine"] as const;
 
 /** The search a URL's query string holds, or null when the page is not searching contents (no `q`). */
 export function contentSearchFromParams(params: URLSearchParams): ContentSearch | null {

@@ -49,6 +49,7 @@ export const searchParams = z.strictObject({
   tool: filter(200).optional(),
   model: filter(400).optional(),
   active: z.enum(["0", "1"], { error: "is 1 (only entries on their session's active path) or 0" }).optional(),
+  machine: filter(100).optional(),
   limit: limit.default(DEFAULT_SEARCH_LIMIT),
 });
 export type SearchParams = z.output<typeof searchParams>;

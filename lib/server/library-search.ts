@@ -115,7 +115,7 @@ export function searchFilters(params: Omit<SearchParams, "q" | "limit">): Search
   const filters: SearchFilters = {};
   if (params.since !== undefined) filters.from = params.since;
   if (params.until !== undefined) filters.to = params.until;
-  for (const key of ["project", "role", "tool", "model"] as const) if (params[key] !== undefined) filters[key] = params[key];
+  for (const key of ["project", "role", "tool", "model", "machine"] as const) if (params[key] !== undefined) filters[key] = params[key];
   if (params.active === "1") filters.activeOnly = true;
   return filters;
 }

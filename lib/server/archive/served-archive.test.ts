@@ -181,6 +181,15 @@ describe("the app over the archive", () => {
         expect(archived.headers.get("x-search-total")).toBe(directory.headers.get("x-search-total"));
       }
     }
+    // the machine filter: the archive's one machine is every hit, another none; a directory's sessions have no machine
+    const word = rng.pick(words);
+    const ask = (machine?: string) =>
+      searchResponse(new URLSearchParams({ q: word, limit: "500", ...(machine === undefined ? {} : { machine }) })).then((r) => r.json() as Promise<unknown[]>);
+    const filtered = await both(async () => ({ all: await ask(), mine: await ask(MACHINE), other: await ask("desk-9") }));
+    expect(filtered.archived.all.length).toBeGreaterThan(0);
+    expect(filtered.archived.mine).toEqual(filtered.archived.all);
+    expect(filtered.archived.other).toEqual([]);
+    expect(filtered.directory.mine).toEqual([]);
     const facets = await both(() => searchFacetsResponse().then((r) => r.json()));
     expect(facets.archived).toEqual(facets.directory);
   });

@@ -58,6 +58,8 @@ export interface SearchFilters {
   model?: string;
   /** only entries on the path to their session's leaf */
   activeOnly?: boolean;
+  /** the machine that pushed the file (an archive's index; a directory's files have none, so none passes) */
+  machine?: string;
 }
 
 export interface SearchPage {

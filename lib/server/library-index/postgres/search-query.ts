@@ -49,5 +49,6 @@ export function filterConditions(filters: SearchFilters, first: number): { where
   if (filters.model !== undefined) add((at) => `e.model = ${at}`, filters.model);
   if (filters.tool !== undefined) add((at) => `${at} = any(e.tools)`, filters.tool);
   if (filters.activeOnly) add(() => ON_PATH);
+  if (filters.machine !== undefined) add((at) => `m.name = ${at}`, filters.machine);
   return { where: clauses.map((clause) => ` and ${clause}`).join(""), values };
 }

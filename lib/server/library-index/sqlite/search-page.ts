@@ -29,7 +29,8 @@ export async function searchPage(
   // Infinity ranks every hit (tests, benches); what comes from outside is checked to 1–500 (library-params.ts)
   if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) throw new RangeError(`a search's limit is a whole number above 0, not ${limit}`);
   const terms = librarySearchTerms(query);
-  if (terms.length === 0) return { hits: [], total: 0, capped: false };
+  // a directory's sessions were pushed by no machine
+  if (terms.length === 0 || filters.machine !== undefined) return { hits: [], total: 0, capped: false };
   const { tuning } = conn;
   // a few lines near the line limit are not checked within the allowance
   const lines = new LineReader(dir, files, tuning.checkedBytes);
