@@ -7,6 +7,8 @@ import { ArchivedFileReader, findArchivedFileById, type ArchivedFile } from "./a
 
 /** The most bytes one read of a stream asks the database for: fewer, larger questions for a whole file. */
 const STREAM_PIECE = 4 << 20;
+/** What a read by position asks for at least: an entry's line, or the start of a run of reads. */
+const FIRST_AHEAD = 64 << 10;
 
 /** The stats of an archived file: its generation stands for the inode, so a replaced file is another file. */
 export function archivedStats(file: ArchivedFile): SessionFileStats {
@@ -26,13 +28,30 @@ export async function openArchivedFile(pool: pg.Pool, fileId: number, generation
 
 class ArchivedFileHandle implements SessionFileHandle {
   private closed = false;
+  /** the bytes last asked of the database, from `start`: a reader going on where it stopped is answered from them */
+  private window: { start: number; bytes: Buffer } | null = null;
+  private ahead = FIRST_AHEAD;
 
   constructor(private readonly reader: ArchivedFileReader) {}
 
+  /**
+   * A file's readers read small pieces one after another (a summary, a digest, a tail): each read of the database
+   * costs a round trip and a transaction, so a read asks for more than it needs, more each time the reads follow on.
+   */
   async read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: T }> {
     this.open();
-    const { bytesRead } = await this.reader.read(buffer, offset, length, position);
-    return { bytesRead, buffer };
+    const size = this.reader.file.size;
+    const end = Math.min(position + length, size);
+    if (position >= end) return { bytesRead: 0, buffer };
+    let window = this.window;
+    if (!window || position < window.start || end > window.start + window.bytes.length) {
+      const followsOn = window !== null && position === window.start + window.bytes.length;
+      this.ahead = followsOn ? Math.min(this.ahead * 2, STREAM_PIECE) : FIRST_AHEAD;
+      window = { start: position, bytes: await this.reader.bytes(position, Math.min(size, Math.max(end, position + this.ahead))) };
+      this.window = window;
+    }
+    buffer.set(window.bytes.subarray(position - window.start, end - window.start), offset);
+    return { bytesRead: end - position, buffer };
   }
 
   stat(): Promise<SessionFileStats> {
