@@ -129,6 +129,33 @@ describe("the archive's library index", () => {
     expect((await index.update([])).unreadable).toHaveLength(1);
   });
 
+  it("splits a fork's usage by branch anew when its source comes after it, and when it grows", async () => {
+    await archive.clear();
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(path.join(tmpdir(), "postgres-index-"));
+    const usage = {
+      input: 10,
+      output: 5,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 15,
+      cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+    };
+    const answer = (id: string, parentId: string) => message(id, parentId, "assistant", "done", { provider: "p", model: "m", usage });
+    const source = [header("s1", "2026-12-01T10:00:00.000Z", "/home/u/work"), message("a", null, "user", "go"), answer("b", "a")];
+    write(FORK, header("s2", "2026-12-02T10:00:00.000Z", "/home/u/work"), ...source.slice(1), answer("c", "b"));
+    await push();
+    const input = async () => (await index.usageBranches(`laptop/${FORK}`, null)).reduce((sum, branch) => sum + branch.input, 0);
+    // alone, the fork counts both answers; once its source is there, the copied one counts in the source
+    expect(await input()).toBe(20);
+    write(SOURCE, ...source);
+    await push();
+    expect(await input()).toBe(10);
+    append(FORK, answer("d", "c"));
+    await push();
+    expect(await input()).toBe(20);
+  });
+
   it("keeps usage sums right when forks are pushed while their sources grow", async () => {
     await archive.clear();
     rmSync(dir, { recursive: true, force: true });

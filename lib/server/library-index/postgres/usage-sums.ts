@@ -96,10 +96,40 @@ export async function readUsageSums(pool: pg.Pool): Promise<StoredUsage> {
   return { buckets, copied };
 }
 
+/**
+ * Files' branch splits as last read, by file id: what decides a split (the file's lines, its generation, what it
+ * copied) is in the key, so a split is read again when any of it changed, by whichever push. A cache only: every
+ * serving process makes its own and gives the same answers.
+ */
+const branchesRead = new Map<string, { key: string; branches: BranchUsage[] }>();
+const MOST_BRANCHES_KEPT = 20_000;
+
 /** A file's usage (what it counts, from `since`) split by branch; `rel`: `<machine>/<path>`. */
 export async function fileBranches(pool: pg.Pool, rel: string, since: number | null): Promise<BranchUsage[]> {
   const slash = rel.indexOf("/");
   const [machine, path] = slash > 0 ? [rel.slice(0, slash), rel.slice(slash + 1)] : ["", rel];
+  const file = await pool.query<{ id: string; generation: number; line_count: number; copied: string | null }>(
+    `select f.id, f.generation, f.line_count,
+       (select sum(s.calls) || ' ' || sum(s.cost) from ${SCHEMA}.usage_sums s where s.file_id = f.id and not s.counted) as copied
+     from ${SCHEMA}.files f join ${SCHEMA}.machines m on m.id = f.machine_id where m.name = $1 and f.path = $2`,
+    [machine, path],
+  );
+  const found = file.rows[0];
+  if (!found) return branchUsage([], null);
+  const key = `${found.generation} ${found.line_count} ${found.copied} ${since}`;
+  const kept = branchesRead.get(`${found.id} ${since}`);
+  if (kept?.key === key) return kept.branches;
+  const branches = await readBranches(pool, found.id, found.copied !== null, since);
+  if (branchesRead.size >= MOST_BRANCHES_KEPT) branchesRead.delete(branchesRead.keys().next().value!);
+  branchesRead.set(`${found.id} ${since}`, { key, branches });
+  return branches;
+}
+
+/**
+ * Reads a file's split. A file whose sums count every entry (no sum of copies) holds no entry an older file holds:
+ * its entries are not looked for one by one (a look per entry made usage by session take seconds on a large archive).
+ */
+async function readBranches(pool: pg.Pool, fileId: string, copies: boolean, since: number | null): Promise<BranchUsage[]> {
   const { rows } = await pool.query<{
     entry_id: string | null;
     parent_id: string | null;
@@ -114,11 +144,11 @@ export async function fileBranches(pool: pg.Pool, rel: string, since: number | n
     cost: number;
   }>(
     `select e.entry_id, e.parent_id, e.at, u.time, f.leaf, u.input, u.output, u.cache_read, u.cache_write, u.cost,
-       case when u.line is null then false else not ${olderCopyExists("e", "f", "m")} end as counted
+       case when u.line is null then false else ${copies ? `not ${olderCopyExists("e", "f", "m")}` : "true"} end as counted
      from ${SCHEMA}.files f join ${SCHEMA}.machines m on m.id = f.machine_id join ${SCHEMA}.entries e on e.file_id = f.id
        left join ${SCHEMA}.usage u on u.file_id = e.file_id and u.line = e.line
-     where m.name = $1 and f.path = $2 order by e.line`,
-    [machine, path],
+     where f.id = $1 order by e.line`,
+    [fileId],
   );
   // a v1 file's entries have no ids: pi's migration chains them in file order, so they are one branch here too
   let previous: string | null = null;
