@@ -88,12 +88,21 @@ async function findHits(
   const chunk = checked ? CHECKED_CHUNK : want;
   const hits: HitRow[] = [];
   for (let before: string | null = null; ;) {
+    // the rows are picked first, on what picks them alone: their rank and their lines are read for those taken, not
+    // for every entry holding a common word before the newest are kept (a phrase of two common words read
+    // thousands of lines, and took a second, to keep fifty)
     const { rows }: { rows: HitRow[] } = await client.query<HitRow>(
-      `select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
+      `with picked as (
+         select e.file_id, e.line, e.seq ${FROM}
+         where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
+         order by e.seq desc${Number.isFinite(chunk) ? ` limit ${chunk}` : ""}
+       )
+       select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
          coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
          case when ${checked} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
-       ${FROM} where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
-       order by e.seq desc${Number.isFinite(chunk) ? ` limit ${chunk}` : ""}`,
+       from picked p join ${SCHEMA}.entries e on e.file_id = p.file_id and e.line = p.line
+         join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id
+       order by p.seq desc`,
       [wordsQuery(terms), before, ...filter.values],
     );
     for (const row of rows) if (row.bytes === null || checker.holds(row.bytes.toString("utf8"))) hits.push(row);
