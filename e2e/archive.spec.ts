@@ -134,6 +134,19 @@ test("search finds every machine's sessions, or one machine's", async ({ page })
   expect(shown.every((href) => new URL(href, "http://x").searchParams.get("file")!.startsWith(`${RUNNER}/`))).toBe(true);
 });
 
+test("two servers on one archive give the same answers", async ({ page, context }) => {
+  const second = await serveCli(null, undefined, { PI_VIEWER_DATABASE_URL: archive.url, PI_SESSIONS_DIR: path.join(root, "empty") });
+  try {
+    await second.signIn(context);
+    for (const query of ["/api/sessions", "/api/search?q=the&limit=500", "/api/search?q=rate%20limiter", "/api/usage?by=session", "/api/usage?by=machine"]) {
+      const [one, two] = await Promise.all([app, second].map(async (server) => (await page.request.get(`${server.url}${query}`)).json()));
+      expect(two, query).toEqual(one);
+    }
+  } finally {
+    await second.stop();
+  }
+});
+
 test("usage sums each machine's sessions", async ({ page }) => {
   const response = await page.request.get(`${app.url}/api/usage?by=machine`);
   expect(response.status()).toBe(200);
