@@ -352,13 +352,13 @@ describe("cli", () => {
   describe("usage", () => {
     const dir = path.join(ROOT, "e2e", "fixtures", "sessions");
 
-    it("gives rows by day, week, model, project or session, as the library counts them", async () => {
+    it("gives rows by day, week, model, project, machine or session, as the library counts them", async () => {
       const { libraryUsage } = await import("@/lib/server/library-usage");
       const { findSessionFiles } = await import("@/lib/server/list-sessions");
       const files = await findSessionFiles(dir);
       const cacheRoot = mkdtempSync(path.join(os.tmpdir(), "usage-cache-"));
       const cache = mkdtempSync(path.join(os.tmpdir(), "usage-cli-cache-"));
-      for (const by of ["day", "week", "model", "project", "session"] as const) {
+      for (const by of ["day", "week", "model", "project", "machine", "session"] as const) {
         const r = cliWith({ PI_VIEWER_CACHE_DIR: cache }, "usage", "--dir", dir, "--by", by, "--json");
         expect(r.stderr).toBe("");
         const rows = JSON.parse(r.stdout);

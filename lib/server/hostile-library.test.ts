@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LibrarySearchHit, UnreadableLine } from "@/lib/library/search-api";
-import { USAGE_GROUPINGS, type SessionUsageRow, type UsageRow } from "@/lib/library/usage";
+import { NO_MACHINE, USAGE_GROUPINGS, type SessionUsageRow, type UsageRow } from "@/lib/library/usage";
 import { forkInfo, libraryFamilies, type ForkInfo } from "./library-families";
 import { openLibraryIndex } from "./library-index/open-library-index";
 import { libraryFacets, searchLibrary } from "./library-search";
@@ -243,12 +243,16 @@ describe("a library with hostile files", () => {
     // the hostile usage is on a day, a model and a project of its own
     const foreign = (row: UsageRow) =>
       ["2030-01-01", "2029-12-31", "(no date)", "hostile/model", "model", "/home/dev/hostile"].includes(row.key) || isHostile(row.key);
-    for (const by of USAGE_GROUPINGS) {
+    // (by machine, a directory's usage is one row, "(this machine)": it holds the hostile usage too, checked below)
+    for (const by of USAGE_GROUPINGS.filter((grouping) => grouping !== "machine")) {
       const rows = await libraryUsage(hostile, withFiles, by, null, cacheOf(hostile));
       const expected = await libraryUsage(clean, withoutFiles, by, null, cacheOf(clean));
       expect(rows.filter((row) => !foreign(row))).toEqual(expected);
       expect(expected.length).toBeGreaterThan(0);
     }
+    const byMachine = await libraryUsage(hostile, withFiles, "machine", null, cacheOf(hostile));
+    const byModel = await libraryUsage(hostile, withFiles, "model", null, cacheOf(hostile));
+    expect(byMachine.map((row) => [row.key, row.calls])).toEqual([[NO_MACHINE, byModel.reduce((sum, row) => sum + row.calls, 0)]]);
     const bySession = (await libraryUsage(hostile, withFiles, "session", null, cacheOf(hostile))) as SessionUsageRow[];
     // every answer line counts, the repeated ones each time and the id used again on each of its lines, as pi's /session does
     const repeated = bySession.find((row) => row.key === `${HOSTILE}/repeated.jsonl`)!;
