@@ -3,7 +3,8 @@
 // page names, and open what they resolved (safe-path.ts openSessionFile) the same way.
 import type pg from "pg";
 import { archivedSessionFiles, resolveArchivedPath } from "./archive/archive-store";
-import { servedArchive, shownArchive } from "./archive/served-archive";
+import { shownUrl } from "./archive/archive-error";
+import { servedArchive } from "./archive/served-archive";
 import { describeSessions, findSessionFiles, holdsSessionFile, type SessionListing } from "./list-sessions";
 import { resolveSessionPath, type ResolvedSessionFile } from "./safe-path";
 import { displayDir, samplesDir, sessionsDir } from "./sessions-dir";
@@ -41,8 +42,8 @@ async function archiveStore(): Promise<SessionStore | null> {
   const { pool, url } = await opening;
   return {
     source: "archive",
-    dir: `archive:${shownArchive(url)}`,
-    configuredDir: shownArchive(url),
+    dir: `archive:${shownUrl(url)}`,
+    configuredDir: shownUrl(url),
     archive: pool,
     resolve: (rel) => resolveArchivedPath(pool, rel),
   };

@@ -1,7 +1,6 @@
 // The archive a server reads when PI_VIEWER_DATABASE_URL names one: opened once per process and kept, so each
 // request asks the pool, not a new connection. A server keeps nothing else of its own: two of them against one
 // database answer alike.
-import { shownUrl } from "./archive-error";
 import { openArchive, type Archive } from "./open-archive";
 
 /** Connections a serving process may hold: a page asks a few questions at once (list, index, a file's ranges). */
@@ -10,11 +9,6 @@ const SERVING_CONNECTIONS = 8;
 /** PI_VIEWER_DATABASE_URL, when set: the archive served instead of a sessions directory. */
 export function archiveUrl(env: NodeJS.ProcessEnv = process.env): string | null {
   return env.PI_VIEWER_DATABASE_URL?.trim() || null;
-}
-
-/** The URL as the page shows where its sessions come from: no password. */
-export function shownArchive(url: string): string {
-  return shownUrl(url);
 }
 
 interface Served {
