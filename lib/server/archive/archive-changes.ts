@@ -1,9 +1,10 @@
-// Hears pushes as they commit: each push's transaction notifies ARCHIVE_CHANNEL with the file's id (push-file.ts),
-// and one listening connection per serving process wakes the tails of that file. A missed notice costs only time:
+// Hears pushes as they commit: a trigger on the archive's files (archive-schema.ts) notifies ARCHIVE_CHANNEL with the
+// id of a file whose bytes a transaction changed, and one listening connection per serving process wakes the tails
+// of that file. A missed notice costs only time:
 // a tail also looks at its file on a timer (tail-file.ts).
 import type pg from "pg";
 
-/** The channel a push notifies with the id of each file it wrote, once its transaction commits. */
+/** The channel the archive notifies with the id of each file whose bytes changed, once the change commits. */
 export const ARCHIVE_CHANNEL = "pi_archive_lines";
 
 type Listener = () => void;
@@ -61,7 +62,8 @@ function unlisten(state: Listening): void {
 }
 
 function dropped(state: Listening, connecting: Promise<pg.PoolClient>, client: pg.PoolClient, broken: boolean): void {
-  if (state.client !== connecting) return;
+  // a tail that started while the last one's stop was on its way keeps the connection listening
+  if (state.client !== connecting || (!broken && state.byFile.size > 0)) return;
   state.client = null;
   if (broken) {
     client.release(true);

@@ -9,6 +9,8 @@ import { Rng } from "@/lib/session/testing/rng";
 import { openSessionFile, SessionPathError, type ResolvedSessionFile, type SessionFileHandle } from "../safe-path";
 import { tailSession } from "../serve-tail";
 import type { TailChunk, TailReset } from "../tail-file";
+import { watchArchivedFile } from "./archive-changes";
+import { findArchivedFile } from "./archive-files";
 import { archivedSessionFiles, resolveArchivedPath } from "./archive-store";
 import { pushLibrary } from "./push-library";
 import { firstDifference } from "./testing/archived-file";
@@ -107,6 +109,25 @@ describe("the archive's session store", () => {
     expect(after.ino).toBe(before.ino + 1);
     const handle = await openSessionFile(after);
     expect(firstDifference(await streamed(handle), files[rel])).toBeNull();
+  });
+
+  it("hears a push for a watch started while the last watch's stop was on its way", async () => {
+    const { fileId } = (await findArchivedFile(archive.pool, `${MACHINE}/${BIG}`))!;
+    const stop = watchArchivedFile(archive.pool, fileId, () => undefined);
+    stop();
+    let heard = 0;
+    const stopAgain = watchArchivedFile(archive.pool, fileId, () => heard++);
+    try {
+      // the connection is listening again (or still): a push is heard without any timer
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      appendFileSync(path.join(dir, BIG), `${line()}\n`);
+      files[BIG] = readFileSync(path.join(dir, BIG));
+      await push();
+      for (let i = 0; i < 100 && heard === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toBeGreaterThan(0);
+    } finally {
+      stopAgain();
+    }
   });
 
   it("tails a file across pushes: appended lines come as they are pushed, a replaced file resets", async () => {

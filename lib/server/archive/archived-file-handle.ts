@@ -16,8 +16,8 @@ export function archivedStats(file: ArchivedFile): SessionFileStats {
 }
 
 /**
- * Opens the archived file `fileId` as it is now, refused as a local file swapped since its check is when it is no
- * longer `generation` (replaced in the archive since it was listed).
+ * Opens the archived file `fileId` as it is now; refused, as a local file swapped after its check is, when it is no
+ * longer `generation` (replaced in the archive since it was resolved).
  */
 export async function openArchivedFile(pool: pg.Pool, fileId: number, generation: number): Promise<SessionFileHandle> {
   const now = await findArchivedFileById(pool, fileId);
