@@ -2,7 +2,7 @@
 import { contentSearchFromParams } from "@/components/library/content-search";
 import { ArchiveUnavailable } from "@/components/library/ArchiveUnavailable";
 import { LibraryView } from "@/components/library/LibraryView";
-import { ArchiveError } from "@/lib/server/archive/archive-error";
+import { ArchiveError, archiveFailure } from "@/lib/server/archive/archive-error";
 import { loadLibrary } from "@/lib/server/library";
 
 export const dynamic = "force-dynamic";
@@ -21,10 +21,4 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       initialMachine={query.get("machine")}
     />
   );
-}
-
-/** An archive that cannot be read is the page's to explain; anything else is the error page's. */
-function archiveFailure(error: unknown): ArchiveError {
-  if (error instanceof ArchiveError) return error;
-  throw error;
 }

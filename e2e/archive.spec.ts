@@ -147,6 +147,34 @@ test("two servers on one archive give the same answers", async ({ page, context 
   }
 });
 
+test("an empty archive says how to fill it; one that cannot be reached says why, on every page and in the API", async ({ page, context }) => {
+  const empty = await testArchive();
+  const unreachable = "postgresql://postgres@%2Ftmp%2Fpi-viewer-no-such-server/postgres";
+  const servers = await Promise.all(
+    [empty.url, unreachable].map((url) => serveCli(null, undefined, { PI_VIEWER_DATABASE_URL: url, PI_SESSIONS_DIR: path.join(root, "empty") })),
+  );
+  try {
+    const [emptyApp, downApp] = servers as [ServedApp, ServedApp];
+    await emptyApp.signIn(context);
+    await downApp.signIn(context);
+    await page.goto(`${emptyApp.url}/`);
+    await expect(page.getByTestId("archive-empty")).toContainText("pi-session-viewer push --to URL");
+    expect(await (await page.request.get(`${emptyApp.url}/api/sessions`)).json()).toEqual([]);
+
+    const response = await page.request.get(`${downApp.url}/api/sessions`);
+    expect(response.status()).toBe(503);
+    expect(await response.json()).toMatchObject({ code: "archive", error: expect.stringContaining("no PostgreSQL server answers there") });
+    for (const where of ["/", "/usage", `/view?file=${encodeURIComponent(`${RUNNER}/${PROJECT}/${NAME}`)}`]) {
+      await page.goto(`${downApp.url}${where}`);
+      await expect(page.getByTestId("archive-unavailable"), where).toContainText("no PostgreSQL server answers there");
+    }
+    await page.screenshot({ path: test.info().outputPath("archive-unavailable.png") });
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await empty.close();
+  }
+});
+
 test("usage sums each machine's sessions", async ({ page }) => {
   const response = await page.request.get(`${app.url}/api/usage?by=machine`);
   expect(response.status()).toBe(200);

@@ -2,6 +2,8 @@
 import { Suspense } from "react";
 import { UsageView } from "@/components/usage/UsageView";
 import { USAGE_GROUPINGS, type UsageGrouping } from "@/lib/library/usage";
+import { ArchiveUnavailable } from "@/components/library/ArchiveUnavailable";
+import { ArchiveError, archiveFailure } from "@/lib/server/archive/archive-error";
 import { libraryRoot } from "@/lib/server/library";
 import { libraryUsage, parseUsageSince } from "@/lib/server/library-usage";
 
@@ -17,7 +19,9 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   const by: UsageGrouping = (USAGE_GROUPINGS as readonly string[]).includes(byParam) ? (byParam as UsageGrouping) : "day";
   const sinceParam = typeof params.since === "string" ? params.since : null;
   const since = sinceParam === null ? null : parseUsageSince(sinceParam);
-  const { files, dir, archive } = await libraryRoot();
+  const root = await libraryRoot().catch(archiveFailure);
+  if (root instanceof ArchiveError) return <ArchiveUnavailable message={root.message} />;
+  const { files, dir, archive } = root;
   // a first index of a large library takes a while: the page is sent without rows then and shows the index's
   // progress; the work goes on, and the page's own request for the rows waits its turn behind it
   const work = libraryUsage(dir, files, by, since, { archive });

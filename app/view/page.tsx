@@ -2,6 +2,8 @@
 import path from "node:path";
 import { ViewerApp } from "@/components/viewer/ViewerApp";
 import { readViewParams } from "@/components/viewer/view-params";
+import { ArchiveUnavailable } from "@/components/library/ArchiveUnavailable";
+import { ArchiveError, archiveFailure } from "@/lib/server/archive/archive-error";
 import { sessionRoot, type SessionStore } from "@/lib/server/library";
 import { maxFileBytes } from "@/lib/server/limits";
 
@@ -9,7 +11,8 @@ export const dynamic = "force-dynamic";
 
 export default async function ViewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = readViewParams(await searchParams);
-  const store = params.file ? await sessionRoot() : null;
+  const store = params.file ? await sessionRoot().catch(archiveFailure) : null;
+  if (store instanceof ArchiveError) return <ArchiveUnavailable message={store.message} />;
   const samples = store?.source === "samples";
   const key = `${params.file ?? ""}|${params.src ?? ""}|${params.upload ?? ""}`;
   return (

@@ -17,7 +17,7 @@ export function ArchiveUnavailable({ message }: { message: string }) {
         <Icon name="database" size={18} className="mt-0.5 shrink-0 text-danger" />
         <div>
           <p className="font-medium">The archive cannot be read</p>
-          <p className="mt-1 font-mono text-xs break-all text-muted">{message}</p>
+          <p className="mt-1 font-mono text-xs break-words text-muted">{message}</p>
           <p className="mt-2 text-xs text-muted">
             The server reads it because <code className="font-mono">PI_VIEWER_DATABASE_URL</code> is set. Reload this page once it is reachable.
           </p>

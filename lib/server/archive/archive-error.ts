@@ -9,6 +9,15 @@ export class ArchiveError extends Error {
   }
 }
 
+/**
+ * For a page's `.catch`: an archive that cannot be read, handed back for the page to say so (ArchiveUnavailable);
+ * anything else thrown on, for the error page.
+ */
+export function archiveFailure(error: unknown): ArchiveError {
+  if (error instanceof ArchiveError) return error;
+  throw error;
+}
+
 /** The URL as it may be shown: its password replaced. */
 export function shownUrl(url: string): string {
   try {
