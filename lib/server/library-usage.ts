@@ -24,10 +24,7 @@ export function libraryUsage(
   options: IndexOptions = {},
 ): Promise<UsageRow[] | SessionUsageRow[]> {
   return withLibraryIndex(dir, files, options, async (index) => {
-    const sums = await index.usageSums();
-    const { copied } = sums;
-    // an archive's file is `<machine>/<path>`: its machine is the first part
-    const buckets = options.archive ? sums.buckets.map((bucket) => ({ ...bucket, machine: bucket.file.slice(0, bucket.file.indexOf("/")) })) : sums.buckets;
+    const { buckets, copied } = await index.usageSums();
     const rows = bucketRows(buckets, by, since);
     if (by !== "session") return rows;
     const byRel = new Map(files.map((f) => [f.rel, f]));

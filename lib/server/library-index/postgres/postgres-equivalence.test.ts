@@ -136,7 +136,8 @@ const closeRows = (actual: readonly UsageRow[], expected: readonly UsageRow[], l
 
 const localUsage = (usage: StoredUsage) => ({ buckets: usage.buckets, copied: usage.copied });
 const archivedUsage = (usage: StoredUsage) => ({
-  buckets: usage.buckets.map((bucket) => ({ ...bucket, file: local_(bucket.file) })),
+  // (a directory's buckets name no machine)
+  buckets: usage.buckets.map((bucket) => ({ ...bucket, file: local_(bucket.file), machine: undefined })),
   copied: new Map([...usage.copied].map(([file, sum]) => [local_(file), sum])),
 });
 

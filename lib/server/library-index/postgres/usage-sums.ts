@@ -62,6 +62,7 @@ export async function writeOwnUsageSums(client: pg.ClientBase, fileId: string): 
 
 interface SumRow {
   rel: string;
+  machine: string;
   project: string;
   day: string;
   model: string;
@@ -74,10 +75,10 @@ interface SumRow {
   calls: number;
 }
 
-/** The archive's usage sums, files named `<machine>/<path>`. */
+/** The archive's usage sums, files named `<machine>/<path>`, each bucket with its machine. */
 export async function readUsageSums(pool: pg.Pool): Promise<StoredUsage> {
   const { rows } = await pool.query<SumRow>(
-    `select ${relOf("m", "f")} as rel, f.project, s.day, s.model, s.counted, s.input, s.output, s.cache_read, s.cache_write, s.cost, s.calls
+    `select ${relOf("m", "f")} as rel, m.name as machine, f.project, s.day, s.model, s.counted, s.input, s.output, s.cache_read, s.cache_write, s.cost, s.calls
      from ${SCHEMA}.usage_sums s join ${SCHEMA}.files f on f.id = s.file_id join ${SCHEMA}.machines m on m.id = f.machine_id`,
   );
   const buckets: UsageBucket[] = [];
@@ -85,7 +86,7 @@ export async function readUsageSums(pool: pg.Pool): Promise<StoredUsage> {
   for (const row of rows) {
     const totals = totalsOf(row);
     if (row.counted) {
-      buckets.push({ file: row.rel, project: row.project, day: row.day, model: row.model, ...totals, calls: row.calls });
+      buckets.push({ file: row.rel, project: row.project, machine: row.machine, day: row.day, model: row.model, ...totals, calls: row.calls });
       continue;
     }
     let sum = copied.get(row.rel);
