@@ -6,6 +6,10 @@ export interface LibraryIndexTuning {
   busyTimeoutMs: number;
   /** how many hits a search ranks all of; past it, a page is capped (SearchPage) */
   rankedHits: number;
+  /** the archive's search: the most hits the planner may expect of its words for all to be read through their index */
+  indexedHits: number;
+  /** the archive's search: how many of the newest entries are walked to judge how far a walk would go */
+  probedEntries: number;
   /** how many bytes of lines a search reads to check its terms: a few thousand lines of a few kilobytes */
   checkedBytes: number;
   /** how many bytes of lines a search reads to cut its snippets */
@@ -21,6 +25,8 @@ export interface LibraryIndexTuning {
 export const LIBRARY_INDEX_TUNING: Readonly<LibraryIndexTuning> = Object.freeze({
   busyTimeoutMs: 30_000,
   rankedHits: 500,
+  indexedHits: 5000,
+  probedEntries: 8000,
   checkedBytes: 64 * 1024 * 1024,
   snippetBytes: 64 * 1024 * 1024,
   batchEntries: 100_000,

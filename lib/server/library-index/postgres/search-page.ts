@@ -12,7 +12,9 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
-import { filterConditions, needsCheck, ON_PATH, wordsQuery } from "./search-query";
+import { filterConditions, ON_PATH, wordsQuery, type WordsQuery } from "./search-query";
+
+type TermsChecker = ReturnType<typeof termsChecker>;
 
 /** Rows read per step when each must be checked on its line. */
 const CHECKED_CHUNK = 1000;
@@ -49,7 +51,7 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
     await client.query("begin isolation level repeatable read read only");
     const filter = filterConditions(filters, 3);
     const lines: Lines = new Map();
-    const hits = await findHits(client, terms, filter, Number.isFinite(limit) ? cap + 1 : Infinity);
+    const hits = await findHits(client, terms, filters, filter, Number.isFinite(limit) ? cap + 1 : Infinity, tuning);
     for (const row of hits) lines.set(place(row.path, Number(row.at)), { fileId: row.file_id, line: row.line });
     let found: Found;
     if (hits.length > cap) {
@@ -76,41 +78,133 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
   }
 }
 
-/** The rows holding every term that pass the filters, newest first, up to `want` of them. */
+/**
+ * The rows holding every term that pass the filters, newest first, up to `want` of them, picked one of two ways: a
+ * walk back over the newest entries, which finds a common word's newest hits at once, or every hit read through
+ * the words' index, the newest kept. The planner makes that choice itself, but takes the hits as spread evenly
+ * over the entries: a project's or a session's words cluster where its files were pushed, and its walk back to an
+ * older cluster read every newer entry. So the choice is made here. Words the planner expects in few entries
+ * (`indexedHits`) are read through the index. Otherwise the newest `probedEntries` are walked, and what they held
+ * says how far the walk would go for the rest: it goes on if that is less than reading every hit (twice the
+ * entries: a hit read through the index costs about two entries walked). A project or machine filter names its
+ * files, which the index of each file's rows narrows, and which a walk cannot judge by the newest entries.
+ */
 async function findHits(
   client: pg.ClientBase,
   terms: readonly (readonly string[])[],
+  filters: SearchFilters,
   filter: { where: string; values: unknown[] },
   want: number,
+  tuning: LibraryIndexTuning,
 ): Promise<HitRow[]> {
-  const checked = needsCheck(terms);
+  const query = wordsQuery(terms);
   const checker = termsChecker(terms);
-  const chunk = checked ? CHECKED_CHUNK : want;
+  const files = await filesOf(client, filters);
+  const narrowed = files ? { where: `${filter.where} and e.file_id = any($${3 + filter.values.length}::bigint[])`, values: [...filter.values, files] } : filter;
   const hits: HitRow[] = [];
-  for (let before: string | null = null; ;) {
-    // the rows are picked first, on what picks them alone: their rank and their lines are read for those taken, not
-    // for every entry holding a common word before the newest are kept (a phrase of two common words read
-    // thousands of lines, and took a second, to keep fifty)
-    const { rows }: { rows: HitRow[] } = await client.query<HitRow>(
-      `with picked as (
-         select e.file_id, e.line, e.seq ${FROM}
-         where (e.words @@ $1::tsquery or e.partial) and ($2::bigint is null or e.seq < $2::bigint)${filter.where}
-         order by e.seq desc${Number.isFinite(chunk) ? ` limit ${chunk}` : ""}
-       )
-       select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
-         coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
-         case when ${checked} or e.partial then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
-       from picked p join ${SCHEMA}.entries e on e.file_id = p.file_id and e.line = p.line
-         join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id
-       order by p.seq desc`,
-      [wordsQuery(terms), before, ...filter.values],
-    );
-    for (const row of rows) if (row.bytes === null || checker.holds(row.bytes.toString("utf8"))) hits.push(row);
-    if (hits.length >= want || !Number.isFinite(chunk) || rows.length < chunk) return hits;
-    before = rows.at(-1)!.seq;
+  // a row checked on its line may not hold: rows are picked until `want` hold
+  const gather = async (order: string, chunk: number, from: string | null = null, before: string | null = null) => {
+    while (hits.length < want) {
+      const picked = await pickHits(client, query, checker, narrowed, { from, before, order, limit: Math.min(chunk, want - hits.length) });
+      hits.push(...picked.hits);
+      if (picked.last === null) return;
+      before = picked.last;
+    }
+  };
+  const WALK = "e.seq desc";
+  const INDEXED = "e.seq + 0 desc";
+  if (query.checkAll) {
+    await gather(WALK, CHECKED_CHUNK);
+    return hits;
   }
+  const words = await expectedRows(
+    client,
+    `e.words @@ $1::tsquery${files ? " and e.file_id = any($2::bigint[])" : ""}`,
+    files ? [query.words, files] : [query.words],
+  );
+  if (want === Infinity || words <= tuning.indexedHits) {
+    await gather(INDEXED, Infinity);
+    return hits;
+  }
+  const probed = tuning.probedEntries;
+  const { rows } = await client.query<{ seq: string }>(`select seq from ${SCHEMA}.entries order by seq desc offset ${probed - 1} limit 1`);
+  const floor = rows[0]?.seq ?? null;
+  await gather(WALK, Infinity, floor);
+  if (floor === null || hits.length >= want) return hits;
+  let walk = Infinity;
+  if (hits.length > 0) walk = ((want - hits.length) * probed) / hits.length;
+  else if (!files) {
+    // no hit among the newest: the walk is judged by how many entries hold the words and pass the filters
+    const all = await expectedRows(client, "true", []);
+    const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [query.words, null, ...filter.values]);
+    walk = (want * all) / Math.max(found, 1);
+  }
+  await gather(walk < 2 * words ? WALK : INDEXED, Infinity, null, floor);
+  return hits;
 }
 
+/** The files a project or machine filter allows (null: no such filter). */
+async function filesOf(client: pg.ClientBase, filters: SearchFilters): Promise<string[] | null> {
+  if (filters.project === undefined && filters.machine === undefined) return null;
+  const { where, values } = filterConditions({ project: filters.project, machine: filters.machine }, 1);
+  const { rows } = await client.query<{ id: string }>(
+    `select f.id from ${SCHEMA}.files f join ${SCHEMA}.machines m on m.id = f.machine_id where true${where}`,
+    values,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** How many rows the planner expects of the entries (joined to their files and machines) where `where` holds. */
+async function expectedRows(client: pg.ClientBase, where: string, values: unknown[]): Promise<number> {
+  const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(`explain (format json) select 1 ${FROM} where ${where}`, values);
+  return rows[0]!["QUERY PLAN"][0].Plan["Plan Rows"];
+}
+
+interface Range {
+  /** the rows from this seq on, and before that one */
+  from: string | null;
+  before: string | null;
+  /** the order the rows are picked in: `e.seq + 0` keeps the planner off the walk back over entries_seq */
+  order: string;
+  limit: number;
+}
+
+/**
+ * The rows of `range` the query finds, newest first, those a tsvector cannot answer for checked on their lines;
+ * `last`: the seq of the last row picked when `range.limit` were (more may follow).
+ */
+async function pickHits(
+  client: pg.ClientBase,
+  query: WordsQuery,
+  checker: TermsChecker,
+  filter: { where: string; values: unknown[] },
+  range: Range,
+): Promise<{ hits: HitRow[]; last: string | null }> {
+  const from = `$${3 + filter.values.length}::bigint`;
+  const unplaced = `$${4 + filter.values.length}::tsquery`;
+  const found = `e.words @@ $1::tsquery or e.partial${query.phrases ? ` or (e.unplaced and e.words @@ ${unplaced})` : ""}`;
+  const checked = `${query.checkAll} or e.partial${query.phrases ? " or e.unplaced" : ""}`;
+  // the rows are picked first, on what picks them alone: their rank and their lines are read for those taken, not
+  // for every entry holding a common word before the newest are kept
+  const { rows } = await client.query<HitRow>(
+    `with picked as (
+       select e.file_id, e.line, e.seq ${FROM}
+       where (${found}) and ($2::bigint is null or e.seq < $2::bigint)${filter.where} and (${from} is null or e.seq >= ${from})
+       order by ${range.order}${Number.isFinite(range.limit) ? ` limit ${range.limit}` : ""}
+     )
+     select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
+       coalesce(ts_rank(e.words, $1::tsquery), 0) as rank,
+       case when ${checked} then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
+     from picked p join ${SCHEMA}.entries e on e.file_id = p.file_id and e.line = p.line
+       join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id
+     order by p.seq desc`,
+    [query.words, range.before, ...filter.values, range.from, ...(query.phrases ? [query.allWords] : [])],
+  );
+  return {
+    hits: rows.filter((row) => row.bytes === null || checker.holds(row.bytes.toString("utf8"))),
+    last: rows.length === range.limit ? rows.at(-1)!.seq : null,
+  };
+}
 /** A row as hit-page.ts takes it. */
 function asPageRow(row: HitRow, score: number): Record<string, unknown> {
   return {
