@@ -23,9 +23,13 @@ import { parseLine } from "../../parse-line";
 import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
-import { ON_PATH } from "./search-query";
-import { tsvectorText, type TsvectorText } from "./tsvector-text";
+import { fitsTsvector, ON_PATH } from "./search-query";
 import { filesHolding, refreshUsageSums, sharingFiles, writeOwnUsageSums } from "./usage-sums";
+
+/** PostgreSQL keeps no more than this of words in a tsvector */
+const MAX_WORDS_BYTES = 1_000_000;
+/** A word this long in UTF-16 units or shorter is at most 3 bytes a unit in UTF-8: within fitsTsvector's limit. */
+const SURELY_FITS = 682;
 
 /** What the archive's row of the file says before this push (push-file.ts reads it). */
 export interface HeldFile {
@@ -49,8 +53,12 @@ interface Queued {
   entryId: string | null;
   hash: number | null;
   facts: ReturnType<typeof entryFacts>;
-  /** its words as tsvector input, made as the line is read: a batch waiting to be written holds a string a row, not every word */
-  words: TsvectorText;
+  /**
+   * the words a tsvector holds of it, joined by spaces (null: none), made as the line is read: a batch waiting to be
+   * written then holds a string a row, not every word
+   */
+  words: string | null;
+  partial: boolean;
 }
 
 /** PostgreSQL's text holds no NUL: one a line's string holds is kept as U+FFFD. */
@@ -125,8 +133,8 @@ export class DerivedRows {
         usage.cost,
       ]);
     }
-    const words = tsvectorText(searchWords(entrySearchText(value as SessionEntry)));
-    this.queued.push({ line: number, at: line.offset, entryId, hash, facts, words });
+    const words = fitWords(searchWords(entrySearchText(value as SessionEntry)));
+    this.queued.push({ line: number, at: line.offset, entryId, hash, facts, words: words.words.length ? words.words.join(" ") : null, partial: words.partial });
     this.mine.push({ line: number, entryId, parentId: facts.parentId });
   }
 
@@ -154,7 +162,7 @@ export class DerivedRows {
     this.usage = [];
     this.unreadable = [];
     if (!this.file.replaced && this.file.firstLine > 1) await this.lookUpEarlier(batch);
-    const columns: unknown[][] = Array.from({ length: 13 }, () => []);
+    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const row of batch) {
       let echo = false;
       if (row.entryId !== null) {
@@ -176,7 +184,7 @@ export class DerivedRows {
         text(model),
         tools.length ? text(tools.join(" ")) : null,
       ];
-      values.push(echo, echo ? null : row.words.text, !echo && row.words.partial, !echo && row.words.unplaced);
+      values.push(echo, echo ? null : row.words, !echo && row.partial);
       values.forEach((value, i) => columns[i]!.push(value));
       if (role !== null) this.facets.add(`role ${role}`);
       if (model !== null) this.facets.add(`model ${model}`);
@@ -184,10 +192,10 @@ export class DerivedRows {
     }
     if (batch.length)
       await this.client.query(
-        `insert into ${SCHEMA}.entries (file_id, line, at, entry_id, parent_id, hash, time, role, model, tools, echo, words, partial, unplaced)
-         select $1, l, a, i, p, h, t, r, m, string_to_array(tl, ' '), ec, w::tsvector, pa, un
+        `insert into ${SCHEMA}.entries (file_id, line, at, entry_id, parent_id, hash, time, role, model, tools, echo, words, partial)
+         select $1, l, a, i, p, h, t, r, m, string_to_array(tl, ' '), ec, array_to_tsvector(string_to_array(w, ' ')), pa
          from unnest($2::int[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::text[], $11::bool[],
-           $12::text[], $13::bool[], $14::bool[]) as u(l, a, i, p, h, t, r, m, tl, ec, w, pa, un)`,
+           $12::text[], $13::bool[]) as u(l, a, i, p, h, t, r, m, tl, ec, w, pa)`,
         [this.file.fileId, ...columns],
       );
     if (usageRows.length) {
@@ -284,4 +292,30 @@ export class DerivedRows {
     }
     return at === this.file.leaf;
   }
+}
+
+/** The words as a tsvector can hold them, each once; `partial` when some could not be. */
+function fitWords(words: readonly string[]): { words: string[]; partial: boolean } {
+  const distinct = new Set(words);
+  // most entries' words fit by their lengths alone, with no word's UTF-8 measured
+  let most = 0;
+  let short = true;
+  for (const word of distinct) {
+    most += 3 * word.length;
+    short &&= word.length <= SURELY_FITS;
+  }
+  if (short && most <= MAX_WORDS_BYTES) return { words: [...distinct], partial: false };
+  const kept: string[] = [];
+  let bytes = 0;
+  let partial = false;
+  for (const word of distinct) {
+    const size = Buffer.byteLength(word, "utf8");
+    if (!fitsTsvector(word) || bytes + size > MAX_WORDS_BYTES) {
+      partial = true;
+      continue;
+    }
+    bytes += size;
+    kept.push(word);
+  }
+  return { words: kept, partial };
 }

@@ -1,9 +1,9 @@
 // The library index's tables in the archive, beside its lines: what the push derives from each entry line
 // (derived-rows.ts), in the transaction that writes the line, so the index is never behind or ahead of the lines.
 // A row holds what a row of SQLite's index holds (sqlite/schema.ts), keyed by the line it comes from (its on-path
-// flag apart, in off_path); the words are a tsvector made from searchWords' words and their positions
-// (tsvector-text.ts), so PostgreSQL compares only words this project cut. Like the lines, a line's rows name their
-// file without a foreign key (archive-schema.ts).
+// flag apart, in off_path); the words are a tsvector made from searchWords' words (array_to_tsvector), so
+// PostgreSQL compares only words this project cut. Like the lines, a line's rows name their file without a foreign
+// key (archive-schema.ts).
 
 /** The tables, in the archive's schema `schema`. */
 export function libraryIndexTables(schema: string): string {
@@ -29,13 +29,10 @@ create table ${schema}.entries (
   words tsvector,
   -- the words did not all fit a tsvector (a word over its length limit, or too many): a search reads the line
   partial boolean not null default false,
-  -- the words are held without positions (too many words, or one too often: tsvector-text.ts): a phrase reads the line
-  unplaced boolean not null default false,
   primary key (file_id, line)
 );
 create index entries_words on ${schema}.entries using gin (words);
 create index entries_partial on ${schema}.entries (seq) where partial;
-create index entries_unplaced on ${schema}.entries (seq) where unplaced;
 create index entries_seq on ${schema}.entries (seq);
 create index entries_copy on ${schema}.entries (entry_id, hash);
 -- the entries not on the path to their file's leaf (most are on it): kept apart from the entries, whose rows a

@@ -12,7 +12,6 @@ import { appendEntries, generateLibrary } from "@/bench/generate-library";
 import { findSessionFiles } from "../../list-sessions";
 import type { LibraryIndex } from "../library-index";
 import { openLibraryIndex } from "../open-library-index";
-import { MAX_POSITION, MAX_POSITIONS } from "./tsvector-text";
 import { refreshUsageSums } from "./usage-sums";
 
 let archive: TestArchive;
@@ -88,24 +87,6 @@ describe("the archive's library index", () => {
     expect(await found(`"walrus ${long.slice(0, 2100)}"`)).toEqual(["--home-u-other- e 0"]);
     expect(await found(`${long}y`)).toEqual([]);
     expect(await found("narwhal walrus")).toEqual(["--home-u-other- e 0"]);
-  });
-
-  it("finds a phrase by where its words stand, in an entry with too many words for positions too", async () => {
-    const many = (n: number, word: (i: number) => string) => Array.from({ length: n }, (_, i) => word(i)).join(" ");
-    append(
-      OTHER,
-      message("e", "d", "user", `${many(MAX_POSITIONS + 1, () => "gnu")} yak okapi`),
-      message("f", "e", "user", `${many(MAX_POSITION, (i) => `w${i}`)} zebra quagga`),
-      message("g", "f", "user", "okapi then yak, quagga and zebra"),
-    );
-    await push();
-    expect(await found('"yak okapi"')).toEqual(["--home-u-other- e 0"]);
-    expect(await found('"gnu yak"')).toEqual(["--home-u-other- e 0"]);
-    expect(await found('"gnu okapi"')).toEqual([]);
-    expect(await found('"zebra quag"')).toEqual(["--home-u-other- f 0"]);
-    expect(await found('"quagga zebra"')).toEqual([]);
-    expect(await found('"okapi then" "zebra"')).toEqual(["--home-u-other- g 0"]);
-    expect(await found("yak okapi")).toEqual(["--home-u-other- e 0", "--home-u-other- g 0"]);
   });
 
   it("filters by project, role, model, tool and the active path", async () => {

@@ -12,11 +12,17 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
-import { filterConditions, ON_PATH, wordsQuery, type WordsQuery } from "./search-query";
+import { filterConditions, needsCheck, ON_PATH, wordsQuery } from "./search-query";
 
 type TermsChecker = ReturnType<typeof termsChecker>;
 
-/** Rows read per step when each must be checked on its line. */
+/** A search's words as a tsquery (null: none a tsvector holds), and whether every row found is checked on its line. */
+interface WordsQuery {
+  words: string | null;
+  checkAll: boolean;
+}
+
+/** Rows a walk reads per step when each must be checked on its line. */
 const CHECKED_CHUNK = 1000;
 
 const FROM = `from ${SCHEMA}.entries e join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id`;
@@ -87,7 +93,9 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
  * (`indexedHits`) are read through the index. Otherwise the newest `probedEntries` are walked, and what they held
  * says how far the walk would go for the rest: it goes on if that is less than reading every hit (twice the
  * entries: a hit read through the index costs about two entries walked). A project or machine filter names its
- * files, which the index of each file's rows narrows, and which a walk cannot judge by the newest entries.
+ * files, which the index of each file's rows narrows, and which a walk cannot judge by the newest entries. Rows
+ * found on words alone (a phrase's words in any order, or a word too long for the index) count once their lines
+ * hold the terms: those searches walk, reading lines a chunk at a time, so as to read no more than `want` need.
  */
 async function findHits(
   client: pg.ClientBase,
@@ -97,7 +105,7 @@ async function findHits(
   want: number,
   tuning: LibraryIndexTuning,
 ): Promise<HitRow[]> {
-  const query = wordsQuery(terms);
+  const query: WordsQuery = { words: wordsQuery(terms), checkAll: needsCheck(terms) };
   const checker = termsChecker(terms);
   const files = await filesOf(client, filters);
   const narrowed = files ? { where: `${filter.where} and e.file_id = any($${3 + filter.values.length}::bigint[])`, values: [...filter.values, files] } : filter;
@@ -114,6 +122,7 @@ async function findHits(
   const WALK = "e.seq desc";
   const INDEXED = "e.seq + 0 desc";
   if (query.checkAll) {
+    // a line costs more to read than the rows a walk passes over: walked, a chunk of lines at a time
     await gather(WALK, CHECKED_CHUNK);
     return hits;
   }
@@ -139,7 +148,8 @@ async function findHits(
     const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [query.words, null, ...filter.values]);
     walk = (want * all) / Math.max(found, 1);
   }
-  await gather(walk < 2 * words ? WALK : INDEXED, Infinity, null, floor);
+  if (walk < 2 * words) await gather(WALK, Infinity, null, floor);
+  else await gather(INDEXED, Infinity, null, floor);
   return hits;
 }
 
@@ -181,9 +191,8 @@ async function pickHits(
   range: Range,
 ): Promise<{ hits: HitRow[]; last: string | null }> {
   const from = `$${3 + filter.values.length}::bigint`;
-  const unplaced = `$${4 + filter.values.length}::tsquery`;
-  const found = `e.words @@ $1::tsquery or e.partial${query.phrases ? ` or (e.unplaced and e.words @@ ${unplaced})` : ""}`;
-  const checked = `${query.checkAll} or e.partial${query.phrases ? " or e.unplaced" : ""}`;
+  const found = "e.words @@ $1::tsquery or e.partial";
+  const checked = `${query.checkAll} or e.partial`;
   // the rows are picked first, on what picks them alone: their rank and their lines are read for those taken, not
   // for every entry holding a common word before the newest are kept
   const { rows } = await client.query<HitRow>(
@@ -198,7 +207,7 @@ async function pickHits(
      from picked p join ${SCHEMA}.entries e on e.file_id = p.file_id and e.line = p.line
        join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id
      order by p.seq desc`,
-    [query.words, range.before, ...filter.values, range.from, ...(query.phrases ? [query.allWords] : [])],
+    [query.words, range.before, ...filter.values, range.from],
   );
   return {
     hits: rows.filter((row) => row.bytes === null || checker.holds(row.bytes.toString("utf8"))),

@@ -1,49 +1,34 @@
 // A search as PostgreSQL takes it: the terms as a tsquery over the words the push stored (lexemes quoted as they
 // are, so PostgreSQL compares the words library-search.ts cut and cuts none itself), and the filters as SQL.
-// A phrase is its words in a row (`<->`) over the positions the push stored (tsvector-text.ts); what the positions
-// cannot answer is checked on the line (termsChecker): an entry whose words are held without positions, when the
-// search has a phrase, and an entry whose words did not all fit, always.
+// A tsvector made with array_to_tsvector holds no positions, so the tsquery asks for every word of every term;
+// a phrase's order is then checked on the line (termsChecker), as are rows whose words did not all fit.
 import { isPrefixWord } from "@/lib/library/library-search";
 import { SCHEMA } from "../../archive/archive-schema";
 import type { SearchFilters } from "../library-index";
-import { fitsTsvector } from "./tsvector-text";
-
-export interface WordsQuery {
-  /** the terms as a tsquery (null: no word a tsvector can hold) */
-  words: string | null;
-  /** every word of every term, in no order: what an entry without positions must hold to be checked */
-  allWords: string | null;
-  /** some term has a phrase the positions answer */
-  phrases: boolean;
-  /** some term has a word longer than a tsvector holds: every row found is checked on its line */
-  checkAll: boolean;
-}
 
 /**
- * The terms' words as tsqueries: each term's last word a prefix when long enough. A word longer than a tsvector
- * holds is left out, its term asked as its other words in no order (and checked on the line).
+ * The terms' words as a tsquery: every word, each term's last word a prefix when long enough. A word longer than a
+ * tsvector holds is left out (null when no word is left): only rows whose words did not all fit can hold it, and
+ * those are checked on their lines.
  */
-export function wordsQuery(terms: readonly (readonly string[])[]): WordsQuery {
-  const parts = new Set<string>();
-  const all = new Set<string>();
-  let phrases = false;
-  let checkAll = false;
-  for (const term of terms) {
-    // words hold letters, digits and "_" only: nothing in the quotes needs escaping
-    const lexemes = term.map((word, i) => `'${word}'${i === term.length - 1 && isPrefixWord(word) ? ":*" : ""}`);
-    const fits = term.map(fitsTsvector);
-    lexemes.forEach((lexeme, i) => fits[i] && all.add(lexeme));
-    if (fits.every(Boolean)) {
-      parts.add(term.length === 1 ? lexemes[0]! : `(${lexemes.join(" <-> ")})`);
-      phrases ||= term.length > 1;
-    } else {
-      checkAll = true;
-      lexemes.forEach((lexeme, i) => fits[i] && parts.add(lexeme));
-    }
-  }
-  const joined = (set: Set<string>) => (set.size ? [...set].join(" & ") : null);
-  return { words: joined(parts), allWords: joined(all), phrases, checkAll };
+export function wordsQuery(terms: readonly (readonly string[])[]): string | null {
+  const lexemes = new Set<string>();
+  for (const term of terms)
+    term.forEach((word, i) => {
+      if (!fitsTsvector(word)) return;
+      // words hold letters, digits and "_" only: nothing in the quotes needs escaping
+      lexemes.add(`'${word}'${i === term.length - 1 && isPrefixWord(word) ? ":*" : ""}`);
+    });
+  return lexemes.size ? [...lexemes].join(" & ") : null;
 }
+
+/** PostgreSQL keeps no word longer than this (bytes) in a tsvector. */
+const MAX_WORD_BYTES = 2046;
+
+export const fitsTsvector = (word: string) => Buffer.byteLength(word, "utf8") <= MAX_WORD_BYTES;
+
+/** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order), or a word it leaves out. */
+export const needsCheck = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1 || !term.every(fitsTsvector));
 
 /** Whether entry `e` lies on the path to its file's leaf. */
 export const ON_PATH = `not exists (select 1 from ${SCHEMA}.off_path o where o.file_id = e.file_id and o.line = e.line)`;
