@@ -6,7 +6,7 @@ import { libraryIndexTables } from "../library-index/postgres/index-tables";
 import { ARCHIVE_CHANNEL } from "./archive-changes";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
-export const ARCHIVE_SCHEMA_VERSION = 1;
+export const ARCHIVE_SCHEMA_VERSION = 2;
 
 /** Everything lives in one schema of its own, so the archive can share a database with other things. */
 export const SCHEMA = "pi_archive";

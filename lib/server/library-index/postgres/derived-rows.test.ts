@@ -1,14 +1,16 @@
 // What a push writes for the library index, against a real PostgreSQL: each entry line's row and words, the file's
 // project, header time and leaf, the on-path flags as the leaf moves, usage, unreadable lines, and a replaced
 // file's rows gone with its lines.
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { entrySearchText, searchWords } from "@/lib/library/library-search";
 import { SCHEMA } from "../../archive/archive-schema";
 import { pushFile } from "../../archive/push-file";
 import { testArchive, type TestArchive } from "../../archive/testing/test-archive";
 import { resolveSessionPath } from "../../safe-path";
+import { pairBloom } from "./pair-bloom";
 import { ON_PATH } from "./search-query";
 
 let archive: TestArchive;
@@ -80,6 +82,11 @@ describe("the rows a push derives", () => {
       },
     ]);
     expect(await fileRow()).toEqual({ project: "/home/u/work", header_time: "2026-12-01T10:00:00.000Z", leaf: "b" });
+    // the pairs of words side by side, for phrases: as pairBloom makes them from the same words
+    const pairs = (await archive.pool.query(`select pairs from ${SCHEMA}.entries order by line`)).rows.map((row) => row.pairs);
+    const lines = readFileSync(file(), "utf8").trimEnd().split("\n").slice(1);
+    expect(pairs).toEqual(lines.map((line) => pairBloom(searchWords(entrySearchText(JSON.parse(line))))));
+    expect(pairs[0]).toEqual(pairBloom(["parse", "the", "lines", "café"]));
     const facets = (await archive.pool.query(`select kind, value from ${SCHEMA}.facets order by kind, value`)).rows;
     expect(facets).toEqual([
       { kind: "model", value: "anthropic/claude" },

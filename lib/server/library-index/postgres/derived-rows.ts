@@ -23,6 +23,7 @@ import { parseLine } from "../../parse-line";
 import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
 import { writeFacets } from "./facets";
+import { pairBloom } from "./pair-bloom";
 import { fitsTsvector, ON_PATH } from "./search-query";
 import { filesHolding, refreshUsageSums, sharingFiles, writeOwnUsageSums } from "./usage-sums";
 
@@ -59,6 +60,8 @@ interface Queued {
    */
   words: string | null;
   partial: boolean;
+  /** which words stand side by side (pair-bloom.ts) */
+  pairs: Buffer | null;
 }
 
 /** PostgreSQL's text holds no NUL: one a line's string holds is kept as U+FFFD. */
@@ -133,8 +136,18 @@ export class DerivedRows {
         usage.cost,
       ]);
     }
-    const words = fitWords(searchWords(entrySearchText(value as SessionEntry)));
-    this.queued.push({ line: number, at: line.offset, entryId, hash, facts, words: words.words.length ? words.words.join(" ") : null, partial: words.partial });
+    const all = searchWords(entrySearchText(value as SessionEntry));
+    const words = fitWords(all);
+    this.queued.push({
+      line: number,
+      at: line.offset,
+      entryId,
+      hash,
+      facts,
+      words: words.words.length ? words.words.join(" ") : null,
+      partial: words.partial,
+      pairs: pairBloom(all),
+    });
     this.mine.push({ line: number, entryId, parentId: facts.parentId });
   }
 
@@ -163,6 +176,8 @@ export class DerivedRows {
     this.unreadable = [];
     if (!this.file.replaced && this.file.firstLine > 1) await this.lookUpEarlier(batch);
     const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+    const filters: Buffer[] = [];
+    const pairLengths: number[] = [];
     for (const row of batch) {
       let echo = false;
       if (row.entryId !== null) {
@@ -186,17 +201,22 @@ export class DerivedRows {
       ];
       values.push(echo, echo ? null : row.words, !echo && row.partial);
       values.forEach((value, i) => columns[i]!.push(value));
+      // the filters go as one bytea cut by lengths (0: none), as the lines do (push-file.ts)
+      const pairs = echo ? null : row.pairs;
+      if (pairs) filters.push(pairs);
+      pairLengths.push(pairs?.length ?? 0);
       if (role !== null) this.facets.add(`role ${role}`);
       if (model !== null) this.facets.add(`model ${model}`);
       for (const tool of tools.length ? tools.join(" ").split(" ") : []) this.facets.add(`tool ${tool}`);
     }
     if (batch.length)
       await this.client.query(
-        `insert into ${SCHEMA}.entries (file_id, line, at, entry_id, parent_id, hash, time, role, model, tools, echo, words, partial)
-         select $1, l, a, i, p, h, t, r, m, string_to_array(tl, ' '), ec, array_to_tsvector(string_to_array(w, ' ')), pa
+        `insert into ${SCHEMA}.entries (file_id, line, at, entry_id, parent_id, hash, time, role, model, tools, echo, words, partial, pairs)
+         select $1, l, a, i, p, h, t, r, m, string_to_array(tl, ' '), ec, array_to_tsvector(string_to_array(w, ' ')), pa,
+           case when pl > 0 then substr($14::bytea, (sum(pl) over (order by n) - pl + 1)::int, pl) end
          from unnest($2::int[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::text[], $11::bool[],
-           $12::text[], $13::bool[]) as u(l, a, i, p, h, t, r, m, tl, ec, w, pa)`,
-        [this.file.fileId, ...columns],
+           $12::text[], $13::bool[], $15::int[]) with ordinality as u(l, a, i, p, h, t, r, m, tl, ec, w, pa, pl, n)`,
+        [this.file.fileId, ...columns, Buffer.concat(filters), pairLengths],
       );
     if (usageRows.length) {
       const usage: unknown[][] = Array.from({ length: 10 }, (_, i) => usageRows.map((row) => row[i]));

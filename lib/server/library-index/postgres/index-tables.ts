@@ -29,6 +29,8 @@ create table ${schema}.entries (
   words tsvector,
   -- the words did not all fit a tsvector (a word over its length limit, or too many): a search reads the line
   partial boolean not null default false,
+  -- which words stand side by side, as a Bloom filter (pair-bloom.ts): a phrase reads only the lines it may be on
+  pairs bytea,
   primary key (file_id, line)
 );
 create index entries_words on ${schema}.entries using gin (words);

@@ -12,14 +12,15 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
-import { filterConditions, needsCheck, ON_PATH, wordsQuery } from "./search-query";
+import { filterConditions, needsCheck, ON_PATH, pairsCondition, wordsQuery } from "./search-query";
 
 type TermsChecker = ReturnType<typeof termsChecker>;
 
-/** A search's words as a tsquery (null: none a tsvector holds), and whether every row found is checked on its line. */
+/** A search's words as a tsquery (null: none a tsvector holds), whether every row found is checked on its line, and the condition on its pairs. */
 interface WordsQuery {
   words: string | null;
   checkAll: boolean;
+  pairs: string;
 }
 
 /** Rows a walk reads per step when each must be checked on its line. */
@@ -94,8 +95,8 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
  * says how far the walk would go for the rest: it goes on if that is less than reading every hit (twice the
  * entries: a hit read through the index costs about two entries walked). A project or machine filter names its
  * files, which the index of each file's rows narrows, and which a walk cannot judge by the newest entries. Rows
- * found on words alone (a phrase's words in any order, or a word too long for the index) count once their lines
- * hold the terms: those searches walk, reading lines a chunk at a time, so as to read no more than `want` need.
+ * found on words alone (a phrase's words whose pairs the row's filter may hold, or a word too long for the index)
+ * count once their lines hold the terms.
  */
 async function findHits(
   client: pg.ClientBase,
@@ -105,7 +106,7 @@ async function findHits(
   want: number,
   tuning: LibraryIndexTuning,
 ): Promise<HitRow[]> {
-  const query: WordsQuery = { words: wordsQuery(terms), checkAll: needsCheck(terms) };
+  const query: WordsQuery = { words: wordsQuery(terms), checkAll: needsCheck(terms), pairs: pairsCondition(terms) };
   const checker = termsChecker(terms);
   const files = await filesOf(client, filters);
   const narrowed = files ? { where: `${filter.where} and e.file_id = any($${3 + filter.values.length}::bigint[])`, values: [...filter.values, files] } : filter;
@@ -121,35 +122,32 @@ async function findHits(
   };
   const WALK = "e.seq desc";
   const INDEXED = "e.seq + 0 desc";
-  if (query.checkAll) {
-    // a line costs more to read than the rows a walk passes over: walked, a chunk of lines at a time
-    await gather(WALK, CHECKED_CHUNK);
-    return hits;
-  }
+  // rows whose lines are read are picked a chunk at a time, so that no more are read than `want` need
+  const chunk = query.checkAll ? CHECKED_CHUNK : Infinity;
   const words = await expectedRows(
     client,
     `e.words @@ $1::tsquery${files ? " and e.file_id = any($2::bigint[])" : ""}`,
     files ? [query.words, files] : [query.words],
   );
   if (want === Infinity || words <= tuning.indexedHits) {
-    await gather(INDEXED, Infinity);
+    await gather(INDEXED, chunk);
     return hits;
   }
   const probed = tuning.probedEntries;
   const { rows } = await client.query<{ seq: string }>(`select seq from ${SCHEMA}.entries order by seq desc offset ${probed - 1} limit 1`);
   const floor = rows[0]?.seq ?? null;
-  await gather(WALK, Infinity, floor);
+  await gather(WALK, chunk, floor);
   if (floor === null || hits.length >= want) return hits;
   let walk = Infinity;
   if (hits.length > 0) walk = ((want - hits.length) * probed) / hits.length;
-  else if (!files) {
-    // no hit among the newest: the walk is judged by how many entries hold the words and pass the filters
+  else if (!files && !query.checkAll) {
+    // no hit among the newest: the walk is judged by how many entries hold the words and pass the filters (of a
+    // search checked on its lines the planner knows the words, not the phrase: it is read through the index)
     const all = await expectedRows(client, "true", []);
     const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [query.words, null, ...filter.values]);
     walk = (want * all) / Math.max(found, 1);
   }
-  if (walk < 2 * words) await gather(WALK, Infinity, null, floor);
-  else await gather(INDEXED, Infinity, null, floor);
+  await gather(walk < 2 * words ? WALK : INDEXED, chunk, null, floor);
   return hits;
 }
 
@@ -198,7 +196,7 @@ async function pickHits(
   const { rows } = await client.query<HitRow>(
     `with picked as (
        select e.file_id, e.line, e.seq ${FROM}
-       where (${found}) and ($2::bigint is null or e.seq < $2::bigint)${filter.where} and (${from} is null or e.seq >= ${from})
+       where (${found})${query.pairs} and ($2::bigint is null or e.seq < $2::bigint)${filter.where} and (${from} is null or e.seq >= ${from})
        order by ${range.order}${Number.isFinite(range.limit) ? ` limit ${range.limit}` : ""}
      )
      select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,

@@ -5,6 +5,7 @@
 import { isPrefixWord } from "@/lib/library/library-search";
 import { SCHEMA } from "../../archive/archive-schema";
 import type { SearchFilters } from "../library-index";
+import { phraseBits } from "./pair-bloom";
 
 /**
  * The terms' words as a tsquery: every word, each term's last word a prefix when long enough. A word longer than a
@@ -29,6 +30,14 @@ export const fitsTsvector = (word: string) => Buffer.byteLength(word, "utf8") <=
 
 /** Whether a row the tsquery finds must still be checked on its line: a term of several words (their order), or a word it leaves out. */
 export const needsCheck = (terms: readonly (readonly string[])[]) => terms.some((term) => term.length > 1 || !term.every(fitsTsvector));
+
+/** What entry `e`'s pair filter must say for every phrase of the terms to stand in it ("": the terms hold no phrase). */
+export function pairsCondition(terms: readonly (readonly string[])[]): string {
+  const bits = phraseBits(terms);
+  if (bits.length === 0) return "";
+  // the bits are numbers made here, not text from the query
+  return ` and e.pairs is not null${bits.map((bit) => ` and get_bit(e.pairs, (${bit}::bigint & (octet_length(e.pairs)::bigint * 8 - 1))::int) = 1`).join("")}`;
+}
 
 /** Whether entry `e` lies on the path to its file's leaf. */
 export const ON_PATH = `not exists (select 1 from ${SCHEMA}.off_path o where o.file_id = e.file_id and o.line = e.line)`;
