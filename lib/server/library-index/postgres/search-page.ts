@@ -109,7 +109,10 @@ async function findHits(
   const query: WordsQuery = { words: wordsQuery(terms), checkAll: needsCheck(terms), pairs: pairsCondition(terms) };
   const checker = termsChecker(terms);
   const files = await filesOf(client, filters);
-  const narrowed = files ? { where: `${filter.where} and e.file_id = any($${3 + filter.values.length}::bigint[])`, values: [...filter.values, files] } : filter;
+  // with the files named, their project and machine are not asked again: joined to each row, the planner walked
+  // every entry of the files instead of meeting the words' index with the index of each file's rows
+  const rest = filterConditions({ ...filters, project: undefined, machine: undefined }, 3);
+  const narrowed = files ? { where: `${rest.where} and e.file_id = any($${3 + rest.values.length}::bigint[])`, values: [...rest.values, files] } : filter;
   const hits: HitRow[] = [];
   // a row checked on its line may not hold: rows are picked until `want` hold
   const gather = async (order: string, chunk: number, from: string | null = null, before: string | null = null) => {
