@@ -23,7 +23,7 @@ interface WordsQuery {
   pairs: string;
 }
 
-/** Rows a walk reads per step when each must be checked on its line. */
+/** Rows picked per step when each must be checked on its line. */
 const CHECKED_CHUNK = 1000;
 
 const FROM = `from ${SCHEMA}.entries e join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id`;
