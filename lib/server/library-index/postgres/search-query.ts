@@ -12,7 +12,10 @@ import { phraseBits } from "./pair-bloom";
  * tsvector holds is left out (null when no word is left): only rows whose words did not all fit can hold it, and
  * those are checked on their lines.
  */
-export function wordsQuery(terms: readonly (readonly string[])[]): string | null {
+export const wordsQuery = (terms: readonly (readonly string[])[]): string | null => asTsquery(wordLexemes(terms));
+
+/** The lexemes of wordsQuery, each once; a prefix ends in `:*`. */
+export function wordLexemes(terms: readonly (readonly string[])[]): string[] {
   const lexemes = new Set<string>();
   for (const term of terms)
     term.forEach((word, i) => {
@@ -20,8 +23,13 @@ export function wordsQuery(terms: readonly (readonly string[])[]): string | null
       // words hold letters, digits and "_" only: nothing in the quotes needs escaping
       lexemes.add(`'${word}'${i === term.length - 1 && isPrefixWord(word) ? ":*" : ""}`);
     });
-  return lexemes.size ? [...lexemes].join(" & ") : null;
+  return [...lexemes];
 }
+
+/** Lexemes as a tsquery that asks for all of them (null: none). */
+export const asTsquery = (lexemes: readonly string[]): string | null => (lexemes.length ? lexemes.join(" & ") : null);
+
+export const isPrefixLexeme = (lexeme: string) => lexeme.endsWith(":*");
 
 /** PostgreSQL keeps no word longer than this (bytes) in a tsvector. */
 const MAX_WORD_BYTES = 2046;
