@@ -111,6 +111,37 @@ describe("the archive's library index", () => {
     expect((await capped.searchPage("pars", {}, dir, Infinity)).hits).toHaveLength(4);
   });
 
+  it("caps a project's page at its newest hits when its files grew in turns, and another project's came after", async () => {
+    // four files of one project grow in turns, pushed after each: their entries' push order interleaves
+    const zoo = [0, 1, 2, 3].map((f) => `--home-u-zoo--/2026-12-0${f + 4}T10-00-00-000Z_z${f}.jsonl`);
+    zoo.forEach((rel, f) => write(rel, header(`z${f}`, `2026-12-0${f + 4}T10:00:00.000Z`, "/home/u/zoo")));
+    let parent: (string | null)[] = [null, null, null, null];
+    for (let round = 0; round < 6; round++)
+      for (const [f, rel] of zoo.entries()) {
+        // the last round adds two entries a file, the others eight
+        for (let i = 0; i < (round === 5 ? 2 : 8); i++) {
+          const id = `r${round}f${f}i${i}`;
+          append(rel, message(id, parent[f]!, "user", `zebra number ${id}`));
+          parent = parent.map((was, at) => (at === f ? id : was));
+        }
+        await push();
+      }
+    // the newest zebras of all are in another project
+    append(OTHER, ...[0, 1, 2, 3, 4, 5].map((i) => message(`o${i}`, i ? `o${i - 1}` : "d", "user", "zebra elsewhere")));
+    await push();
+    await archive.pool.query("analyze");
+    const capped = await openLibraryIndex("", { archive: archive.pool, tuning: { rankedHits: 5, indexedHits: 10 } });
+    const page = await capped.searchPage("zebra", { project: "/home/u/zoo" }, dir, 5);
+    expect(page).toMatchObject({ capped: true, total: 5 });
+    expect(page.hits.map((hit) => hit.entryId)).toEqual(["r5f3i1", "r5f3i0", "r5f2i1", "r5f2i0", "r5f1i1"]);
+    expect((await capped.searchPage("zebra", { project: "/home/u/zoo", role: "user" }, dir, 3)).hits.map((hit) => hit.entryId)).toEqual([
+      "r5f3i1",
+      "r5f3i0",
+      "r5f2i1",
+    ]);
+    expect((await capped.searchPage("zebra", { project: "/home/u/zoo" }, dir, Infinity)).hits).toHaveLength(4 * (5 * 8 + 2));
+  });
+
   it("finds a grown file's new entries once pushed, and no longer a replaced file's old words", async () => {
     append(OTHER, message("e", "d", "user", "walrus"));
     expect((await push()).counts.grown).toBe(1);

@@ -97,7 +97,8 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
  * (`indexedHits`) are read through the index. Otherwise the newest `probedEntries` are walked, and what they held
  * says how far the walk would go for the rest: it goes on if that is less than reading every hit (twice the
  * entries: a hit read through the index costs about two entries walked). A project or machine filter names its
- * files, which the index of each file's rows narrows, and which a walk cannot judge by the newest entries. Rows
+ * files, which may lie anywhere among the entries: the walk, if it reads less, goes back over the files' own last
+ * entries, newest file first (walkFiles); the index of each file's rows narrows the words' otherwise. Rows
  * found on words alone (a phrase's words whose pairs the row's filter may hold, or a word too long for the index)
  * count once their lines hold the terms.
  */
@@ -140,6 +141,20 @@ async function findHits(
   const chunk = query.checkAll ? CHECKED_CHUNK : Infinity;
   const words = await estimate(query.words);
   if (want === Infinity || words <= tuning.indexedHits) {
+    await gather("indexed", chunk);
+    return hits;
+  }
+  if (files && !query.checkAll) {
+    // the newest entries tell nothing of a project's files: their own last entries do
+    const named = await newestFirst(client, files);
+    const entries = Math.max(
+      named.reduce((sum, file) => sum + file.lines, 0),
+      1,
+    );
+    if ((want * entries) / words < 2 * words) {
+      const walked = await walkFiles(client, query, checker, rest, named, want, words / entries);
+      if (walked) return walked;
+    }
     await gather("indexed", chunk);
     return hits;
   }
@@ -225,28 +240,108 @@ async function pickHits(
 ): Promise<{ hits: HitRow[]; picked: number; last: string | null }> {
   const from = `$${3 + filter.values.length}::bigint`;
   const seq = range.path === "walk" ? "e.seq" : "e.seq + 0";
-  const found = "e.words @@ $1::tsquery or e.partial";
+  const { hits, rows } = await hitsOf(
+    client,
+    query,
+    checker,
+    `select e.file_id, e.line, e.seq from ${SCHEMA}.entries e
+     where (${FOUND})${query.pairs} and ($2::bigint is null or ${seq} < $2::bigint)${filter.where} and (${from} is null or ${seq} >= ${from})
+     order by ${seq} desc${Number.isFinite(range.limit) ? ` limit ${range.limit}` : ""}`,
+    [query.words, range.before, ...filter.values, range.from],
+  );
+  return { hits, picked: rows.length, last: rows.length === range.limit ? rows.at(-1)!.seq : null };
+}
+
+/** What a row must hold to be picked: the words, or words that did not all fit (checked on the line). */
+const FOUND = "e.words @@ $1::tsquery or e.partial";
+
+/**
+ * The rows `picked` names (a query of entries' file_id, line and seq, its values `values`), with what a hit shows,
+ * newest first; `hits`: those that hold, the rows a tsvector cannot answer for checked on their lines. The rows are
+ * picked first, on what picks them alone: their lines are read for those taken, not for every entry holding a
+ * common word before the newest are kept.
+ */
+async function hitsOf(
+  client: pg.ClientBase,
+  query: WordsQuery,
+  checker: TermsChecker,
+  picked: string,
+  values: unknown[],
+): Promise<{ hits: HitRow[]; rows: HitRow[] }> {
   const checked = `${query.checkAll} or e.partial`;
-  // the rows are picked first, on what picks them alone: their lines are read for those taken, not
-  // for every entry holding a common word before the newest are kept
   const { rows } = await client.query<HitRow>(
-    `with picked as (
-       select e.file_id, e.line, e.seq from ${SCHEMA}.entries e
-       where (${found})${query.pairs} and ($2::bigint is null or ${seq} < $2::bigint)${filter.where} and (${from} is null or ${seq} >= ${from})
-       order by ${seq} desc${Number.isFinite(range.limit) ? ` limit ${range.limit}` : ""}
-     )
+    `with picked as (${picked})
      select e.file_id, e.line, e.seq, e.entry_id, e.hash, e.at, ${ON_PATH} as on_active, e.role, e.time, f.header_time, ${relOf("m", "f")} as path,
        case when ${checked} then (select l.bytes from ${SCHEMA}.lines l where l.file_id = e.file_id and l.line = e.line) end as bytes
      from picked p join ${SCHEMA}.entries e on e.file_id = p.file_id and e.line = p.line
        join ${SCHEMA}.files f on f.id = e.file_id join ${SCHEMA}.machines m on m.id = f.machine_id
      order by p.seq desc`,
-    [query.words, range.before, ...filter.values, range.from],
+    values,
   );
-  return {
-    hits: rows.filter((row) => row.bytes === null || checker.holds(row.bytes.toString("utf8"))),
-    picked: rows.length,
-    last: rows.length === range.limit ? rows.at(-1)!.seq : null,
-  };
+  return { hits: rows.filter((row) => row.bytes === null || checker.holds(row.bytes.toString("utf8"))), rows };
+}
+
+interface NamedFile {
+  id: string;
+  /** its lines: about as many entries */
+  lines: number;
+  /** the seq of its last line's entry, the newest of its entries (null: none) */
+  last: string | null;
+}
+
+/** The files, newest entries first. */
+async function newestFirst(client: pg.ClientBase, files: readonly string[]): Promise<NamedFile[]> {
+  const { rows } = await client.query<NamedFile>(
+    `select f.id, f.line_count as lines, (select e.seq from ${SCHEMA}.entries e where e.file_id = f.id order by e.line desc limit 1) as last
+     from ${SCHEMA}.files f where f.id = any($1::bigint[]) order by last desc nulls last`,
+    [files],
+  );
+  return rows;
+}
+
+/**
+ * The newest `want` hits in `files` (newest first, from newestFirst), each file's entries walked back from its
+ * last, a batch of files at a time: as many as `rate` (hits per entry) says hold what is still wanted. A file's
+ * entries are numbered in the order its lines were written, so its newest hits are its last; files are walked on
+ * while one may hold a hit newer than the `want`th found. Null when a row picked did not hold on its line (a word
+ * too long for the index): the walk then cannot tell it took each file's newest, and the caller reads the index.
+ */
+async function walkFiles(
+  client: pg.ClientBase,
+  query: WordsQuery,
+  checker: TermsChecker,
+  filter: { where: string; values: unknown[] },
+  files: readonly NamedFile[],
+  want: number,
+  rate: number,
+): Promise<HitRow[] | null> {
+  let hits: HitRow[] = [];
+  let next = 0;
+  const newest = (file: NamedFile | undefined, than: number) => file !== undefined && file.last !== null && Number(file.last) > than;
+  for (;;) {
+    const floor = hits.length >= want ? Number(hits[want - 1]!.seq) : -1;
+    if (!newest(files[next], floor)) return hits;
+    const batch: string[] = [];
+    let expected = 0;
+    while (newest(files[next], floor) && (batch.length === 0 || expected < want - hits.length)) {
+      expected += files[next]!.lines * rate;
+      batch.push(files[next++]!.id);
+    }
+    const ids = `$${3 + filter.values.length}::bigint[]`;
+    const found = await hitsOf(
+      client,
+      query,
+      checker,
+      `select x.file_id, x.line, x.seq from unnest(${ids}) as f(id) cross join lateral (
+         select e.file_id, e.line, e.seq from ${SCHEMA}.entries e
+         where e.file_id = f.id and (${FOUND}) and e.seq > $2::bigint${filter.where}
+         order by e.line desc limit ${want}
+       ) x`,
+      [query.words, floor, ...filter.values, batch],
+    );
+    if (found.hits.length < found.rows.length) return null;
+    hits = [...hits, ...found.hits].sort((a, b) => Number(b.seq) - Number(a.seq)).slice(0, want);
+  }
 }
 /**
  * Each hit's rank, in the order of `hits`. Read apart from the hits, for a page that ranks them: a capped page
