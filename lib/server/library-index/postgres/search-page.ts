@@ -56,8 +56,11 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
   try {
     await client.query("begin isolation level repeatable read read only");
     // past work_mem a common word's bitmap of rows turns lossy by page, and every row of such a page has its
-    // words read again: kept exact, a project's common word went from 168 to 94 ms
-    await client.query("select set_config('work_mem', '64MB', true)");
+    // words read again: kept exact, a project's common word went from 168 to 94 ms. And a common word's hits are
+    // visited by two processes, which PostgreSQL's default costs kept to one (`api:*` 66-72 ms alone, 49-55 shared).
+    await client.query(
+      "select set_config('work_mem', '64MB', true), set_config('parallel_setup_cost', '100', true), set_config('parallel_tuple_cost', '0.01', true)",
+    );
     const filter = filterConditions(filters, 3);
     const lines: Lines = new Map();
     const hits = await findHits(client, terms, filters, filter, Number.isFinite(limit) ? cap + 1 : Infinity, tuning);
