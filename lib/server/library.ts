@@ -3,6 +3,7 @@
 // page names, and open what they resolved (safe-path.ts openSessionFile) the same way.
 import type pg from "pg";
 import { archivedSessionFiles, resolveArchivedPath } from "./archive/archive-store";
+import { keepSummaries, takeKeptSummaries } from "./archive/archived-summaries";
 import { shownUrl } from "./archive/archive-error";
 import { servedArchive } from "./archive/served-archive";
 import { describeSessions, findSessionFiles, holdsSessionFile, type SessionListing } from "./list-sessions";
@@ -60,17 +61,26 @@ export async function sessionRoot(configured: string = sessionsDir(), samples: s
   return directoryStore("samples", samples, configured);
 }
 
-/** Where sessions come from right now, with their files; cheap (listings and stats, or one query; no file is read). */
+/**
+ * Where sessions come from right now, with their files; cheap (listings and stats, or two queries: the archive's
+ * files, and the summaries it keeps of those this server has not described yet; no file is read).
+ */
 export async function libraryRoot(configured: string = sessionsDir(), samples: string = samplesDir()): Promise<LibraryRoot> {
   const archive = await archiveStore();
-  if (archive) return { ...archive, files: await archivedSessionFiles(archive.archive!) };
+  if (archive) {
+    const files = await archivedSessionFiles(archive.archive!);
+    await takeKeptSummaries(archive.archive!, files);
+    return { ...archive, files };
+  }
   const files = await findSessionFiles(configured);
   if (files.length > 0) return { ...directoryStore("directory", configured, configured), files };
   return { ...directoryStore("samples", samples, configured), files: await findSessionFiles(samples) };
 }
 
-/** The library with every session described (summaries are cached by path, size and mtime). */
+/** The library with every session described (summaries are cached by path, size and mtime; the archive keeps its files'). */
 export async function loadLibrary(configured?: string, samples?: string): Promise<Library> {
-  const { source, dir, configuredDir, files } = await libraryRoot(configured, samples);
-  return { source, dir, configuredDir, sessions: await describeSessions(files, dir) };
+  const { source, dir, configuredDir, files, archive } = await libraryRoot(configured, samples);
+  const sessions = await describeSessions(files, dir);
+  if (archive) await keepSummaries(archive, files);
+  return { source, dir, configuredDir, sessions };
 }

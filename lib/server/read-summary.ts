@@ -111,9 +111,23 @@ function countNewlines(bytes: Buffer): number {
   return n;
 }
 
+/**
+ * Bumped whenever a summary made from the same bytes would come out otherwise (SummaryScanner, SUMMARY_LIMITS): a
+ * summary kept outside this process (the archive's) of another format is made again.
+ */
+export const SUMMARY_FORMAT = 1;
+
 /** Listing a library describes every file in it: all are kept, however big a library grows in practice. */
-const SUMMARY_FILES = 100_000;
+export const SUMMARY_FILES = 100_000;
 const summaries = new FileStateCache<Promise<SessionSummary>>(SUMMARY_FILES);
+
+/** The summary made or taken for `resolved` as it is now, if there is one. */
+export const madeSummary = (resolved: ResolvedSessionFile): Promise<SessionSummary> | undefined => summaries.get(resolved.file, resolved);
+
+/** Takes `summary` as what `resolved`, as it is now, reads as: one kept elsewhere, made from the same bytes. */
+export function takeSummary(resolved: ResolvedSessionFile, summary: SessionSummary): void {
+  summaries.set(resolved.file, resolved, Promise.resolve(summary));
+}
 
 /** The summary of a session file the path check passed, as it is now; an unchanged file (path, size, mtime, inode) is not read again. */
 export function cachedSummary(resolved: ResolvedSessionFile): Promise<SessionSummary> {

@@ -57,6 +57,8 @@ export const ARCHIVED_KEY = "archive:";
 /** A file held by the archive, not this machine's: how to open it, and where it came from. */
 export interface ArchivedSource {
   machine: string;
+  /** the file's row in the archive */
+  fileId: number;
   /** the sessions directory it was pushed from, absolute on its machine */
   root: string;
   /** opens the file as the archive holds it now; refused (SessionPathError "forbidden") when it was replaced since */

@@ -6,10 +6,26 @@ import { libraryIndexTables } from "../library-index/postgres/index-tables";
 import { ARCHIVE_CHANNEL } from "./archive-changes";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
-export const ARCHIVE_SCHEMA_VERSION = 2;
+export const ARCHIVE_SCHEMA_VERSION = 3;
 
 /** Everything lives in one schema of its own, so the archive can share a database with other things. */
 export const SCHEMA = "pi_archive";
+
+/** Version 3's table, the one version 2 lacks (ensureArchiveSchema adds it to a version-2 archive). */
+const SUMMARIES = `
+-- how the library describes each file (archived-summaries.ts), made by the first server to list it and kept for
+-- every server after it: describing a file reads up to a megabyte of its lines
+create table ${SCHEMA}.summaries (
+  file_id bigint primary key references ${SCHEMA}.files (id),
+  -- the file described: as it was then (its size, mtime and generation), and how (SUMMARY_FORMAT)
+  size bigint not null,
+  mtime_ms double precision not null,
+  generation int not null,
+  format int not null,
+  -- a SessionSummary as JSON text (jsonb holds no NUL, which a header may)
+  summary text not null
+);
+`;
 
 const TABLES = `
 create table ${SCHEMA}.meta (
@@ -80,6 +96,7 @@ end $$;
 create trigger files_changed after update on ${SCHEMA}.files for each row
   when (old.size is distinct from new.size or old.generation is distinct from new.generation or old.pending is distinct from new.pending)
   execute function ${SCHEMA}.announce_file();
+${SUMMARIES}
 ${libraryIndexTables(SCHEMA)}
 `;
 
@@ -98,7 +115,7 @@ export class ArchiveSchemaError extends Error {
 export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> {
   const found = await schemaVersion(client);
   if (found === ARCHIVE_SCHEMA_VERSION) return;
-  if (found !== null) throw versionError(found);
+  if (found !== null && found !== UPGRADED) throw versionError(found);
   await client.query("begin");
   try {
     await client.query("select pg_advisory_xact_lock(hashtext($1))", [SCHEMA]);
@@ -111,6 +128,9 @@ export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> 
       const { rows } = await client.query<{ lz4: boolean }>("select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'");
       if (rows[0]?.lz4) await client.query(`alter table ${SCHEMA}.lines alter column bytes set compression lz4`);
       await client.query(`insert into ${SCHEMA}.meta (key, value) values ('schema_version', $1)`, [String(ARCHIVE_SCHEMA_VERSION)]);
+    } else if (again === UPGRADED) {
+      await client.query(SUMMARIES);
+      await client.query(`update ${SCHEMA}.meta set value = $1 where key = 'schema_version'`, [String(ARCHIVE_SCHEMA_VERSION)]);
     } else if (again !== ARCHIVE_SCHEMA_VERSION) throw versionError(again);
     await client.query("commit");
   } catch (error) {
@@ -118,6 +138,9 @@ export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> 
     throw error;
   }
 }
+
+/** The version an archive is brought up from in place: this version only adds a table to it. */
+const UPGRADED = 2;
 
 /** The version the database holds, or null when it holds no archive yet. */
 export async function schemaVersion(client: pg.ClientBase): Promise<number | null> {

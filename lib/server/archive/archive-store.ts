@@ -20,6 +20,7 @@ export function archivedSessionFile(pool: pg.Pool, file: ArchivedFile): Resolved
     ino: file.generation,
     archived: {
       machine: file.machine,
+      fileId: file.fileId,
       root: file.root,
       open: () => openArchivedFile(pool, file.fileId, file.generation),
       stat: async () => {

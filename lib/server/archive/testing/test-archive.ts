@@ -6,7 +6,7 @@ import { machineId, openArchive } from "../open-archive";
 import { testDatabase } from "./test-database";
 
 /** The tables of files and of what they hold (machines and the schema's version stay). */
-const TABLES = ["files", "lines", "entries", "off_path", "usage", "usage_sums", "unreadable", "facets"];
+const TABLES = ["files", "summaries", "lines", "entries", "off_path", "usage", "usage_sums", "unreadable", "facets"];
 
 export interface TestArchive {
   pool: pg.Pool;
