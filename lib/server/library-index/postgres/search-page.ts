@@ -320,13 +320,13 @@ async function walkFiles(
 ): Promise<HitRow[] | null> {
   let hits: HitRow[] = [];
   let next = 0;
-  const newest = (file: NamedFile | undefined, than: number) => file !== undefined && file.last !== null && Number(file.last) > than;
+  const newerThan = (file: NamedFile | undefined, seq: number) => file !== undefined && file.last !== null && Number(file.last) > seq;
   for (;;) {
     const floor = hits.length >= want ? Number(hits[want - 1]!.seq) : -1;
-    if (!newest(files[next], floor)) return hits;
+    if (!newerThan(files[next], floor)) return hits;
     const batch: string[] = [];
     let expected = 0;
-    while (newest(files[next], floor) && (batch.length === 0 || expected < want - hits.length)) {
+    while (newerThan(files[next], floor) && (batch.length === 0 || expected < want - hits.length)) {
       expected += files[next]!.lines * rate;
       batch.push(files[next++]!.id);
     }
@@ -346,6 +346,7 @@ async function walkFiles(
     hits = [...hits, ...found.hits].sort((a, b) => Number(b.seq) - Number(a.seq)).slice(0, want);
   }
 }
+
 /**
  * Each hit's rank, in the order of `hits`. Read apart from the hits, for a page that ranks them: a capped page
  * does not, and reading a tsvector to rank it cost a common word's 501 newest hits about a fifth of their time.
