@@ -89,7 +89,7 @@ describe("summaries kept in the archive", () => {
     expect((await listedBy()).get(FILES[1]!)).toBe("kept in the archive");
   });
 
-  it("are made again for a file that changed since, or when kept in another format", async () => {
+  it("are made again for a file that changed since, when kept in another format, or when not JSON", async () => {
     await listedBy();
     const tamper = (rel: string) =>
       archive.pool.query(
@@ -104,8 +104,10 @@ describe("summaries kept in the archive", () => {
       SUMMARY_FORMAT + 1,
       FILES[2],
     ]);
+    // and a kept summary that is no longer JSON
+    await archive.pool.query(`update ${SCHEMA}.summaries set summary = '{broken' where file_id = (select id from ${SCHEMA}.files where path = $1)`, [FILES[1]]);
     const listed = await listedBy();
-    expect([listed.get(FILES[0]!), listed.get(FILES[2]!)]).toEqual(["question 0", "question 2"]);
+    expect([listed.get(FILES[0]!), listed.get(FILES[1]!), listed.get(FILES[2]!)]).toEqual(["question 0", "question 1", "question 2"]);
     // the grown file's summary is kept anew, for its new size
     const grown = (await keptRows()).find((row) => row.path === FILES[0])!;
     expect(JSON.parse(grown.summary)).toMatchObject({ firstMessage: "question 0", entryCount: 2 });

@@ -30,8 +30,20 @@ export async function takeKeptSummaries(pool: pg.Pool, files: readonly ResolvedS
   for (const row of rows) {
     const file = wanted.get(Number(row.file_id))!;
     if (Number(row.size) !== file.size || row.mtime_ms !== file.mtimeMs || row.generation !== file.ino) continue;
-    takeSummary(file, JSON.parse(row.summary) as SessionSummary);
-    kept.set(file.file, file, true);
+    const summary = parsed(row.summary);
+    if (!summary) continue;
+    takeSummary(file, summary);
+    settled.set(keyOf(file), file, true);
+  }
+}
+
+/** A kept summary as JSON text, or null when it is not one (made again then). */
+function parsed(text: string): SessionSummary | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" ? (value as SessionSummary) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -39,14 +51,16 @@ export async function takeKeptSummaries(pool: pg.Pool, files: readonly ResolvedS
 export async function keepSummaries(pool: pg.Pool, files: readonly ResolvedSessionFile[]): Promise<void> {
   const made = await Promise.all(
     files.map(async (file) => {
-      const summary = file.archived && !kept.get(file.file, file) ? await madeSummary(file)?.catch(() => undefined) : undefined;
+      const summary = file.archived && !settled.get(keyOf(file), file) ? await madeSummary(file)?.catch(() => undefined) : undefined;
       return summary ? { file, summary } : null;
     }),
   );
   const rows = made.filter((row) => row !== null);
   if (rows.length === 0) return;
-  try {
-    await pool.query(
+  // tried once per file as it is: a role that may not write keeps the summaries its own, without asking again
+  for (const row of rows) settled.set(keyOf(row.file), row.file, true);
+  await pool
+    .query(
       `insert into ${SCHEMA}.summaries (file_id, size, mtime_ms, generation, format, summary)
        select * from unnest($1::bigint[], $2::bigint[], $3::float8[], $4::int[], $5::int[], $6::text[])
        on conflict (file_id) do update set size = excluded.size, mtime_ms = excluded.mtime_ms, generation = excluded.generation,
@@ -59,13 +73,10 @@ export async function keepSummaries(pool: pg.Pool, files: readonly ResolvedSessi
         rows.map(() => SUMMARY_FORMAT),
         rows.map((row) => JSON.stringify(row.summary)),
       ],
-    );
-  } catch {
-    // a read-only role, or a file pushed away meanwhile: the summaries stay this server's own
-    return;
-  }
-  for (const row of rows) kept.set(row.file.file, row.file, true);
+    )
+    .catch(() => undefined);
 }
 
-/** The files, as they are, whose summaries this server knows the archive keeps: not written again. */
-const kept = new FileStateCache<true>(SUMMARY_FILES);
+/** The files, as they are, whose summaries the archive keeps, or that this server tried to keep there. */
+const settled = new FileStateCache<true>(SUMMARY_FILES);
+const keyOf = (file: ResolvedSessionFile) => String(file.archived!.fileId);
