@@ -1,6 +1,7 @@
 // HTTP answers for the session API: a session file streamed as NDJSON, and typed errors as JSON.
 import { Readable } from "node:stream";
-import { ArchiveError } from "./archive/archive-error";
+import { ArchiveError, archiveError, isDatabaseFailure } from "./archive/archive-error";
+import { archiveUrl } from "./archive/served-archive";
 import { LibraryIndexBusyError } from "./library-index/library-index-busy-error";
 import { sessionRoot } from "./library";
 import { maxFileBytes } from "./limits";
@@ -80,9 +81,11 @@ export function errorResponse(error: unknown): Response {
       { status: 503, headers: { "retry-after": String(INDEX_BUSY_RETRY_SECONDS), "cache-control": "no-store" } },
     );
   // the archive could not be reached or read: its message says what to change, and names the URL without its password
-  if (error instanceof ArchiveError)
+  const served = archiveUrl();
+  const failure = error instanceof ArchiveError ? error : served !== null && isDatabaseFailure(error) ? archiveError(error, served) : null;
+  if (failure)
     return Response.json(
-      { error: error.message, code: "archive" },
+      { error: failure.message, code: "archive" },
       { status: 503, headers: { "retry-after": String(INDEX_BUSY_RETRY_SECONDS), "cache-control": "no-store" } },
     );
   // never echo the cause: it can hold absolute paths

@@ -1,5 +1,6 @@
 // What went wrong talking to the archive, said so that the person who typed the URL knows what to change. The
 // URL's password never appears in a message.
+import pg from "pg";
 import { ArchiveSchemaError } from "./archive-schema";
 
 export class ArchiveError extends Error {
@@ -41,6 +42,16 @@ export function checkArchiveUrl(url: string): void {
     throw new ArchiveError(`${shownUrl(url)}: only PostgreSQL URLs are supported (postgres://USER:PASSWORD@HOST:PORT/DATABASE)`);
 }
 
+/**
+ * Whether `error` came from talking to a PostgreSQL server: its answer (a SQLSTATE), or a network failure reaching
+ * it (a file's errors are never these).
+ */
+export function isDatabaseFailure(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ECONNREFUSED" || code === "ECONNRESET" || code === "ETIMEDOUT" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+}
+
 /** SQLSTATE codes (PostgreSQL's appendix A) and system errors, as what the user should do. */
 export function archiveError(error: unknown, url: string): ArchiveError {
   if (error instanceof ArchiveError) return error;
@@ -72,6 +83,8 @@ export function archiveError(error: unknown, url: string): ArchiveError {
       return say(`the database server ran out of memory: ${text}`);
     case "53300":
       return say("the server has no connection left (max_connections): try again, or raise it");
+    case "57014":
+      return say(`it did not answer in time (${text}): ask again, or ask less (a narrower search, a shorter range)`);
     case "57P01":
     case "57P02":
     case "57P03":

@@ -10,10 +10,21 @@ export interface Archive {
   close: () => Promise<void>;
 }
 
-/** A pool of `connections` to the archive at `url`, its schema ready. */
-export async function openArchive(url: string, { connections = 4 }: { connections?: number } = {}): Promise<Archive> {
+/**
+ * A pool of `connections` to the archive at `url`, its schema ready; each statement stopped by the server after
+ * `statementTimeoutMs` when given (a serving process's: a request never holds a connection for good).
+ */
+export async function openArchive(
+  url: string,
+  { connections = 4, statementTimeoutMs }: { connections?: number; statementTimeoutMs?: number } = {},
+): Promise<Archive> {
   checkArchiveUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: connections, connectionTimeoutMillis: 15_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: connections,
+    connectionTimeoutMillis: 15_000,
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
+  });
   // an idle connection the server drops (a restart, a proxy's timeout) must not end the process
   pool.on("error", () => undefined);
   try {

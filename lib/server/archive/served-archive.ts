@@ -6,6 +6,9 @@ import { openArchive, type Archive } from "./open-archive";
 /** Connections a serving process may hold: a page asks a few questions at once (list, index, a file's ranges). */
 const SERVING_CONNECTIONS = 8;
 
+/** How long the server lets one of a serving process's statements run (ms): far past any question a page asks. */
+export const SERVING_STATEMENT_TIMEOUT_MS = 60_000;
+
 /** PI_VIEWER_DATABASE_URL, when set: the archive served instead of a sessions directory. */
 export function archiveUrl(env: NodeJS.ProcessEnv = process.env): string | null {
   return env.PI_VIEWER_DATABASE_URL?.trim() || null;
@@ -27,7 +30,7 @@ export function servedArchive(env: NodeJS.ProcessEnv = process.env): Promise<Arc
   const now = holder[KEY];
   if (now && now.url === url) return now.archive;
   if (now) void now.archive.then((old) => old.close()).catch(() => undefined);
-  const archive = openArchive(url, { connections: SERVING_CONNECTIONS });
+  const archive = openArchive(url, { connections: SERVING_CONNECTIONS, statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
   holder[KEY] = { url, archive };
   archive.catch(() => {
     if (holder[KEY]?.archive === archive) delete holder[KEY];
