@@ -1,6 +1,7 @@
 // What a serving process answers when a question to the archive fails after the archive opened: a statement
 // stopped past its time, or a server that no longer answers, is a 503 saying so (the URL without its password) on
 // every route; a file's own error stays the generic 500, archive or not.
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "../serve-session";
 import { isDatabaseFailure } from "./archive-error";
@@ -49,7 +50,7 @@ describe("a serving process's failed questions to the archive", () => {
 
   it("say when the server no longer answers, without the URL's password", async () => {
     const url = "postgres://team:s3cret@127.0.0.1:1/pi";
-    const gone = new (await import("pg")).default.Pool({ connectionString: url });
+    const gone = new pg.Pool({ connectionString: url });
     const refused: unknown = await gone.query("select 1").catch((error: unknown) => error);
     await gone.end();
     process.env.PI_VIEWER_DATABASE_URL = url;
