@@ -142,6 +142,39 @@ describe("the archive's library index", () => {
     expect((await capped.searchPage("zebra", { project: "/home/u/zoo" }, dir, Infinity)).hits).toHaveLength(4 * (5 * 8 + 2));
   });
 
+  it("caps a page at the newest of many hits, read a range of entries at a time, rows whose words did not fit among them", async () => {
+    // every other entry of 800 holds the word, one of them with a word too long for a tsvector
+    const long = "y".repeat(3000);
+    const spread = Array.from({ length: 800 }, (_, i) =>
+      message(`q${i}`, i ? `q${i - 1}` : null, "user", i % 2 ? `filler ${i}` : `quokka jumps ${i}${i === 796 ? ` ${long}` : ""}`),
+    );
+    write("--home-u-ranges--/2026-12-05T10-00-00-000Z_q1.jsonl", header("q1", "2026-12-05T10:00:00.000Z", "/home/u/ranges"), ...spread);
+    await push();
+    await archive.pool.query("analyze");
+    // then an entry with more words than a tsvector holds, the word among those left out: 125,000 of 8 bytes fill it
+    const many = Array.from({ length: 125_000 }, (_, k) => `w${String(k).padStart(6, "0")}x`).join(" ");
+    write(
+      "--home-u-ranges--/2026-12-06T10-00-00-000Z_q2.jsonl",
+      header("q2", "2026-12-06T10:00:00.000Z", "/home/u/ranges"),
+      message("over", null, "user", `${many} quokka jumps`),
+    );
+    await push();
+    const capped = await openLibraryIndex("", { archive: archive.pool, tuning: { rankedHits: 5 } });
+    const ids = async (query: string, limit: number) => (await capped.searchPage(query, {}, dir, limit)).hits.map((hit) => hit.entryId);
+    const page = await capped.searchPage("quokka", {}, dir, 5);
+    expect(page).toMatchObject({ capped: true, total: 5 });
+    expect(page.hits.map((hit) => hit.entryId)).toEqual(["over", "q798", "q796", "q794", "q792"]);
+    expect(await ids('"quokka jumps"', 3)).toEqual(["over", "q798", "q796"]);
+    expect(await ids(`quokka ${long}`, 3)).toEqual(["q796"]);
+    // 300 entries without the word pushed after them: the newest range holds none, the rest is read
+    const nothing = Array.from({ length: 300 }, (_, i) => message(`n${i}`, i ? `n${i - 1}` : null, "user", `nothing ${i}`));
+    write("--home-u-ranges--/2026-12-07T10-00-00-000Z_q3.jsonl", header("q3", "2026-12-07T10:00:00.000Z", "/home/u/ranges"), ...nothing);
+    await push();
+    expect(await ids("quokka", 5)).toEqual(["over", "q798", "q796", "q794", "q792"]);
+    expect(await ids("quokka", Infinity)).toHaveLength(401);
+    capped.close();
+  });
+
   it("finds a grown file's new entries once pushed, and no longer a replaced file's old words", async () => {
     append(OTHER, message("e", "d", "user", "walrus"));
     expect((await push()).counts.grown).toBe(1);
