@@ -3,6 +3,7 @@
 import os from "node:os";
 import path from "node:path";
 import { archiveError, shownUrl } from "@/lib/server/archive/archive-error";
+import { upgradeNotice } from "@/lib/server/archive/archive-schema";
 import { machineId, openArchive } from "@/lib/server/archive/open-archive";
 import { pushLibrary, type PushProgress, type PushReport } from "@/lib/server/archive/push-library";
 import { watchLibrary } from "@/lib/server/archive/watch-library";
@@ -96,7 +97,7 @@ export async function runPush(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const args = parsePushArgs(argv, env);
   let archive;
   try {
-    archive = await openArchive(args.url);
+    archive = await openArchive(args.url, { onUpgrade: (from, to) => process.stderr.write(`${upgradeNotice(from, to)}\n`) });
   } catch (error) {
     throw new PushCommandError(archiveError(error, args.url).message);
   }

@@ -2,11 +2,12 @@
 // pusher and server checks it before reading or writing: a database made by another version of the viewer is
 // refused with how to go on, never read half-right.
 import type pg from "pg";
+import { factLexemesSql } from "../library-index/postgres/fact-lexemes";
 import { libraryIndexTables } from "../library-index/postgres/index-tables";
 import { ARCHIVE_CHANNEL } from "./archive-changes";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
-export const ARCHIVE_SCHEMA_VERSION = 3;
+export const ARCHIVE_SCHEMA_VERSION = 4;
 
 /** Everything lives in one schema of its own, so the archive can share a database with other things. */
 export const SCHEMA = "pi_archive";
@@ -108,16 +109,18 @@ export class ArchiveSchemaError extends Error {
 }
 
 /**
- * Makes the archive's tables in an empty database, or checks that the database holds this version's. Two
- * processes starting at once on an empty database: an advisory lock lets one make the tables, the other waits
- * and then finds them.
+ * Makes the archive's tables in an empty database, or checks that the database holds this version's, bringing an
+ * older one up in place (`onUpgrade` told first: it may take minutes). Two processes starting at once: an advisory
+ * lock lets one make or upgrade the tables, the other waits and then finds them.
  */
-export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> {
+export async function ensureArchiveSchema(client: pg.ClientBase, onUpgrade?: (from: number, to: number) => void): Promise<void> {
   const found = await schemaVersion(client);
   if (found === ARCHIVE_SCHEMA_VERSION) return;
-  if (found !== null && found !== UPGRADED) throw versionError(found);
+  if (found !== null && !(found >= OLDEST_UPGRADED && found < ARCHIVE_SCHEMA_VERSION)) throw versionError(found);
   await client.query("begin");
   try {
+    // a serving pool stops statements after a minute; an upgrade rewrites rows for minutes, and waits for another's
+    await client.query("select set_config('statement_timeout', '0', true)");
     await client.query("select pg_advisory_xact_lock(hashtext($1))", [SCHEMA]);
     const again = await schemaVersion(client);
     if (again === null) {
@@ -128,8 +131,9 @@ export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> 
       const { rows } = await client.query<{ lz4: boolean }>("select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'");
       if (rows[0]?.lz4) await client.query(`alter table ${SCHEMA}.lines alter column bytes set compression lz4`);
       await client.query(`insert into ${SCHEMA}.meta (key, value) values ('schema_version', $1)`, [String(ARCHIVE_SCHEMA_VERSION)]);
-    } else if (again === UPGRADED) {
-      await client.query(SUMMARIES);
+    } else if (again >= OLDEST_UPGRADED && again < ARCHIVE_SCHEMA_VERSION) {
+      onUpgrade?.(again, ARCHIVE_SCHEMA_VERSION);
+      for (let version = again; version < ARCHIVE_SCHEMA_VERSION; version++) await client.query(UPGRADES[version - OLDEST_UPGRADED]!);
       await client.query(`update ${SCHEMA}.meta set value = $1 where key = 'schema_version'`, [String(ARCHIVE_SCHEMA_VERSION)]);
     } else if (again !== ARCHIVE_SCHEMA_VERSION) throw versionError(again);
     await client.query("commit");
@@ -139,8 +143,20 @@ export async function ensureArchiveSchema(client: pg.ClientBase): Promise<void> 
   }
 }
 
-/** The version an archive is brought up from in place: this version only adds a table to it. */
-const UPGRADED = 2;
+/** What a pusher or server says before it brings an archive up in place. */
+export const upgradeNotice = (from: number, to: number) =>
+  `bringing the archive from schema version ${from} up to ${to} in place: on a large archive this takes minutes, and other pushers and servers wait for it`;
+
+/** The oldest version an archive is brought up from in place, by UPGRADES in turn. */
+const OLDEST_UPGRADED = 2;
+
+/** What brings an archive of version OLDEST_UPGRADED + i up by one. */
+const UPGRADES = [
+  // 2 -> 3: the summaries kept
+  SUMMARIES,
+  // 3 -> 4: the entries' role, model and tools among their words (every row with words written again, once)
+  `update ${SCHEMA}.entries set words = words || array_to_tsvector(${factLexemesSql()}) where words is not null`,
+];
 
 /** The version the database holds, or null when it holds no archive yet. */
 export async function schemaVersion(client: pg.ClientBase): Promise<number | null> {

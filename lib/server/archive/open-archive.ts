@@ -11,12 +11,17 @@ export interface Archive {
 }
 
 /**
- * A pool of `connections` to the archive at `url`, its schema ready; each statement stopped by the server after
- * `statementTimeoutMs` when given (a serving process's: a request never holds a connection for good).
+ * A pool of `connections` to the archive at `url`, its schema ready (an older one brought up in place, `onUpgrade`
+ * told first); each statement stopped by the server after `statementTimeoutMs` when given (a serving process's: a
+ * request never holds a connection for good).
  */
 export async function openArchive(
   url: string,
-  { connections = 4, statementTimeoutMs }: { connections?: number; statementTimeoutMs?: number } = {},
+  {
+    connections = 4,
+    statementTimeoutMs,
+    onUpgrade,
+  }: { connections?: number; statementTimeoutMs?: number; onUpgrade?: (from: number, to: number) => void } = {},
 ): Promise<Archive> {
   checkArchiveUrl(url);
   const pool = new pg.Pool({
@@ -30,7 +35,7 @@ export async function openArchive(
   try {
     const client = await pool.connect();
     try {
-      await ensureArchiveSchema(client);
+      await ensureArchiveSchema(client, onUpgrade);
     } finally {
       client.release();
     }

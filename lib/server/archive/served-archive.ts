@@ -1,6 +1,7 @@
 // The archive a server reads when PI_VIEWER_DATABASE_URL names one: opened once per process and kept, so each
 // request asks the pool, not a new connection. A server keeps nothing else of its own: two of them against one
 // database answer alike.
+import { upgradeNotice } from "./archive-schema";
 import { openArchive, type Archive } from "./open-archive";
 
 /** Connections a serving process may hold: a page asks a few questions at once (list, index, a file's ranges). */
@@ -30,7 +31,11 @@ export function servedArchive(env: NodeJS.ProcessEnv = process.env): Promise<Arc
   const now = holder[KEY];
   if (now && now.url === url) return now.archive;
   if (now) void now.archive.then((old) => old.close()).catch(() => undefined);
-  const archive = openArchive(url, { connections: SERVING_CONNECTIONS, statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
+  const archive = openArchive(url, {
+    connections: SERVING_CONNECTIONS,
+    statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS,
+    onUpgrade: (from, to) => console.error(upgradeNotice(from, to)),
+  });
   holder[KEY] = { url, archive };
   archive.catch(() => {
     if (holder[KEY]?.archive === archive) delete holder[KEY];

@@ -68,7 +68,17 @@ describe("the rows a push derives", () => {
     writeFileSync(file(), text(header, user("a", null, "Parse the Lines, café"), assistant("b", "a", "Done: parse_line")));
     await push();
     expect(await entries()).toEqual([
-      { line: 2, entry_id: "a", parent_id: null, role: "user", model: null, tools: null, on_active: true, echo: false, words: "'café' 'lines' 'parse' 'the'" },
+      {
+        line: 2,
+        entry_id: "a",
+        parent_id: null,
+        role: "user",
+        model: null,
+        tools: null,
+        on_active: true,
+        echo: false,
+        words: "':role=user' 'café' 'lines' 'parse' 'the'",
+      },
       {
         line: 3,
         entry_id: "b",
@@ -78,7 +88,8 @@ describe("the rows a push derives", () => {
         tools: ["read"],
         on_active: true,
         echo: false,
-        words: expect.stringContaining("'parse_line'"),
+        // the role, model and tools among the words, as lexemes that start with ":"
+        words: expect.stringMatching(/^':model=anthropic\/claude' ':role=assistant' ':tool=read' .*'parse_line'/),
       },
     ]);
     expect(await fileRow()).toEqual({ project: "/home/u/work", header_time: "2026-12-01T10:00:00.000Z", leaf: "b" });
@@ -108,9 +119,9 @@ describe("the rows a push derives", () => {
     ]);
     expect(unreadable[1].message).toContain("on line 4");
     expect((await entries()).map((row) => [row.line, row.echo, row.words])).toEqual([
-      [2, false, "'one'"],
+      [2, false, "':role=user' 'one'"],
       [4, true, null],
-      [5, false, "'other'"],
+      [5, false, "':role=user' 'other'"],
     ]);
   });
 
@@ -143,7 +154,7 @@ describe("the rows a push derives", () => {
     await push();
     writeFileSync(file(), text(header, user("a", null, "okapi")));
     expect((await push()).kind).toBe("replaced");
-    expect((await entries()).map((row) => row.words)).toEqual(["'okapi'"]);
+    expect((await entries()).map((row) => row.words)).toEqual(["':role=user' 'okapi'"]);
     const { rows } = await archive.pool.query(`select count(*)::int as n from ${SCHEMA}.entries where words @@ 'zebra'::tsquery`);
     expect(rows[0].n).toBe(0);
     expect((await archive.pool.query(`select count(*)::int as n from ${SCHEMA}.usage_sums`)).rows[0].n).toBe(0);

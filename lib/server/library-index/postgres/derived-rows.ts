@@ -22,6 +22,7 @@ import type { FileLine } from "../../file-lines";
 import { parseLine } from "../../parse-line";
 import { SummaryScanner } from "../../session-summary";
 import { activePath, entryFacts, entryIdOf, isIndexedEntry, leafAfter, reusedIdMessage } from "../entry-facts";
+import { factLexemes } from "./fact-lexemes";
 import { writeFacets } from "./facets";
 import { pairBloom } from "./pair-bloom";
 import { fitsTsvector, ON_PATH } from "./search-query";
@@ -187,19 +188,12 @@ export class DerivedRows {
         this.ids.set(row.entryId, { line: row.line, hash: row.hash });
       }
       const { parentId, time, role, model, tools } = row.facts;
+      const toolsText = tools.length ? text(tools.join(" ")) : null;
 
-      const values: unknown[] = [
-        row.line,
-        row.at,
-        text(row.entryId),
-        text(parentId),
-        row.hash,
-        time,
-        text(role),
-        text(model),
-        tools.length ? text(tools.join(" ")) : null,
-      ];
-      values.push(echo, echo ? null : row.words, !echo && row.partial);
+      const values: unknown[] = [row.line, row.at, text(row.entryId), text(parentId), row.hash, time, text(role), text(model), toolsText];
+      // the facts' lexemes as the columns keep them (the tools split where the insert splits them)
+      const words = row.words === null ? null : [row.words, ...factLexemes(text(role), text(model), toolsText?.split(" ") ?? null)].join(" ");
+      values.push(echo, echo ? null : words, !echo && row.partial);
       values.forEach((value, i) => columns[i]!.push(value));
       // the filters go as one bytea cut by lengths (0: none), as the lines do (push-file.ts)
       const pairs = echo ? null : row.pairs;

@@ -26,6 +26,7 @@ create table ${schema}.entries (
   tools text[],
   -- the line repeats an earlier line of its file (same id and content): its usage counts, it has no words
   echo boolean not null default false,
+  -- the words, and the role, model and tools as lexemes a word cannot be (fact-lexemes.ts); null: no words
   words tsvector,
   -- the words did not all fit a tsvector (a word over its length limit, or too many): a search reads the line
   partial boolean not null default false,

@@ -5,7 +5,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SCHEMA } from "../../archive/archive-schema";
+import { ARCHIVE_SCHEMA_VERSION, SCHEMA, schemaVersion } from "../../archive/archive-schema";
+import { openArchive } from "../../archive/open-archive";
 import { pushLibrary } from "../../archive/push-library";
 import { testArchive, type TestArchive } from "../../archive/testing/test-archive";
 import { appendEntries, generateLibrary } from "@/bench/generate-library";
@@ -97,6 +98,51 @@ describe("the archive's library index", () => {
     // "b" is on its file's path; "a" is on both
     expect((await found("lines", { activeOnly: true })).sort()).toEqual(["--home-u-work-- a 1", "--home-u-work-- b 0"]);
     expect(await index.facets()).toEqual({ models: ["anthropic/claude"], tools: ["read"], roles: ["assistant", "toolResult", "user"] });
+  });
+
+  it("filters by a tool whose name a tsquery must escape, and by one too long to be a lexeme", async () => {
+    const odd = "it's\\tool";
+    const long = `t${"o".repeat(2100)}l`;
+    append(OTHER, message("e", "d", "toolResult", "parsed again", { toolName: odd }), message("f", "e", "toolResult", "parsed thrice", { toolName: long }));
+    await push();
+    expect(await found("pars", { tool: odd })).toEqual(["--home-u-other- e 0"]);
+    expect(await found("pars", { tool: long })).toEqual(["--home-u-other- f 0"]);
+    expect(await found("pars", { tool: "it" })).toEqual([]);
+  });
+
+  it("filters by role, model and tool in an archive of version 3 once brought up to this version in place", async () => {
+    // a model whose name holds a space: its lexeme as the push makes it and as the upgrade makes it
+    append(SOURCE, message("m", "b", "assistant", "parsed locally", { provider: "local", model: "big one" }));
+    await push();
+    expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
+    // version 3 kept an entry's words alone: its role, model and tools were not among them
+    await archive.pool.query(
+      `update ${SCHEMA}.entries set words = ts_delete(words, array(select lexeme from unnest(words) where lexeme like ':%')) where words is not null;
+       update ${SCHEMA}.meta set value = '3' where key = 'schema_version'`,
+    );
+    expect(await found("pars", { role: "assistant" })).toEqual([]);
+    // a server opens it while another process holds the schema's lock longer than a served statement may last
+    const holder = await archive.pool.connect();
+    const notices: string[] = [];
+    try {
+      await holder.query("begin");
+      await holder.query("select pg_advisory_xact_lock(hashtext($1))", [SCHEMA]);
+      const opening = openArchive(archive.url, { statementTimeoutMs: 100, onUpgrade: (from, to) => notices.push(`${from} -> ${to}`) });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await holder.query("commit");
+      await (await opening).close();
+      expect(notices).toEqual([`3 -> ${ARCHIVE_SCHEMA_VERSION}`]);
+      expect(await schemaVersion(holder)).toBe(ARCHIVE_SCHEMA_VERSION);
+    } finally {
+      holder.release();
+    }
+    await (await openArchive(archive.url, { onUpgrade: (from, to) => notices.push(`${from} -> ${to}`) })).close();
+    expect(notices).toHaveLength(1);
+    expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-work-- c 0", "--home-u-work-- m 0"]);
+    expect(await found("pars", { model: "anthropic/claude" })).toEqual(["--home-u-work-- c 0"]);
+    expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
+    expect(await found("pars", { tool: "read" })).toEqual(["--home-u-other- d 0"]);
+    expect(await found("pars")).toHaveLength(5);
   });
 
   it("caps a page past the ranked hits: the newest first (pushed last), unscored, a copy in its oldest file", async () => {

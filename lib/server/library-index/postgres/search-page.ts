@@ -12,11 +12,15 @@ import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
 import { OLDEST_FIRST, relOf } from "./older-copy";
+import { filterLexemes } from "./fact-lexemes";
 import { asTsquery, filterConditions, isPrefixLexeme, needsCheck, ON_PATH, pairsCondition, wordLexemes, wordsQuery } from "./search-query";
 
 type TermsChecker = ReturnType<typeof termsChecker>;
 
-/** A search's words as a tsquery (null: none a tsvector holds), whether every row found is checked on its line, and the condition on its pairs. */
+/**
+ * A search's words and its filters' lexemes as a tsquery (null: no word a tsvector holds), whether every row found
+ * is checked on its line, and the condition on its pairs.
+ */
 interface WordsQuery {
   words: string | null;
   checkAll: boolean;
@@ -118,7 +122,10 @@ async function findHits(
   const estimate = (words: string | null) =>
     expectedRows(client, `e.words @@ $1::tsquery${files ? " and e.file_id = any($2::bigint[])" : ""}`, files ? [words, files] : [words]);
   const checkAll = needsCheck(terms);
-  const query: WordsQuery = { words: checkAll ? await lighterWords(terms, estimate) : wordsQuery(terms), checkAll, pairs: pairsCondition(terms) };
+  const lexemes = checkAll ? await lighterWords(terms, estimate) : wordLexemes(terms);
+  // the words alone, for estimates asked with the filters' own conditions (their lexemes would count twice)
+  const plain = asTsquery(lexemes);
+  const query: WordsQuery = { words: lexemes.length ? asTsquery([...lexemes, ...filterLexemes(filters)]) : null, checkAll, pairs: pairsCondition(terms) };
   // with the files named, their project and machine are not asked again: joined to each row, the planner walked
   // every entry of the files instead of meeting the words' index with the index of each file's rows
   const rest = filterConditions({ ...filters, project: undefined, machine: undefined }, 3);
@@ -155,7 +162,7 @@ async function findHits(
     if (rows[0]!.low === null) return;
     const low = Number(rows[0]!.low);
     const high = before === null ? Number(rows[0]!.high) + 1 : Number(before);
-    const span = probedSpan ?? (2 * (want - hits.length) * (high - low)) / Math.max(await rarest(client, query.words, filter), 1);
+    const span = probedSpan ?? (2 * (want - hits.length) * (high - low)) / Math.max(await rarest(client, lexemes, filter), 1);
     if (span > RANGED_SHARE * (high - low)) return gather("indexed", chunk, null, before);
     const from = String(Math.ceil(high - span));
     await gather("ranged", chunk, from, String(high));
@@ -194,7 +201,7 @@ async function findHits(
     // are would read every newer entry (\`api\`: 627,000 entries for 501 hits). Of a search checked on its lines the
     // planner knows the words, not the phrase: it is read through the index.
     const all = await expectedRows(client, "true", []);
-    const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [query.words, null, ...filter.values]);
+    const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [plain, null, ...filter.values]);
     walk = (want * all) / Math.max(found, 1);
   }
   if (walk < 2 * words) await gather("walk", chunk, null, floor);
@@ -205,13 +212,10 @@ async function findHits(
 /** The largest share of the entries a range of the newest may span. */
 const RANGED_SHARE = 0.25;
 
-/**
- * The fewest rows the planner expects of any one of a tsquery's words (`a & b & c:*`) passing the filters: it takes
- * words as independent, and no fewer hold them all.
- */
-async function rarest(client: pg.ClientBase, words: string, filter: { where: string; values: unknown[] }): Promise<number> {
+/** The fewest rows the planner expects of any one of the words passing the filters: it takes words as independent, and no fewer hold them all. */
+async function rarest(client: pg.ClientBase, lexemes: readonly string[], filter: { where: string; values: unknown[] }): Promise<number> {
   let fewest = Infinity;
-  for (const lexeme of words.split(" & "))
+  for (const lexeme of lexemes)
     fewest = Math.min(fewest, await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [lexeme, null, ...filter.values]));
   return fewest;
 }
@@ -220,12 +224,12 @@ async function rarest(client: pg.ClientBase, words: string, filter: { where: str
 const VISIT_PER_PREFIX_ROW = 15;
 
 /**
- * The words a search checked on its lines picks its rows by: its words, but for a prefix whose bitmap costs more
+ * The word lexemes a search checked on its lines picks its rows by: its words, but for a prefix whose bitmap costs more
  * than the rows it rules out. A prefix's rows are all gathered into a bitmap, never skipped as a word's are: `the:*`
  * (nearly every entry) took 111 ms where `vovari` alone found 2,558 rows, of which it ruled out 239; the lines
  * (and the pair filter before them) tell a row that does not hold the phrase all the same.
  */
-async function lighterWords(terms: readonly (readonly string[])[], estimate: (words: string | null) => Promise<number>): Promise<string | null> {
+async function lighterWords(terms: readonly (readonly string[])[], estimate: (words: string | null) => Promise<number>): Promise<string[]> {
   let lexemes = wordLexemes(terms);
   for (const prefix of lexemes.filter(isPrefixLexeme)) {
     const rest = lexemes.filter((lexeme) => lexeme !== prefix);
@@ -233,7 +237,7 @@ async function lighterWords(terms: readonly (readonly string[])[], estimate: (wo
     const own = await estimate(prefix);
     if (own > VISIT_PER_PREFIX_ROW * ((await estimate(asTsquery(rest))) - (await estimate(asTsquery(lexemes))))) lexemes = rest;
   }
-  return asTsquery(lexemes);
+  return lexemes;
 }
 
 /** The files a project or machine filter allows (null: no such filter). */
