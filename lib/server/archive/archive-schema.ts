@@ -3,7 +3,7 @@
 // refused with how to go on, never read half-right.
 import type pg from "pg";
 import { factLexemesSql } from "../library-index/postgres/fact-lexemes";
-import { libraryIndexTables } from "../library-index/postgres/index-tables";
+import { ENTRIES_SEQ_RANGES, libraryIndexTables } from "../library-index/postgres/index-tables";
 import { ARCHIVE_CHANNEL } from "./archive-changes";
 
 /** Bumped whenever a table or column changes meaning; written in `meta` when the schema is made. */
@@ -154,8 +154,9 @@ const OLDEST_UPGRADED = 2;
 const UPGRADES = [
   // 2 -> 3: the summaries kept
   SUMMARIES,
-  // 3 -> 4: the entries' role, model and tools among their words (every row with words written again, once)
-  `update ${SCHEMA}.entries set words = words || array_to_tsvector(${factLexemesSql()}) where words is not null`,
+  // 3 -> 4: the entries' role, model and tools among their words (every row with words written again, once), and
+  // their seq by ranges of pages
+  `update ${SCHEMA}.entries set words = words || array_to_tsvector(${factLexemesSql()}) where words is not null; ${ENTRIES_SEQ_RANGES(SCHEMA)}`,
 ];
 
 /** The version the database holds, or null when it holds no archive yet. */

@@ -128,7 +128,9 @@ describe("summaries kept in the archive", () => {
   });
 
   it("bring an archive of version 2 up to this version in place", async () => {
-    await archive.pool.query(`drop table ${SCHEMA}.summaries; update ${SCHEMA}.meta set value = '2' where key = 'schema_version'`);
+    await archive.pool.query(
+      `drop table ${SCHEMA}.summaries; drop index ${SCHEMA}.entries_seq_ranges; update ${SCHEMA}.meta set value = '2' where key = 'schema_version'`,
+    );
     const client = await archive.pool.connect();
     try {
       await ensureArchiveSchema(client);

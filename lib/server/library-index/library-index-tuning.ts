@@ -10,6 +10,8 @@ export interface LibraryIndexTuning {
   indexedHits: number;
   /** the archive's search: how many of the newest entries are walked to judge how far a walk would go */
   probedEntries: number;
+  /** the archive's search: the share of the entries' pages (%) sampled to find where hits lie when the newest hold none */
+  sampledPercent: number;
   /** how many bytes of lines a search reads to check its terms: a few thousand lines of a few kilobytes */
   checkedBytes: number;
   /** how many bytes of lines a search reads to cut its snippets */
@@ -27,6 +29,7 @@ export const LIBRARY_INDEX_TUNING: Readonly<LibraryIndexTuning> = Object.freeze(
   rankedHits: 500,
   indexedHits: 5000,
   probedEntries: 8000,
+  sampledPercent: 0.25,
   checkedBytes: 64 * 1024 * 1024,
   snippetBytes: 64 * 1024 * 1024,
   batchEntries: 100_000,

@@ -5,6 +5,13 @@
 // PostgreSQL compares only words this project cut. Like the lines, a line's rows name their file without a foreign
 // key (archive-schema.ts).
 
+/**
+ * The entries' seq by ranges of pages: rows are written in seq order, so a few pages of summaries tell which pages
+ * hold a range of seq, and a search meets its words' bitmap with a wide range at no cost (entries_seq read 600,000
+ * rows to say the same, or the planner walked them).
+ */
+export const ENTRIES_SEQ_RANGES = (schema: string) => `create index entries_seq_ranges on ${schema}.entries using brin (seq) with (autosummarize = on);`;
+
 /** The tables, in the archive's schema `schema`. */
 export function libraryIndexTables(schema: string): string {
   return `
@@ -37,6 +44,7 @@ create table ${schema}.entries (
 create index entries_words on ${schema}.entries using gin (words);
 create index entries_partial on ${schema}.entries (seq) where partial;
 create index entries_seq on ${schema}.entries (seq);
+${ENTRIES_SEQ_RANGES(schema)}
 create index entries_copy on ${schema}.entries (entry_id, hash);
 -- the entries not on the path to their file's leaf (most are on it): kept apart from the entries, whose rows a
 -- moved leaf would otherwise rewrite, words and all

@@ -115,9 +115,10 @@ describe("the archive's library index", () => {
     append(SOURCE, message("m", "b", "assistant", "parsed locally", { provider: "local", model: "big one" }));
     await push();
     expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
-    // version 3 kept an entry's words alone: its role, model and tools were not among them
+    // version 3 kept an entry's words alone (its role, model and tools were not among them), and no ranges of seq
     await archive.pool.query(
       `update ${SCHEMA}.entries set words = ts_delete(words, array(select lexeme from unnest(words) where lexeme like ':%')) where words is not null;
+       drop index ${SCHEMA}.entries_seq_ranges;
        update ${SCHEMA}.meta set value = '3' where key = 'schema_version'`,
     );
     expect(await found("pars", { role: "assistant" })).toEqual([]);
@@ -133,6 +134,7 @@ describe("the archive's library index", () => {
       await (await opening).close();
       expect(notices).toEqual([`3 -> ${ARCHIVE_SCHEMA_VERSION}`]);
       expect(await schemaVersion(holder)).toBe(ARCHIVE_SCHEMA_VERSION);
+      expect((await holder.query("select to_regclass($1) as found", [`${SCHEMA}.entries_seq_ranges`])).rows[0].found).not.toBeNull();
     } finally {
       holder.release();
     }
@@ -218,6 +220,22 @@ describe("the archive's library index", () => {
     await push();
     expect(await ids("quokka", 5)).toEqual(["over", "q798", "q796", "q794", "q792"]);
     expect(await ids("quokka", Infinity)).toHaveLength(401);
+    capped.close();
+  });
+
+  it("caps a page at the newest hits of a word the newest entries do not hold, where a sample of the entries finds them", async () => {
+    // 2,000 entries of the word, then 2,000 without it: reading every hit visits 2,000 rows, a tenth of the pages fewer
+    const wombats = Array.from({ length: 2000 }, (_, i) => message(`w${i}`, i ? `w${i - 1}` : null, "user", `wombat ${i}`));
+    write("--home-u-zoo--/2026-12-05T10-00-00-000Z_w1.jsonl", header("w1", "2026-12-05T10:00:00.000Z", "/home/u/zoo"), ...wombats);
+    await push();
+    const nothing = Array.from({ length: 2000 }, (_, i) => message(`n${i}`, i ? `n${i - 1}` : null, "user", `nothing ${i}`));
+    write("--home-u-zoo--/2026-12-06T10-00-00-000Z_w2.jsonl", header("w2", "2026-12-06T10:00:00.000Z", "/home/u/zoo"), ...nothing);
+    await push();
+    await archive.pool.query("analyze");
+    const capped = await openLibraryIndex("", { archive: archive.pool, tuning: { rankedHits: 5, indexedHits: 10, probedEntries: 50, sampledPercent: 10 } });
+    const page = await capped.searchPage("wombat", {}, dir, 5);
+    expect(page).toMatchObject({ capped: true, total: 5 });
+    expect(page.hits.map((hit) => hit.entryId)).toEqual(["w1999", "w1998", "w1997", "w1996", "w1995"]);
     capped.close();
   });
 

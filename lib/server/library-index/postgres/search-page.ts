@@ -151,10 +151,11 @@ async function findHits(
   const chunk = query.checkAll ? CHECKED_CHUNK : Infinity;
   // read through the index, the newest first: the words' bitmap met with a range of the newest entries', only rows in
   // both are visited (every hit of `"git status"`: 13,044 rows on 12,054 pages; its newest 1,000: 1,298 pages), then
-  // the rest if the range held too few. The range is sized by what the newest entries walked held, or by the rarest
-  // word's estimate (the planner takes words as independent: `git` and `status` together in 427 rows). Where it
-  // would span much of the entries, all is read at once: each read builds the words' bitmap again.
-  const gatherNewest = async (before: string | null, probedSpan?: number) => {
+  // the rest if the range held too few. The range is sized by what the newest entries walked held (or a sample,
+  // where they held none), else by the rarest word's estimate (the planner takes words as independent: `git` and
+  // `status` together in 427 rows). Where it would span much of the entries, all is read at once: each read builds
+  // the words' bitmap again.
+  const gatherNewest = async (before: string | null, probed?: number) => {
     if (want === Infinity || query.words === null) return gather("indexed", chunk, null, before);
     const { rows } = await client.query<{ low: string | null; high: string | null }>(
       `select (select seq from ${SCHEMA}.entries order by seq limit 1) as low, (select seq from ${SCHEMA}.entries order by seq desc limit 1) as high`,
@@ -162,8 +163,17 @@ async function findHits(
     if (rows[0]!.low === null) return;
     const low = Number(rows[0]!.low);
     const high = before === null ? Number(rows[0]!.high) + 1 : Number(before);
-    const span = probedSpan ?? (2 * (want - hits.length) * (high - low)) / Math.max(await rarest(client, lexemes, filter), 1);
-    if (span > RANGED_SHARE * (high - low)) return gather("indexed", chunk, null, before);
+    let span = probed ?? (2 * (want - hits.length) * (high - low)) / Math.max(await rarest(client, lexemes, filter), 1);
+    let sampled = false;
+    // the newest entries held too few hits to tell where the rest are: where reading them all would visit several
+    // times the rows a sample of the pages reads, the sample tells, and its range is read however wide it is
+    // (entries_seq_ranges meets any range at little cost)
+    const sampledRows = ((high - low) * tuning.sampledPercent) / 100;
+    if (probed !== undefined && before !== null && !(span <= RANGED_SHARE * (high - low)) && words > SAMPLE_PAYS * sampledRows) {
+      span = await sampledSpan(client, query, filter, before, want, tuning.sampledPercent);
+      sampled = true;
+    }
+    if (!(high - span > low) || (!sampled && span > RANGED_SHARE * (high - low))) return gather("indexed", chunk, null, before);
     const from = String(Math.ceil(high - span));
     await gather("ranged", chunk, from, String(high));
     if (hits.length < want) await gather("indexed", chunk, null, from);
@@ -198,7 +208,7 @@ async function findHits(
     // no hit among the newest, and a filter that may rule out the newest entries themselves (dates above all): the
     // walk is judged by how many entries hold the words and pass the filters. Without a filter the words are not
     // spread evenly: the planner expects a walk's words to fill the newest entries, and a walk back to where they
-    // are would read every newer entry (\`api\`: 627,000 entries for 501 hits). Of a search checked on its lines the
+    // are would read every newer entry (`api`: 627,000 entries for 501 hits). Of a search checked on its lines the
     // planner knows the words, not the phrase: it is read through the index.
     const all = await expectedRows(client, "true", []);
     const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [plain, null, ...filter.values]);
@@ -209,8 +219,34 @@ async function findHits(
   return hits;
 }
 
-/** The largest share of the entries a range of the newest may span. */
+/**
+ * How far back from `before` the newest `want` hits lie, by a sample of the entries' pages (Infinity: too few hits
+ * there to tell). For words whose hits cluster where the newest entries hold none (`api`: 60,984 hits in an early
+ * project's files), the newest entries tell nothing, and reading every hit to keep the newest visited them all.
+ */
+async function sampledSpan(
+  client: pg.ClientBase,
+  query: WordsQuery,
+  filter: { where: string; values: unknown[] },
+  before: string,
+  want: number,
+  percent: number,
+): Promise<number> {
+  const { rows } = await client.query<{ seq: string }>(
+    `select e.seq from ${SCHEMA}.entries e tablesample system (${percent}) repeatable (0)
+     where (${FOUND})${query.pairs} and e.seq < $2::bigint${filter.where} order by e.seq desc`,
+    [query.words, before, ...filter.values],
+  );
+  // above any seq the sample holds about `percent` of the hits: the span holds half again the hits wanted
+  const at = Math.ceil((1.5 * want * percent) / 100);
+  return rows.length < at ? Infinity : Number(before) - Number(rows[at - 1]!.seq);
+}
+
+/** The largest share of the entries a range of the newest may span, but a sampled one. */
 const RANGED_SHARE = 0.25;
+
+/** How many times the rows a sample reads the hits must be for the sample to pay. */
+const SAMPLE_PAYS = 4;
 
 /** The fewest rows the planner expects of any one of the words passing the filters: it takes words as independent, and no fewer hold them all. */
 async function rarest(client: pg.ClientBase, lexemes: readonly string[], filter: { where: string; values: unknown[] }): Promise<number> {
