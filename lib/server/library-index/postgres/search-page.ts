@@ -167,9 +167,11 @@ async function findHits(
     let sampled = false;
     // the newest entries held too few hits to tell where the rest are: where reading them all would visit several
     // times the rows a sample of the pages reads, the sample tells, and its range is read however wide it is
-    // (entries_seq_ranges meets any range at little cost)
+    // (entries_seq_ranges meets any range at little cost). Not for a phrase: the sample would count rows whose
+    // lines are yet to be read, most of which do not hold it.
     const sampledRows = ((high - low) * tuning.sampledPercent) / 100;
-    if (probed !== undefined && before !== null && !(span <= RANGED_SHARE * (high - low)) && words > SAMPLE_PAYS * sampledRows) {
+    const sample = probed !== undefined && before !== null && !query.checkAll && words > SAMPLE_PAYS * sampledRows;
+    if (sample && !(span <= RANGED_SHARE * (high - low))) {
       span = await sampledSpan(client, query, filter, before, want, tuning.sampledPercent);
       sampled = true;
     }
