@@ -2,7 +2,7 @@
 // pusher and server checks it before reading or writing: a database made by another version of the viewer is
 // refused with how to go on, never read half-right.
 import type pg from "pg";
-import { factLexemesSql } from "../library-index/postgres/fact-lexemes";
+import { factLexemesUpgrade } from "../library-index/postgres/fact-lexemes";
 import { ENTRIES_SEQ_RANGES, libraryIndexTables } from "../library-index/postgres/index-tables";
 import { ARCHIVE_CHANNEL } from "./archive-changes";
 
@@ -156,7 +156,7 @@ const UPGRADES = [
   SUMMARIES,
   // 3 -> 4: the entries' role, model and tools among their words (every row with words written again, once), and
   // their seq by ranges of pages
-  `update ${SCHEMA}.entries set words = words || array_to_tsvector(${factLexemesSql()}) where words is not null; ${ENTRIES_SEQ_RANGES(SCHEMA)}`,
+  `${factLexemesUpgrade(`${SCHEMA}.entries`)} ${ENTRIES_SEQ_RANGES(SCHEMA)}`,
 ];
 
 /** The version the database holds, or null when it holds no archive yet. */

@@ -192,8 +192,9 @@ export class DerivedRows {
 
       const values: unknown[] = [row.line, row.at, text(row.entryId), text(parentId), row.hash, time, text(role), text(model), toolsText];
       // the facts' lexemes as the columns keep them (the tools split where the insert splits them)
-      const words = row.words === null ? null : [row.words, ...factLexemes(text(role), text(model), toolsText?.split(" ") ?? null)].join(" ");
-      values.push(echo, echo ? null : words, !echo && row.partial);
+      const facts = row.words === null ? [] : factLexemes(text(role), text(model), toolsText?.split(" ") ?? null);
+      const words = row.words === null ? null : [row.words, ...(facts ?? [])].join(" ");
+      values.push(echo, echo ? null : words, !echo && (row.partial || facts === null));
       values.forEach((value, i) => columns[i]!.push(value));
       // the filters go as one bytea cut by lengths (0: none), as the lines do (push-file.ts)
       const pairs = echo ? null : row.pairs;

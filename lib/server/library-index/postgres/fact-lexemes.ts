@@ -19,17 +19,31 @@ function lexeme(kind: string, value: string | null): string | null {
   return Buffer.byteLength(made, "utf8") <= MAX_LEXEME_BYTES ? made : null;
 }
 
-/** An entry's fact lexemes, from its role, model and tools as its row's columns keep them. */
-export function factLexemes(role: string | null, model: string | null, tools: readonly string[] | null): string[] {
-  const made = [lexeme(ROLE, role), lexeme(MODEL, model), ...(tools ?? []).map((tool) => lexeme(TOOL, tool))];
-  return made.filter((made): made is string => made !== null);
+/**
+ * The most an entry's fact lexemes may take together (bytes). A tsvector holds a megabyte of lexemes and the push
+ * keeps up to MAX_WORDS_BYTES (derived-rows.ts) of words: an entry whose facts would take more (dozens of tools with
+ * names of kilobytes) has none, and is marked partial, so a search finds it by reading its line.
+ */
+const FACTS_MAX_BYTES = 32 * 1024;
+
+/** An entry's fact lexemes, from its role, model and tools as its row's columns keep them; null: too many to keep. */
+export function factLexemes(role: string | null, model: string | null, tools: readonly string[] | null): string[] | null {
+  const made = [lexeme(ROLE, role), lexeme(MODEL, model), ...(tools ?? []).map((tool) => lexeme(TOOL, tool))].filter((made): made is string => made !== null);
+  const bytes = made.reduce((sum, made) => sum + Buffer.byteLength(made, "utf8"), 0);
+  return bytes <= FACTS_MAX_BYTES ? made : null;
 }
 
-/** The same lexemes as SQL over the columns `role`, `model` and `tools` (an archive's rows written before them). */
-export function factLexemesSql(): string {
+/**
+ * What brings an archive's rows written before the fact lexemes to them, as SQL statements: the lexemes from the
+ * columns `role`, `model` and `tools`, or the row marked partial where they would take too much.
+ */
+export function factLexemesUpgrade(entries: string): string {
   const made = (kind: string, value: string) =>
     `case when octet_length('${kind}' || replace(${value}, ' ', U&'\\00A0')) <= ${MAX_LEXEME_BYTES} then '${kind}' || replace(${value}, ' ', U&'\\00A0') end`;
-  return `array_remove(array[${made(ROLE, "role")}, ${made(MODEL, "model")}] || array(select ${made(TOOL, "t")} from unnest(tools) t), null)`;
+  const facts = `array_remove(array[${made(ROLE, "role")}, ${made(MODEL, "model")}] || array(select ${made(TOOL, "t")} from unnest(tools) t), null)`;
+  const bytes = `(select coalesce(sum(octet_length(x)), 0) from unnest(${facts}) x)`;
+  return `update ${entries} set words = words || array_to_tsvector(${facts}) where words is not null and ${bytes} <= ${FACTS_MAX_BYTES};
+    update ${entries} set partial = true where words is not null and ${bytes} > ${FACTS_MAX_BYTES};`;
 }
 
 /** The filters' lexemes, each quoted for a tsquery. */

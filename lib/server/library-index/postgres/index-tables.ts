@@ -35,7 +35,8 @@ create table ${schema}.entries (
   echo boolean not null default false,
   -- the words, and the role, model and tools as lexemes a word cannot be (fact-lexemes.ts); null: no words
   words tsvector,
-  -- the words did not all fit a tsvector (a word over its length limit, or too many): a search reads the line
+  -- the words did not all fit a tsvector (a word over its length limit, or too many), or the facts' lexemes did not:
+  -- a search reads the line
   partial boolean not null default false,
   -- which words stand side by side, as a Bloom filter (pair-bloom.ts): a phrase reads only the lines it may be on
   pairs bytea,

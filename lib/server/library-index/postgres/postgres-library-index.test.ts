@@ -100,7 +100,7 @@ describe("the archive's library index", () => {
     expect(await index.facets()).toEqual({ models: ["anthropic/claude"], tools: ["read"], roles: ["assistant", "toolResult", "user"] });
   });
 
-  it("filters by a tool whose name a tsquery must escape, and by one too long to be a lexeme", async () => {
+  it("filters by a tool whose name a tsquery must escape, by one too long to be a lexeme, and by one of too many", async () => {
     const odd = "it's\\tool";
     const long = `t${"o".repeat(2100)}l`;
     append(OTHER, message("e", "d", "toolResult", "parsed again", { toolName: odd }), message("f", "e", "toolResult", "parsed thrice", { toolName: long }));
@@ -108,6 +108,22 @@ describe("the archive's library index", () => {
     expect(await found("pars", { tool: odd })).toEqual(["--home-u-other- e 0"]);
     expect(await found("pars", { tool: long })).toEqual(["--home-u-other- f 0"]);
     expect(await found("pars", { tool: "it" })).toEqual([]);
+    // 20 tools of 2,000 characters: more than an entry's facts may take among its words; found on its line
+    const many = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(1998)}`);
+    const calls = many.map((name, i) => ({ type: "toolCall", id: `call${i}`, name, arguments: {} }));
+    append(
+      OTHER,
+      JSON.stringify({
+        type: "message",
+        id: "g",
+        parentId: "f",
+        timestamp: "2026-12-01T10:00:02.000Z",
+        message: { role: "assistant", content: [{ type: "text", text: "parsing everything" }, ...calls] },
+      }),
+    );
+    await push();
+    expect(await found("pars", { tool: many[7] })).toEqual(["--home-u-other- g 0"]);
+    expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-other- g 0", "--home-u-work-- c 0"]);
   });
 
   it("filters by role, model and tool in an archive of version 3 once brought up to this version in place", async () => {
@@ -115,9 +131,24 @@ describe("the archive's library index", () => {
     append(SOURCE, message("m", "b", "assistant", "parsed locally", { provider: "local", model: "big one" }));
     await push();
     expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
+    // and an entry of 20 tools whose names take more than its facts may (version 3 did not mark it partial)
+    const many = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(1998)}`);
+    const calls = many.map((name, i) => ({ type: "toolCall", id: `call${i}`, name, arguments: {} }));
+    append(
+      OTHER,
+      JSON.stringify({
+        type: "message",
+        id: "g",
+        parentId: "d",
+        timestamp: "2026-12-01T10:00:02.000Z",
+        message: { role: "assistant", content: [{ type: "text", text: "parsing everything" }, ...calls] },
+      }),
+    );
+    await push();
     // version 3 kept an entry's words alone (its role, model and tools were not among them), and no ranges of seq
     await archive.pool.query(
       `update ${SCHEMA}.entries set words = ts_delete(words, array(select lexeme from unnest(words) where lexeme like ':%')) where words is not null;
+       update ${SCHEMA}.entries set partial = false where entry_id = 'g';
        drop index ${SCHEMA}.entries_seq_ranges;
        update ${SCHEMA}.meta set value = '3' where key = 'schema_version'`,
     );
@@ -140,11 +171,12 @@ describe("the archive's library index", () => {
     }
     await (await openArchive(archive.url, { onUpgrade: (from, to) => notices.push(`${from} -> ${to}`) })).close();
     expect(notices).toHaveLength(1);
-    expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-work-- c 0", "--home-u-work-- m 0"]);
+    expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-other- g 0", "--home-u-work-- c 0", "--home-u-work-- m 0"]);
     expect(await found("pars", { model: "anthropic/claude" })).toEqual(["--home-u-work-- c 0"]);
     expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
     expect(await found("pars", { tool: "read" })).toEqual(["--home-u-other- d 0"]);
-    expect(await found("pars")).toHaveLength(5);
+    expect(await found("pars", { tool: many[7] })).toEqual(["--home-u-other- g 0"]);
+    expect(await found("pars")).toHaveLength(6);
   });
 
   it("caps a page past the ranked hits: the newest first (pushed last), unscored, a copy in its oldest file", async () => {

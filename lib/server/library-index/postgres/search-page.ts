@@ -11,8 +11,8 @@ import { SCHEMA } from "../../archive/archive-schema";
 import { hitSnippet, page, type Found, type LocatedHit } from "../hit-page";
 import type { SearchFilters, SearchPage } from "../library-index";
 import type { LibraryIndexTuning } from "../library-index-tuning";
-import { OLDEST_FIRST, relOf } from "./older-copy";
 import { filterLexemes } from "./fact-lexemes";
+import { OLDEST_FIRST, relOf } from "./older-copy";
 import { asTsquery, filterConditions, isPrefixLexeme, needsCheck, ON_PATH, pairsCondition, wordLexemes, wordsQuery } from "./search-query";
 
 type TermsChecker = ReturnType<typeof termsChecker>;
@@ -98,9 +98,9 @@ export async function searchPage(pool: pg.Pool, query: string, filters: SearchFi
 /**
  * The rows holding every term that pass the filters, newest first, up to `want` of them, picked one of two ways: a
  * walk back over the newest entries, which finds a common word's newest hits at once, or the hits read through
- * the words' index (those among the newest entries first when they are many), the newest kept. The planner makes that choice itself, but takes the hits as spread evenly
- * over the entries: a project's or a session's words cluster where its files were pushed, and its walk back to an
- * older cluster read every newer entry. So the choice is made here. Words the planner expects in few entries
+ * the words' index (those among the newest entries first when they are many), the newest kept. The planner makes
+ * that choice itself, but takes the hits as spread evenly over the entries: a project's or a session's words
+ * cluster where its files were pushed, and its walk back to an older cluster read every newer entry. So the choice is made here. Words the planner expects in few entries
  * (`indexedHits`) are read through the index. Otherwise the newest `probedEntries` are walked, and what they held
  * says how far the walk would go for the rest: it goes on if that is less than reading every hit (twice the
  * entries: a hit read through the index costs about two entries walked). A project or machine filter names its
@@ -149,6 +149,7 @@ async function findHits(
   };
   // rows whose lines are read are picked a chunk at a time, so that no more are read than `want` need
   const chunk = query.checkAll ? CHECKED_CHUNK : Infinity;
+  const words = await estimate(query.words);
   // read through the index, the newest first: the words' bitmap met with a range of the newest entries', only rows in
   // both are visited (every hit of `"git status"`: 13,044 rows on 12,054 pages; its newest 1,000: 1,298 pages), then
   // the rest if the range held too few. The range is sized by what the newest entries walked held (or a sample,
@@ -180,7 +181,6 @@ async function findHits(
     await gather("ranged", chunk, from, String(high));
     if (hits.length < want) await gather("indexed", chunk, null, from);
   };
-  const words = await estimate(query.words);
   if (want === Infinity || words <= tuning.indexedHits) {
     await gatherNewest(null);
     return hits;
@@ -250,7 +250,10 @@ const RANGED_SHARE = 0.25;
 /** How many times the rows a sample reads the hits must be for the sample to pay. */
 const SAMPLE_PAYS = 4;
 
-/** The fewest rows the planner expects of any one of the words passing the filters: it takes words as independent, and no fewer hold them all. */
+/**
+ * The fewest rows the planner expects of any one of the words passing the filters: it takes words as independent,
+ * and no fewer rows hold them all.
+ */
 async function rarest(client: pg.ClientBase, lexemes: readonly string[], filter: { where: string; values: unknown[] }): Promise<number> {
   let fewest = Infinity;
   for (const lexeme of lexemes)
@@ -262,8 +265,8 @@ async function rarest(client: pg.ClientBase, lexemes: readonly string[], filter:
 const VISIT_PER_PREFIX_ROW = 15;
 
 /**
- * The word lexemes a search checked on its lines picks its rows by: its words, but for a prefix whose bitmap costs more
- * than the rows it rules out. A prefix's rows are all gathered into a bitmap, never skipped as a word's are: `the:*`
+ * The word lexemes a search checked on its lines picks its rows by: its words, but for a prefix whose bitmap costs
+ * more than the rows it rules out. A prefix's rows are all gathered into a bitmap, never skipped as a word's are: `the:*`
  * (nearly every entry) took 111 ms where `vovari` alone found 2,558 rows, of which it ruled out 239; the lines
  * (and the pair filter before them) tell a row that does not hold the phrase all the same.
  */
