@@ -10,7 +10,7 @@ export interface LibraryIndexTuning {
   indexedHits: number;
   /** the archive's search: how many of the newest entries are walked to judge how far a walk would go */
   probedEntries: number;
-  /** the archive's search: the share of the entries' pages (%) sampled to find where hits lie when the newest hold none */
+  /** the archive's search: the share of the entries' pages (%, at most 100) sampled to find where hits lie when the newest hold too few */
   sampledPercent: number;
   /** how many bytes of lines a search reads to check its terms: a few thousand lines of a few kilobytes */
   checkedBytes: number;
@@ -44,6 +44,7 @@ export function libraryIndexTuning(options: Partial<LibraryIndexTuning> = {}): L
     if (value === undefined) continue;
     if (!(key in tuning)) throw new RangeError(`the library index has no setting ${key}`);
     if (!(value > 0)) throw new RangeError(`the library index's ${key} is a number above 0, not ${value}`);
+    if (key === "sampledPercent" && value > 100) throw new RangeError(`the library index's sampledPercent is a share of its pages, at most 100, not ${value}`);
     tuning[key] = value;
   }
   return tuning;
