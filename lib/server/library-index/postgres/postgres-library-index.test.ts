@@ -32,6 +32,14 @@ const write = (rel: string, ...lines: string[]) => {
 };
 const append = (rel: string, ...lines: string[]) => appendFileSync(path.join(dir, rel), lines.map((line) => `${line}\n`).join(""));
 const push = () => pushLibrary(archive.pool, dir, { machine: "laptop", machineId: laptop, concurrency: 1 });
+/** Appends to OTHER entry "g" (after `parentId`), an assistant's call of 20 tools whose names take 2,000 characters each: the names. */
+const appendManyTools = (parentId: string) => {
+  const names = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(1998)}`);
+  const calls = names.map((name, i) => ({ type: "toolCall", id: `call${i}`, name, arguments: {} }));
+  const content = [{ type: "text", text: "parsing everything" }, ...calls];
+  append(OTHER, JSON.stringify({ type: "message", id: "g", parentId, timestamp: "2026-12-01T10:00:02.000Z", message: { role: "assistant", content } }));
+  return names;
+};
 const found = async (query: string, filters = {}, limit = 100) => {
   const page = await index.searchPage(query, filters, dir, limit);
   return page.hits.map((hit) => `${hit.file.replace("laptop/", "").slice(0, 15)} ${hit.entryId} ${hit.alsoIn}`).sort();
@@ -109,18 +117,7 @@ describe("the archive's library index", () => {
     expect(await found("pars", { tool: long })).toEqual(["--home-u-other- f 0"]);
     expect(await found("pars", { tool: "it" })).toEqual([]);
     // 20 tools of 2,000 characters: more than an entry's facts may take among its words; found on its line
-    const many = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(1998)}`);
-    const calls = many.map((name, i) => ({ type: "toolCall", id: `call${i}`, name, arguments: {} }));
-    append(
-      OTHER,
-      JSON.stringify({
-        type: "message",
-        id: "g",
-        parentId: "f",
-        timestamp: "2026-12-01T10:00:02.000Z",
-        message: { role: "assistant", content: [{ type: "text", text: "parsing everything" }, ...calls] },
-      }),
-    );
+    const many = appendManyTools("f");
     await push();
     expect(await found("pars", { tool: many[7] })).toEqual(["--home-u-other- g 0"]);
     expect(await found("pars", { role: "assistant" })).toEqual(["--home-u-other- g 0", "--home-u-work-- c 0"]);
@@ -132,18 +129,7 @@ describe("the archive's library index", () => {
     await push();
     expect(await found("pars", { model: "local/big one" })).toEqual(["--home-u-work-- m 0"]);
     // and an entry of 20 tools whose names take more than its facts may (version 3 did not mark it partial)
-    const many = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(1998)}`);
-    const calls = many.map((name, i) => ({ type: "toolCall", id: `call${i}`, name, arguments: {} }));
-    append(
-      OTHER,
-      JSON.stringify({
-        type: "message",
-        id: "g",
-        parentId: "d",
-        timestamp: "2026-12-01T10:00:02.000Z",
-        message: { role: "assistant", content: [{ type: "text", text: "parsing everything" }, ...calls] },
-      }),
-    );
+    const many = appendManyTools("d");
     await push();
     // version 3 kept an entry's words alone (its role, model and tools were not among them), and no ranges of seq
     await archive.pool.query(

@@ -213,7 +213,7 @@ async function findHits(
     // are would read every newer entry (`api`: 627,000 entries for 501 hits). Of a search checked on its lines the
     // planner knows the words, not the phrase: it is read through the index.
     const all = await expectedRows(client, "true", []);
-    const found = await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [plain, null, ...filter.values]);
+    const found = await filteredRows(client, plain, filter);
     walk = (want * all) / Math.max(found, 1);
   }
   if (walk < 2 * words) await gather("walk", chunk, null, floor);
@@ -256,10 +256,13 @@ const SAMPLE_PAYS = 4;
  */
 async function rarest(client: pg.ClientBase, lexemes: readonly string[], filter: { where: string; values: unknown[] }): Promise<number> {
   let fewest = Infinity;
-  for (const lexeme of lexemes)
-    fewest = Math.min(fewest, await expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [lexeme, null, ...filter.values]));
+  for (const lexeme of lexemes) fewest = Math.min(fewest, await filteredRows(client, lexeme, filter));
   return fewest;
 }
+
+/** How many rows the planner expects to hold `words` and pass the filters (numbered from $3, as a pick's are). */
+const filteredRows = (client: pg.ClientBase, words: string | null, filter: { where: string; values: unknown[] }) =>
+  expectedRows(client, `e.words @@ $1::tsquery and $2::bigint is null${filter.where}`, [words, null, ...filter.values]);
 
 /** A visit to a row found costs about as much as this many rows of a prefix's bitmap (measured: 2-3 µs against 0.17). */
 const VISIT_PER_PREFIX_ROW = 15;
